@@ -1,0 +1,141 @@
+package input
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dbgov/dbgov/client"
+)
+
+func TestRead_refusesWhatIsNotAnInputFile(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, data []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	tests := []struct {
+		name, path, want string
+	}{
+		{"missing", filepath.Join(dir, "nope.json"), "no such file"},
+		{"directory", dir, "is a directory"},
+		{"empty", write("empty.json", nil), "is empty"},
+		{"blank", write("blank.yaml", []byte(" \n\t\n")), "is empty"},
+		{"binary", write("bin.json", []byte{0x7f, 'E', 'L', 'F', 0, 1}), "not a text file"},
+		{"invalid utf-8", write("latin1.yaml", []byte("name: caf\xe9\n")), "not a text file"},
+		{"no path", "", "no file given"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Read(tt.path, nil)
+			if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("Read(%q) = %v, want ErrInvalid containing %q", tt.path, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestRead_stdin(t *testing.T) {
+	got, err := Read("-", strings.NewReader(`{"name":"x"}`))
+	if err != nil || string(got) != `{"name":"x"}` {
+		t.Fatalf("Read(-) = %q, %v", got, err)
+	}
+	if _, err := Read("-", strings.NewReader("")); err == nil || !strings.Contains(err.Error(), "standard input is empty") {
+		t.Fatalf("empty stdin: %v", err)
+	}
+}
+
+func TestDecode_acceptsJSONAndYAML(t *testing.T) {
+	docs := map[string]string{
+		"json": `{"name": "instances/i/databases/d/catalog", "schemas": [{"name": "public", "tables": [{"name": "t", "columns": {"columns": [{"name": "c", "labels": {"k": "v"}, "objectSchema": {"type": "STRING"}}]}}]}]}`,
+		"yaml": "name: instances/i/databases/d/catalog\nschemas:\n  - name: public\n    tables:\n      - name: t\n        columns:\n          columns:\n            - name: c\n              labels: {k: v}\n              objectSchema: {type: STRING}\n",
+	}
+	for format, doc := range docs {
+		t.Run(format, func(t *testing.T) {
+			var cat client.DatabaseCatalog
+			if err := Decode("cat."+format, []byte(doc), &cat); err != nil {
+				t.Fatal(err)
+			}
+			col := cat.Schemas[0].Tables[0].Columns.Columns[0]
+			if cat.Name != "instances/i/databases/d/catalog" || col.Name != "c" || col.Labels["k"] != "v" || col.ObjectSchema.Type != client.ObjectSchemaTypeString {
+				t.Fatalf("decoded %+v", cat)
+			}
+		})
+	}
+}
+
+func TestDecode_refusesBadInputNamingTheField(t *testing.T) {
+	tests := []struct {
+		name, doc string
+		want      []string
+	}{
+		{"json unknown field", "{\"schemas\": [\n {\"name\": \"s\", \"tabels\": []}]}", []string{`unknown field "tabels"`, "schemas[0]", "line 2"}},
+		{"yaml unknown field", "schemas:\n  - name: s\n    tabels: []\n", []string{`unknown field "tabels"`, "schemas[0]", "line 3"}},
+		{"json wrong type", "{\"schemas\": [{\"name\": 5}]}", []string{"schemas.name", "wrong type", "string"}},
+		{"yaml wrong type", "schemas:\n  - name: [a]\n", []string{"schemas[0].name", "line 2", "wrong type"}},
+		{"yaml number for string", "schemas:\n  - name: 12\n", []string{"schemas[0].name", "quote the value"}},
+		{"json unknown enum", `{"schemas":[{"tables":[{"objectSchema":{"type":"BLOB"}}]}]}`, []string{"schemas[0].tables[0].objectSchema.type", `unknown value "BLOB"`}},
+		{"yaml unknown enum", "schemas:\n- tables:\n  - columns:\n      columns:\n      - objectSchema: {type: BLOB}\n", []string{"objectSchema.type", "BLOB"}},
+		{"malformed json", "{\"name\": \"x\",\n \"schemas\": [}", []string{"line 2", "invalid character"}},
+		{"truncated json", `{"name": "x", "schemas": [`, []string{"ends too early"}},
+		{"malformed yaml", "name: [unclosed\n", []string{"cat"}},
+		{"trailing data", `{"name": "x"} {"name": "y"}`, []string{"after the document"}},
+		{"list for object", `[1, 2]`, []string{"wrong type"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var cat client.DatabaseCatalog
+			err := Decode("cat", []byte(tt.doc), &cat)
+			if !errors.Is(err, ErrInvalid) {
+				t.Fatalf("Decode = %v, want ErrInvalid", err)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not mention %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+func TestDecode_revisionListAndEnum(t *testing.T) {
+	var revs []client.RevisionInput
+	if err := Decode("r.yaml", []byte("- version: \"1.0\"\n  type: VERSIONED\n- version: \"1.1\"\n  type: DECLARATIVE\n"), &revs); err != nil {
+		t.Fatal(err)
+	}
+	if len(revs) != 2 || revs[1].Type != client.RevisionTypeDeclarative {
+		t.Fatalf("got %+v", revs)
+	}
+	err := Decode("r.json", []byte(`[{"version":"1","type":"versioned"}]`), &revs)
+	if err == nil || !strings.Contains(err.Error(), "[0].type") {
+		t.Fatalf("lower-case enum: %v", err)
+	}
+}
+
+func TestIsList(t *testing.T) {
+	tests := map[string]bool{
+		`[{"a":1}]`:         true,
+		` {"requests": []}`: false,
+		"- a: 1\n":          true,
+		"parent: x\n":       false,
+		"\xef\xbb\xbf[1]":   true,
+	}
+	for doc, want := range tests {
+		if got := IsList([]byte(doc)); got != want {
+			t.Errorf("IsList(%q) = %v, want %v", doc, got, want)
+		}
+	}
+}
+
+func TestDecode_refusesYAMLAliases(t *testing.T) {
+	doc := "a: &a [x, x]\nb: &b [*a, *a]\nc: [*b, *b]\n"
+	var cat client.DatabaseCatalog
+	if err := Decode("bomb.yaml", []byte(doc), &cat); err == nil || !strings.Contains(err.Error(), "aliases") {
+		t.Fatalf("Decode = %v, want aliases refused", err)
+	}
+}
