@@ -1,0 +1,194 @@
+// Package factory gives commands what they depend on: the IO streams, the
+// resolved configuration, the API client and the output printer, each made
+// once and only when a command asks for it.
+package factory
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"sync"
+
+	"github.com/spf13/pflag"
+
+	"github.com/dbgov/dbgov/client"
+	"github.com/dbgov/dbgov/config"
+	"github.com/dbgov/dbgov/internal/exitcode"
+	"github.com/dbgov/dbgov/internal/iostreams"
+	"github.com/dbgov/dbgov/output"
+)
+
+// Factory builds the dependencies of commands lazily from the root flags.
+type Factory struct {
+	IO      *iostreams.IOStreams
+	Version string
+	Commit  string
+	Getenv  func(string) string
+
+	flags *pflag.FlagSet
+
+	settingsOnce sync.Once
+	settings     *config.Settings
+	settingsErr  error
+
+	clientOnce sync.Once
+	client     *client.Client
+	clientErr  error
+}
+
+// New returns a Factory for the given streams, build and environment.
+func New(ios *iostreams.IOStreams, version, commit string, getenv func(string) string) *Factory {
+	return &Factory{IO: ios, Version: version, Commit: commit, Getenv: getenv}
+}
+
+// Output flag names, registered by RegisterFlags beside config's.
+const (
+	flagJQ          = "jq"
+	flagTemplate    = "template"
+	flagNoHeaders   = "no-headers"
+	flagShowSecrets = "show-secrets"
+)
+
+// RegisterFlags adds the global flags to fs (the root's persistent flags) and
+// remembers fs so that settings can be resolved from it.
+func (f *Factory) RegisterFlags(fs *pflag.FlagSet) {
+	f.flags = fs
+	config.RegisterFlags(fs)
+	fs.String(flagJQ, "", "filter the JSON document with a jq `expression`; prints what jq -r would")
+	fs.String(flagTemplate, "", "format the JSON document with a Go `template`")
+	fs.Bool(flagNoHeaders, false, "print tables without the header row")
+	fs.Bool(flagShowSecrets, false, "show secret fields (client secrets, bind passwords, OTP secrets, keys) instead of ********")
+}
+
+// Settings resolves the configuration once: flags, environment, config file.
+// Warnings it finds (a config file others can read) go to stderr once.
+func (f *Factory) Settings() (*config.Settings, error) {
+	f.settingsOnce.Do(func() {
+		fs := f.flags
+		if fs == nil {
+			fs = pflag.NewFlagSet("dbgov", pflag.ContinueOnError)
+			config.RegisterFlags(fs)
+		}
+		f.settings, f.settingsErr = config.Resolve(fs, f.Getenv)
+		if f.settingsErr == nil {
+			for _, w := range f.settings.Warnings {
+				fmt.Fprintf(f.IO.ErrOut, "warning: %s\n", w)
+			}
+		}
+	})
+	return f.settings, f.settingsErr
+}
+
+// Client returns the API client for the resolved settings. Without a URL it
+// fails with a usage error that says how to set one.
+func (f *Factory) Client() (*client.Client, error) {
+	f.clientOnce.Do(func() { f.client, f.clientErr = f.newClient() })
+	return f.client, f.clientErr
+}
+
+func (f *Factory) newClient() (*client.Client, error) {
+	s, err := f.Settings()
+	if err != nil {
+		return nil, err
+	}
+	if s.URL == "" {
+		return nil, exitcode.Usagef("no service URL: pass --url, set DBGOV_URL, or run `dbgov config set url https://...`")
+	}
+	u, err := url.Parse(s.URL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, exitcode.Usagef("the service URL %q is not an http:// or https:// address", s.URL)
+	}
+	hasCredentials := s.Token != "" || s.ServiceKey != ""
+	if u.Scheme == "http" && hasCredentials && !isLoopback(u.Hostname()) {
+		fmt.Fprintf(f.IO.ErrOut, "warning: credentials are sent over plain http:// to %s; anyone on the network can read them, use https://\n", u.Host)
+	}
+	headers := http.Header{}
+	for _, h := range s.Headers {
+		headers.Add(h.Name, h.Value)
+	}
+	opts := client.Options{
+		BaseURL:               s.URL,
+		Token:                 s.Token,
+		ServiceAccount:        s.ServiceAccount,
+		ServiceKey:            s.ServiceKey,
+		Headers:               headers,
+		Timeout:               s.Timeout,
+		InsecureSkipTLSVerify: s.InsecureSkipTLSVerify,
+		CACertFile:            s.CACert,
+		UserAgent:             "dbgov/" + f.Version,
+	}
+	if s.Debug {
+		opts.Debug = f.IO.ErrOut
+	}
+	c, err := client.New(opts)
+	if err != nil {
+		return nil, exitcode.NewUsage(err)
+	}
+	return c, nil
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// OutputOptions are the output flags as resolved.
+func (f *Factory) OutputOptions() (output.Options, error) {
+	s, err := f.Settings()
+	if err != nil {
+		return output.Options{}, err
+	}
+	opts := output.Options{
+		Format: s.Output,
+		TTY:    f.IO.OutTTY,
+		Color:  f.IO.ColorEnabled,
+		Width:  f.IO.TermWidth,
+	}
+	if f.flags != nil {
+		opts.JQ, _ = f.flags.GetString(flagJQ)
+		opts.Template, _ = f.flags.GetString(flagTemplate)
+		opts.NoHeaders, _ = f.flags.GetBool(flagNoHeaders)
+		opts.ShowSecrets, _ = f.flags.GetBool(flagShowSecrets)
+	}
+	return opts, nil
+}
+
+// Printer returns the printer the output flags choose.
+func (f *Factory) Printer() (output.Printer, error) {
+	opts, err := f.OutputOptions()
+	if err != nil {
+		return nil, err
+	}
+	p, err := output.New(opts)
+	if err != nil {
+		return nil, exitcode.NewUsage(err)
+	}
+	return p, nil
+}
+
+// JSONErrors reports whether errors go to stderr as one JSON line: when the
+// output is for programs (-o json, --jq, --template). It reads the flags and
+// environment directly so that it holds even when the settings are invalid.
+func (f *Factory) JSONErrors() bool {
+	if f.flags != nil {
+		if v, _ := f.flags.GetString(flagJQ); v != "" {
+			return true
+		}
+		if v, _ := f.flags.GetString(flagTemplate); v != "" {
+			return true
+		}
+	}
+	if s, err := f.Settings(); err == nil {
+		return s.Output == "json"
+	}
+	if f.flags != nil {
+		if fl := f.flags.Lookup("output"); fl != nil && fl.Changed {
+			return fl.Value.String() == "json"
+		}
+	}
+	return f.Getenv("DBGOV_OUTPUT") == "json"
+}

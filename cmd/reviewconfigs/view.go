@@ -1,0 +1,68 @@
+package reviewconfigs
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/dbgov/dbgov/client"
+	"github.com/dbgov/dbgov/output"
+)
+
+var configColumns = []output.Column[*client.ReviewConfig]{
+	{Header: "NAME", Value: func(c *client.ReviewConfig) string { return c.Name }},
+	{Header: "TITLE", Value: func(c *client.ReviewConfig) string { return c.Title }},
+	{Header: "ENABLED", Value: func(c *client.ReviewConfig) string { return strconv.FormatBool(c.Enabled) }},
+	{Header: "RESOURCES", Value: func(c *client.ReviewConfig) string { return strings.Join(c.Resources, ", ") }},
+}
+
+var ruleColumns = []output.Column[client.ReviewRule]{
+	{Header: "TYPE", Value: func(r client.ReviewRule) string { return string(r.Type) }},
+	{Header: "LEVEL", Value: func(r client.ReviewRule) string { return string(r.Level) }},
+	{Header: "ENGINE", Value: func(r client.ReviewRule) string { return string(r.Engine) }},
+	{Header: "PAYLOAD", Value: payload},
+}
+
+func tables(c *client.ReviewConfig) []output.Table {
+	return []output.Table{
+		output.TableOf([]*client.ReviewConfig{c}, configColumns),
+		output.TableOf(c.Rules, ruleColumns),
+	}
+}
+
+// payload summarises the rule's payload on one line.
+func payload(r client.ReviewRule) string {
+	var parts []string
+	add := func(format string, args ...any) { parts = append(parts, fmt.Sprintf(format, args...)) }
+	if p := r.NamingPayload; p != nil {
+		if p.Format != "" {
+			add("format=%q", p.Format)
+		}
+		if p.MaxLength != 0 {
+			add("maxLength=%d", p.MaxLength)
+		}
+	}
+	if p := r.NumberPayload; p != nil {
+		add("number=%d", p.Number)
+	}
+	if p := r.StringArrayPayload; p != nil {
+		add("list=[%s]", strings.Join(p.List, ", "))
+	}
+	if p := r.CommentConventionPayload; p != nil {
+		add("required=%t", p.Required)
+		if p.MaxLength != 0 {
+			add("maxLength=%d", p.MaxLength)
+		}
+	}
+	if p := r.StringPayload; p != nil {
+		add("value=%q", p.Value)
+	}
+	if p := r.NamingCasePayload; p != nil {
+		if p.Upper {
+			add("case=upper")
+		} else {
+			add("case=lower")
+		}
+	}
+	return strings.Join(parts, " ")
+}

@@ -1,0 +1,40 @@
+package root
+
+import (
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dbgov/dbgov/client"
+	"github.com/dbgov/dbgov/cmd/factory"
+	"github.com/dbgov/dbgov/cmd/reviewconfigs"
+	"github.com/dbgov/dbgov/cmd/version"
+)
+
+func addCommands(cmd *cobra.Command, f *factory.Factory) {
+	cmd.AddCommand(
+		reviewconfigs.NewCmd(f),
+		version.NewCmd(f),
+	)
+}
+
+// registerCompletions offers the values of the global enum flags.
+func registerCompletions(cmd *cobra.Command) {
+	_ = cmd.RegisterFlagCompletionFunc("output", fixedValues("table", "json", "yaml", "name"))
+}
+
+// fixedValues completes a flag from a fixed list, keeping those that start
+// with what was typed, in any case.
+func fixedValues(values ...string) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return func(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		var out []string
+		for _, v := range values {
+			if strings.HasPrefix(strings.ToLower(v), strings.ToLower(toComplete)) {
+				out = append(out, v)
+			}
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
+var _ = client.PolicyTypes

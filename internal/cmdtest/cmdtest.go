@@ -1,0 +1,121 @@
+// Package cmdtest runs dbgov's command tree in-process as a user would, with
+// its streams captured, for the tests of every command.
+package cmdtest
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dbgov/dbgov/cmd/root"
+	"github.com/dbgov/dbgov/internal/iostreams"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// Options set up one run.
+type Options struct {
+	URL   string            // DBGOV_URL; empty leaves it unset
+	Token string            // DBGOV_TOKEN; "-" leaves it unset, empty means "test-token"
+	Env   map[string]string // more environment
+	Stdin string
+	TTY   bool // stdout and stderr are terminals
+	Ctx   context.Context
+}
+
+// Result is what a run printed and its exit code.
+type Result struct {
+	Stdout, Stderr string
+	Code           int
+}
+
+// Run runs dbgov with args. The configuration file is a fresh one in a
+// temporary directory unless the environment names another.
+func Run(t testing.TB, opts Options, args ...string) Result {
+	t.Helper()
+	ios, in, out, errOut := iostreams.Test()
+	in.WriteString(opts.Stdin)
+	ios.OutTTY, ios.ErrTTY = opts.TTY, opts.TTY
+	env := map[string]string{
+		"DBGOV_CONFIG": filepath.Join(t.TempDir(), "config.yaml"),
+		"HOME":         t.TempDir(),
+	}
+	if opts.URL != "" {
+		env["DBGOV_URL"] = opts.URL
+	}
+	switch opts.Token {
+	case "":
+		env["DBGOV_TOKEN"] = "test-token"
+	case "-":
+	default:
+		env["DBGOV_TOKEN"] = opts.Token
+	}
+	for k, v := range opts.Env {
+		env[k] = v
+	}
+	ctx := opts.Ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	code := root.Run(ctx, ios, "1.2.3-test", "abc1234", args, func(k string) string { return env[k] })
+	return Result{Stdout: out.String(), Stderr: errOut.String(), Code: code}
+}
+
+// Golden compares got with testdata/<name>.golden, rewriting the file when
+// the tests run with -update.
+func Golden(t testing.TB, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("read golden file (run the tests with -update to create it): %v", err)
+	}
+	if !bytes.Equal(want, []byte(got)) {
+		t.Errorf("output differs from %s (run with -update to accept):\n--- got\n%s\n--- want\n%s", path, got, want)
+	}
+}
+
+// Expect checks the exit code and that stdout and stderr hold each of the
+// given fragments; "" for stdout or stderr asserts the stream is empty.
+func (r Result) Expect(t testing.TB, code int) Result {
+	t.Helper()
+	if r.Code != code {
+		t.Fatalf("exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", r.Code, code, r.Stdout, r.Stderr)
+	}
+	return r
+}
+
+// StderrHas fails the test unless stderr holds every fragment.
+func (r Result) StderrHas(t testing.TB, fragments ...string) Result {
+	t.Helper()
+	for _, f := range fragments {
+		if !strings.Contains(r.Stderr, f) {
+			t.Errorf("stderr does not hold %q:\n%s", f, r.Stderr)
+		}
+	}
+	return r
+}
+
+// StdoutHas fails the test unless stdout holds every fragment.
+func (r Result) StdoutHas(t testing.TB, fragments ...string) Result {
+	t.Helper()
+	for _, f := range fragments {
+		if !strings.Contains(r.Stdout, f) {
+			t.Errorf("stdout does not hold %q:\n%s", f, r.Stdout)
+		}
+	}
+	return r
+}

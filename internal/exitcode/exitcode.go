@@ -1,0 +1,183 @@
+// Package exitcode turns any error dbgov meets into the contract's exit code
+// and the one line (or one JSON object) that reports it. The exit-code table
+// lives here and nowhere else.
+package exitcode
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dbgov/dbgov/client"
+	"github.com/dbgov/dbgov/config"
+	"github.com/dbgov/dbgov/internal/input"
+	"github.com/dbgov/dbgov/output"
+)
+
+// The exit codes of the contract.
+const (
+	OK          = 0   // success
+	Failure     = 1   // a failure not listed below
+	Usage       = 2   // a bad flag, argument or input file, or no URL; nothing was sent
+	Auth        = 3   // no credentials where needed, or HTTP 401
+	Permission  = 4   // HTTP 403
+	NotFound    = 5   // HTTP 404
+	Rejected    = 6   // HTTP 400, 409, 412, 422
+	Service     = 7   // HTTP 5xx, or 429 after the retries
+	NoAnswer    = 8   // connection refused, DNS, TLS, or timeout
+	Differences = 9   // schema diff --exit-code found differences
+	Interrupted = 130 // Ctrl-C
+)
+
+// UsageError marks an error as the user's: a bad flag, argument or input.
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
+
+// NewUsage marks err as a usage error.
+func NewUsage(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &UsageError{Err: err}
+}
+
+// Usagef builds a usage error from a format.
+func Usagef(format string, args ...any) error {
+	return &UsageError{Err: fmt.Errorf(format, args...)}
+}
+
+// SilentError ends dbgov with Code and prints nothing: the outcome was
+// already reported on stdout (schema diff --exit-code).
+type SilentError struct{ Code int }
+
+func (e *SilentError) Error() string { return fmt.Sprintf("exit status %d", e.Code) }
+
+// Report is what an error comes to: the exit code, the message, a hint.
+type Report struct {
+	Code    int
+	Message string
+	Hint    string
+	Kind    string // the code name of the JSON form: the gRPC code name for service errors
+	API     *client.APIError
+}
+
+// Classify maps err to its exit code, message and hint.
+func Classify(err error) Report {
+	r := Report{Code: Failure, Message: err.Error(), Kind: "FAILURE"}
+	var (
+		silent    *SilentError
+		usage     *UsageError
+		api       *client.APIError
+		transport *client.TransportError
+		invalid   *client.InvalidResponseError
+	)
+	switch {
+	case errors.As(err, &silent):
+		r.Code, r.Message, r.Kind = silent.Code, "", "EXIT"
+	case errors.Is(err, context.Canceled):
+		r.Code, r.Message, r.Kind = Interrupted, "interrupted", "INTERRUPTED"
+	case errors.As(err, &api):
+		r.API = api
+		r.Kind = api.CodeName
+		r.Code = forStatus(api.HTTPStatus)
+		switch r.Code {
+		case Auth:
+			r.Hint = "check the credentials: --token, DBGOV_TOKEN, or `dbgov config set token -`; a service account logs in with --service-account and --service-key"
+		case Permission:
+			r.Hint = "the credentials are valid but lack the permission this needs"
+		}
+	case errors.As(err, &transport):
+		r.Code, r.Kind, r.Hint = NoAnswer, "NO_ANSWER", transport.Hint
+	case errors.As(err, &invalid):
+		r.Code, r.Kind = Failure, "INVALID_RESPONSE"
+	case errors.Is(err, client.ErrNoCredentials):
+		r.Code, r.Kind = Auth, "UNAUTHENTICATED"
+		r.Hint = "pass --token or set DBGOV_TOKEN (or `dbgov config set token -`), or log in with --service-account and --service-key"
+	case errors.As(err, &usage), errors.Is(err, client.ErrInvalidName), errors.Is(err, config.ErrInvalid),
+		errors.Is(err, input.ErrInvalid), errors.Is(err, output.ErrInvalidOptions):
+		r.Code, r.Kind = Usage, "USAGE"
+	}
+	return r
+}
+
+// forStatus maps an HTTP status to the exit code of a service answer.
+func forStatus(status int) int {
+	switch {
+	case status == http.StatusUnauthorized:
+		return Auth
+	case status == http.StatusForbidden:
+		return Permission
+	case status == http.StatusNotFound:
+		return NotFound
+	case status == http.StatusBadRequest, status == http.StatusConflict,
+		status == http.StatusPreconditionFailed, status == http.StatusUnprocessableEntity:
+		return Rejected
+	case status == http.StatusTooManyRequests, status >= 500:
+		return Service
+	}
+	return Failure
+}
+
+// Write reports err on w (stderr) as the contract says, one line of text or,
+// when asJSON, one line of JSON, and returns the exit code.
+func Write(w io.Writer, err error, asJSON bool) int {
+	if err == nil {
+		return OK
+	}
+	r := Classify(err)
+	if r.Message == "" {
+		return r.Code
+	}
+	if asJSON {
+		type body struct {
+			HTTPStatus int               `json:"httpStatus,omitempty"`
+			Code       string            `json:"code"`
+			Message    string            `json:"message"`
+			Details    []json.RawMessage `json:"details,omitempty"`
+			Hint       string            `json:"hint,omitempty"`
+			ExitCode   int               `json:"exitCode"`
+		}
+		b := body{Code: r.Kind, Message: r.Message, Hint: r.Hint, ExitCode: r.Code}
+		if r.API != nil {
+			b.HTTPStatus, b.Message, b.Details = r.API.HTTPStatus, r.API.Message, r.API.Details
+		}
+		line, merr := json.Marshal(map[string]body{"error": b})
+		if merr == nil {
+			fmt.Fprintf(w, "%s\n", line)
+			return r.Code
+		}
+	}
+	fmt.Fprintf(w, "dbgov: %s\n", r.Message)
+	if r.Hint != "" {
+		fmt.Fprintf(w, "hint: %s\n", r.Hint)
+	}
+	return r.Code
+}
+
+// ExactArgs is a cobra argument check that wants n arguments, described as
+// what, and refuses anything else with a usage error.
+func ExactArgs(n int, what string) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != n {
+			return Usagef("%s takes %s (got %d arguments)\nrun '%s --help' for usage", cmd.CommandPath(), what, len(args), cmd.CommandPath())
+		}
+		return nil
+	}
+}
+
+// MinArgs is a cobra argument check that wants at least n arguments.
+func MinArgs(n int, what string) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) < n {
+			return Usagef("%s takes %s\nrun '%s --help' for usage", cmd.CommandPath(), what, cmd.CommandPath())
+		}
+		return nil
+	}
+}
