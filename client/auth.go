@@ -1,0 +1,92 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+)
+
+// loginPath is where a service account trades its key for a token.
+const loginPath = "/v1/auth/login"
+
+// authorization returns the Authorization value for r, logging the service
+// account in first when it has no token yet. It is "" for a request that
+// needs no credentials, or when an extra Authorization header stands in.
+func (c *Client) authorization(ctx context.Context, r *Request) (string, error) {
+	if r.NoAuth {
+		return "", nil
+	}
+	if c.token != "" {
+		return "Bearer " + c.token, nil
+	}
+	switch {
+	case c.account != "" && c.key != "":
+		c.loginMu.Lock()
+		defer c.loginMu.Unlock()
+		c.mu.Lock()
+		token := c.accountToken
+		c.mu.Unlock()
+		if token != "" {
+			return "Bearer " + token, nil
+		}
+		return c.login(ctx)
+	case c.account != "":
+		return "", fmt.Errorf("%w: service account %s has no service key", ErrNoCredentials, c.account)
+	case c.key != "":
+		return "", fmt.Errorf("%w: a service key was given without its service account", ErrNoCredentials)
+	case c.headers.Get("Authorization") != "":
+		return "", nil
+	}
+	return "", fmt.Errorf("%w: %s %s needs a token or a service account and its key", ErrNoCredentials, r.Method, r.Path)
+}
+
+// refreshable reports whether a 401 on r may be cured by logging in again:
+// only a service account's token is refreshed, never one given directly.
+func (c *Client) refreshable(r *Request) bool {
+	return !r.NoAuth && c.token == "" && c.account != "" && c.key != ""
+}
+
+// relogin logs the service account in again unless another call already
+// replaced the stale Authorization value.
+func (c *Client) relogin(ctx context.Context, stale string) (string, error) {
+	c.loginMu.Lock()
+	defer c.loginMu.Unlock()
+	c.mu.Lock()
+	token := c.accountToken
+	c.mu.Unlock()
+	if token != "" && "Bearer "+token != stale {
+		return "Bearer " + token, nil
+	}
+	return c.login(ctx)
+}
+
+// login trades the service key for a token; c.loginMu is held.
+func (c *Client) login(ctx context.Context) (string, error) {
+	c.log.notef("logging in as service account %s", c.account)
+	body, err := json.Marshal(&LoginRequest{Email: c.account, Password: c.key})
+	if err != nil {
+		return "", fmt.Errorf("log in as %s: encode: %w", c.account, err)
+	}
+	r := &Request{Method: http.MethodPost, Path: loginPath, Body: body, NoAuth: true}
+	res, err := c.exchange(ctx, r, "")
+	if err != nil {
+		return "", fmt.Errorf("log in as service account %s: %w", c.account, err)
+	}
+	var login LoginResponse
+	if err := decodeBody(r, res, &login); err != nil {
+		return "", fmt.Errorf("log in as service account %s: %w", c.account, err)
+	}
+	if login.Token == "" {
+		return "", fmt.Errorf("log in as service account %s: %w", c.account, &InvalidResponseError{
+			Method: r.Method, Path: r.Path, HTTPStatus: res.status, ContentType: res.header.Get("Content-Type"),
+			Err: errors.New("the answer holds no token"),
+		})
+	}
+	c.log.addSecret(login.Token)
+	c.mu.Lock()
+	c.accountToken = login.Token
+	c.mu.Unlock()
+	return "Bearer " + login.Token, nil
+}

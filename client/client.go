@@ -1,0 +1,303 @@
+// Package client is the typed client of the Database Governance Service's /v1
+// JSON API: its resources, one request builder and one method per operation,
+// the credentials, retries and errors of every call.
+package client
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-resty/resty/v2"
+)
+
+// Defaults of Options.
+const (
+	DefaultTimeout      = 30 * time.Second
+	DefaultMaxRetries   = 3
+	DefaultRetryWait    = 500 * time.Millisecond
+	DefaultMaxRetryWait = 10 * time.Second
+	maxRedirects        = 10
+)
+
+// Options configure a Client.
+type Options struct {
+	// BaseURL is the service's base address, such as https://gov.example.com;
+	// a trailing slash or /v1 is tolerated. The client adds /v1/... itself.
+	BaseURL string
+	// Token is a bearer token; it wins over the service account.
+	Token string
+	// ServiceAccount and ServiceKey log in through POST /v1/auth/login.
+	ServiceAccount string
+	ServiceKey     string
+	// Headers are extra headers sent with every request (for an access proxy,
+	// say); their values are kept out of the debug log and off other hosts.
+	Headers http.Header
+	// Timeout limits each attempt of a request; 0 means 30s.
+	Timeout time.Duration
+	// InsecureSkipTLSVerify turns off the check of the server's certificate.
+	InsecureSkipTLSVerify bool
+	// CACertFile names a PEM bundle of extra trusted CAs.
+	CACertFile string
+	// UserAgent is sent as User-Agent, e.g. dbgov/1.2.3.
+	UserAgent string
+	// Debug, when not nil, receives a log of each exchange with credentials redacted.
+	Debug io.Writer
+	// MaxRetries bounds the retries of a GET; 0 means 3, a negative value none.
+	MaxRetries int
+	// RetryWait is the first backoff (0 means 500ms), doubled at each retry,
+	// with jitter; a Retry-After header wins, capped at MaxRetryWait (0 means 10s).
+	RetryWait    time.Duration
+	MaxRetryWait time.Duration
+}
+
+// Client calls the /v1 API. It is safe for concurrent use.
+type Client struct {
+	base         string // scheme://host[/prefix], without a trailing slash
+	rc           *resty.Client
+	headers      http.Header // extra headers, canonical names
+	userAgent    string
+	token        string
+	account      string
+	key          string
+	timeout      time.Duration
+	maxRetries   int
+	retryWait    time.Duration
+	maxRetryWait time.Duration
+	log          *debugLog // nil when debugging is off
+
+	loginMu sync.Mutex // held during a login
+	mu      sync.Mutex // guards accountToken
+	// accountToken is the service account's current token.
+	accountToken string
+}
+
+// New checks opts and returns a Client; nothing is sent until a call.
+func New(opts Options) (*Client, error) {
+	base, err := normalizeBaseURL(opts.BaseURL)
+	if err != nil {
+		return nil, err
+	}
+	headers, err := checkHeaders(opts.Headers)
+	if err != nil {
+		return nil, err
+	}
+	tlsConfig, err := newTLSConfig(opts.InsecureSkipTLSVerify, opts.CACertFile)
+	if err != nil {
+		return nil, err
+	}
+	c := &Client{
+		base:         base,
+		headers:      headers,
+		userAgent:    opts.UserAgent,
+		token:        opts.Token,
+		account:      opts.ServiceAccount,
+		key:          opts.ServiceKey,
+		timeout:      opts.Timeout,
+		maxRetries:   opts.MaxRetries,
+		retryWait:    opts.RetryWait,
+		maxRetryWait: opts.MaxRetryWait,
+	}
+	if c.userAgent == "" {
+		c.userAgent = "dbgov"
+	}
+	if c.timeout <= 0 {
+		c.timeout = DefaultTimeout
+	}
+	switch {
+	case c.maxRetries == 0:
+		c.maxRetries = DefaultMaxRetries
+	case c.maxRetries < 0:
+		c.maxRetries = 0
+	}
+	if c.retryWait <= 0 {
+		c.retryWait = DefaultRetryWait
+	}
+	if c.maxRetryWait <= 0 {
+		c.maxRetryWait = DefaultMaxRetryWait
+	}
+	if opts.Debug != nil {
+		c.log = newDebugLog(opts.Debug, headers)
+		c.log.scrub.add(opts.Token)
+		c.log.scrub.add(opts.ServiceKey)
+		for _, values := range headers {
+			for _, v := range values {
+				c.log.scrub.add(v)
+			}
+		}
+	}
+
+	transport := http.DefaultTransport.(*http.Transport).Clone()
+	transport.TLSClientConfig = tlsConfig
+	c.rc = resty.NewWithClient(&http.Client{Transport: transport, CheckRedirect: c.checkRedirect}).
+		SetLogger(discardLogger{})
+	return c, nil
+}
+
+// normalizeBaseURL checks a base URL and strips a trailing slash or /v1.
+func normalizeBaseURL(raw string) (string, error) {
+	raw = strings.TrimSpace(raw)
+	if raw == "" {
+		return "", fmt.Errorf("%w: no service URL given", ErrInvalidOptions)
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", fmt.Errorf("%w: service URL %q: %v", ErrInvalidOptions, raw, err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return "", fmt.Errorf("%w: service URL %q must begin with http:// or https://", ErrInvalidOptions, raw)
+	}
+	if u.Host == "" {
+		return "", fmt.Errorf("%w: service URL %q has no host", ErrInvalidOptions, raw)
+	}
+	if u.RawQuery != "" || u.ForceQuery || u.Fragment != "" {
+		return "", fmt.Errorf("%w: service URL %q may not hold a query or fragment", ErrInvalidOptions, raw)
+	}
+	base := strings.TrimRight(u.String(), "/")
+	base = strings.TrimSuffix(base, "/v1")
+	return strings.TrimRight(base, "/"), nil
+}
+
+// checkHeaders validates extra headers and returns them with canonical names.
+func checkHeaders(h http.Header) (http.Header, error) {
+	out := make(http.Header, len(h))
+	for name, values := range h {
+		if name == "" {
+			return nil, fmt.Errorf("%w: a header has no name", ErrInvalidOptions)
+		}
+		for _, c := range []byte(name) {
+			if c <= ' ' || c >= 0x7f || strings.IndexByte(`"(),/:;<=>?@[\]{}`, c) >= 0 {
+				return nil, fmt.Errorf("%w: header name %q is not valid", ErrInvalidOptions, name)
+			}
+		}
+		for _, v := range values {
+			for _, c := range []byte(v) {
+				if (c < ' ' && c != '\t') || c == 0x7f {
+					return nil, fmt.Errorf("%w: the value of header %s holds a control character", ErrInvalidOptions, name)
+				}
+			}
+		}
+		canonical := http.CanonicalHeaderKey(name)
+		out[canonical] = append(out[canonical], values...)
+	}
+	return out, nil
+}
+
+// newTLSConfig builds the TLS settings, adding the CA bundle to the system's.
+func newTLSConfig(insecure bool, caFile string) (*tls.Config, error) {
+	cfg := &tls.Config{MinVersion: tls.VersionTLS12, InsecureSkipVerify: insecure} //nolint:gosec // the user asked for it
+	if caFile == "" {
+		return cfg, nil
+	}
+	pem, err := os.ReadFile(caFile)
+	if err != nil {
+		return nil, fmt.Errorf("%w: read CA bundle: %v", ErrInvalidOptions, err)
+	}
+	pool, err := x509.SystemCertPool()
+	if err != nil || pool == nil {
+		pool = x509.NewCertPool()
+	}
+	if !pool.AppendCertsFromPEM(pem) {
+		return nil, fmt.Errorf("%w: CA bundle %s holds no PEM certificate", ErrInvalidOptions, caFile)
+	}
+	cfg.RootCAs = pool
+	return cfg, nil
+}
+
+// URL returns the full URL r would be sent to.
+func (c *Client) URL(r *Request) string {
+	u := c.base + r.Path
+	if len(r.Query) > 0 {
+		u += "?" + r.Query.Encode()
+	}
+	return u
+}
+
+// Do sends any /v1 request with the client's credentials, retries and
+// errors, and returns the body of a 2xx answer, which must be empty or JSON.
+func (c *Client) Do(ctx context.Context, r *Request) ([]byte, error) {
+	return c.Send(ctx, r, nil)
+}
+
+// Send sends r and decodes the JSON object of a 2xx answer into out (unless
+// out is nil). It returns the body exactly as received, so that every field
+// the service sent can be shown.
+func (c *Client) Send(ctx context.Context, r *Request, out any) ([]byte, error) {
+	if err := r.validate(); err != nil {
+		return nil, err
+	}
+	auth, err := c.authorization(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	res, err := c.exchange(ctx, r, auth)
+	if err != nil {
+		var apiErr *APIError
+		if !errors.As(err, &apiErr) || apiErr.HTTPStatus != http.StatusUnauthorized || !c.refreshable(r) {
+			return nil, err
+		}
+		// A 401 was not processed: log in again and resend once.
+		c.log.notef("HTTP 401: logging in again as %s and resending once", c.account)
+		if auth, err = c.relogin(ctx, auth); err != nil {
+			return nil, err
+		}
+		if res, err = c.exchange(ctx, r, auth); err != nil {
+			return nil, err
+		}
+	}
+	if err := decodeBody(r, res, out); err != nil {
+		return nil, err
+	}
+	return res.body, nil
+}
+
+// decodeBody decodes a 2xx body into out, once.
+func decodeBody(r *Request, res *response, out any) error {
+	invalid := func(err error) error {
+		return &InvalidResponseError{Method: r.Method, Path: r.Path, HTTPStatus: res.status, ContentType: res.header.Get("Content-Type"), Err: err}
+	}
+	first := -1
+	for i, b := range res.body {
+		if b != ' ' && b != '\t' && b != '\n' && b != '\r' {
+			first = i
+			break
+		}
+	}
+	if out == nil {
+		if first >= 0 && !json.Valid(res.body) {
+			return invalid(errors.New("the body is not valid JSON"))
+		}
+		return nil
+	}
+	switch {
+	case first < 0:
+		return invalid(errors.New("the body is empty, expected a JSON object"))
+	case res.body[first] != '{':
+		return invalid(errors.New("the body is not a JSON object"))
+	}
+	if err := json.Unmarshal(res.body, out); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) && typeErr.Field != "" {
+			return invalid(fmt.Errorf("field %s holds a JSON %s, expected %s", typeErr.Field, typeErr.Value, typeErr.Type))
+		}
+		return invalid(err)
+	}
+	return nil
+}
+
+// discardLogger keeps resty's own log quiet; the debug log is written here.
+type discardLogger struct{}
+
+func (discardLogger) Errorf(string, ...any) {}
+func (discardLogger) Warnf(string, ...any)  {}
+func (discardLogger) Debugf(string, ...any) {}

@@ -1,0 +1,239 @@
+package client
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// ErrNoCredentials is wrapped by the error of a request that needs credentials
+// when neither a token nor a service account with its key was given; nothing
+// was sent.
+var ErrNoCredentials = errors.New("no credentials")
+
+// ErrInvalidRequest is wrapped by the error of a request that is refused before
+// anything is sent (other than for a bad name, see ErrInvalidName): an empty
+// batch, an unknown enum value, a path outside /v1.
+var ErrInvalidRequest = errors.New("invalid request")
+
+// ErrInvalidOptions is wrapped by the errors of New: no or a malformed base
+// URL, an unreadable CA bundle, a malformed header.
+var ErrInvalidOptions = errors.New("invalid client options")
+
+// APIError is a non-2xx answer of the service. Code and CodeName are the gRPC
+// code of the error body, or derived from the HTTP status when the body is not
+// the service's error (a proxy's HTML page, say).
+type APIError struct {
+	HTTPStatus int
+	Code       int
+	CodeName   string
+	Message    string
+	Details    []json.RawMessage
+}
+
+// Error returns "<message> (HTTP <status> <CODE_NAME>)".
+func (e *APIError) Error() string {
+	return e.Message + " (HTTP " + strconv.Itoa(e.HTTPStatus) + " " + e.CodeName + ")"
+}
+
+// InvalidResponseError is a 2xx answer whose body is not the expected JSON.
+type InvalidResponseError struct {
+	Method      string
+	Path        string
+	HTTPStatus  int
+	ContentType string
+	Err         error
+}
+
+// Error returns a message starting with "invalid response".
+func (e *InvalidResponseError) Error() string {
+	return fmt.Sprintf("invalid response to %s %s (HTTP %d, %s): %v", e.Method, e.Path, e.HTTPStatus, describeContentType(e.ContentType), e.Err)
+}
+
+// Unwrap returns the decoding error.
+func (e *InvalidResponseError) Unwrap() error { return e.Err }
+
+// TransportError is a request that got no answer: the connection was refused,
+// the host did not resolve, TLS failed or the attempt timed out.
+type TransportError struct {
+	// Message is a short account of what failed.
+	Message string
+	// Hint, when not empty, says how to fix it.
+	Hint string
+	// Timeout reports whether the attempt ran out of time.
+	Timeout bool
+	// Err is the underlying error.
+	Err error
+}
+
+// Error returns the short message.
+func (e *TransportError) Error() string { return e.Message }
+
+// Unwrap returns the underlying error.
+func (e *TransportError) Unwrap() error { return e.Err }
+
+// codeNames are the names of the gRPC codes, indexed by number.
+var codeNames = [...]string{
+	"OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED",
+	"NOT_FOUND", "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED",
+	"FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED",
+	"INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED",
+}
+
+// CodeName returns the name of a gRPC code, or CODE_<n> for a number it does not know.
+func CodeName(code int) string {
+	if code >= 0 && code < len(codeNames) {
+		return codeNames[code]
+	}
+	return "CODE_" + strconv.Itoa(code)
+}
+
+// codeForStatus reads the service's mapping from gRPC code to HTTP status backwards.
+func codeForStatus(status int) int {
+	switch status {
+	case http.StatusBadRequest:
+		return 3
+	case http.StatusUnauthorized:
+		return 16
+	case http.StatusForbidden:
+		return 7
+	case http.StatusNotFound:
+		return 5
+	case http.StatusConflict:
+		return 6
+	case http.StatusTooManyRequests:
+		return 8
+	case 499:
+		return 1
+	case http.StatusInternalServerError:
+		return 13
+	case http.StatusNotImplemented:
+		return 12
+	case http.StatusBadGateway, http.StatusServiceUnavailable:
+		return 14
+	case http.StatusGatewayTimeout:
+		return 4
+	}
+	return 2
+}
+
+// errorBody is the service's error body, each field kept raw so that one field
+// of an unexpected type does not hide the others.
+type errorBody struct {
+	Code    json.RawMessage `json:"code"`
+	Message json.RawMessage `json:"message"`
+	Details json.RawMessage `json:"details"`
+}
+
+// parseErrorBody turns a non-2xx answer into an APIError. It never fails: a
+// body that is not the service's error yields a message naming the status and
+// the content type, never the body's text.
+func parseErrorBody(status int, contentType string, body []byte) *APIError {
+	e := &APIError{HTTPStatus: status}
+	var raw errorBody
+	if trimmed := bytes.TrimSpace(body); len(trimmed) > 0 && trimmed[0] == '{' && json.Unmarshal(trimmed, &raw) == nil {
+		code, hasCode := parseCode(raw.Code)
+		var msg string
+		if len(raw.Message) > 0 && json.Unmarshal(raw.Message, &msg) == nil {
+			msg = strings.TrimSpace(msg)
+		}
+		if hasCode || msg != "" {
+			if !hasCode || code == 0 {
+				code = codeForStatus(status)
+			}
+			if msg == "" {
+				msg = "service answered " + statusText(status) + " without a message"
+			}
+			e.Code, e.CodeName, e.Message = code, CodeName(code), msg
+			var details []json.RawMessage
+			if len(raw.Details) > 0 && json.Unmarshal(raw.Details, &details) == nil {
+				e.Details = details
+			}
+			return e
+		}
+	}
+	e.Code = codeForStatus(status)
+	e.CodeName = CodeName(e.Code)
+	e.Message = describeOddBody(status, contentType, body)
+	return e
+}
+
+// parseCode reads a JSON integer code.
+func parseCode(raw json.RawMessage) (int, bool) {
+	if len(raw) == 0 {
+		return 0, false
+	}
+	var n json.Number
+	if json.Unmarshal(raw, &n) != nil {
+		return 0, false
+	}
+	code, err := strconv.ParseInt(n.String(), 10, 32)
+	if err != nil {
+		return 0, false
+	}
+	return int(code), true
+}
+
+// describeOddBody says what the service answered instead of an error body.
+func describeOddBody(status int, contentType string, body []byte) string {
+	what := "service answered " + statusText(status)
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) == 0 {
+		return what + " with an empty body"
+	}
+	media := mediaType(contentType)
+	if media == "" {
+		media = mediaType(http.DetectContentType(body))
+	}
+	switch {
+	case media == "text/html" || media == "application/xhtml+xml":
+		return what + " with a " + media + " page instead of an error body"
+	case media == "application/json" || strings.HasSuffix(media, "+json") || trimmed[0] == '{' || trimmed[0] == '[':
+		if !json.Valid(trimmed) {
+			return what + " with a malformed JSON body (" + describeContentType(contentType) + ") instead of an error body"
+		}
+		return what + " with JSON that is not an error body (" + describeContentType(contentType) + ")"
+	}
+	return what + " with " + media + " content instead of an error body"
+}
+
+// statusText returns "502 Bad Gateway", or "HTTP 599" for a status without a text.
+func statusText(status int) string {
+	if t := http.StatusText(status); t != "" {
+		return strconv.Itoa(status) + " " + t
+	}
+	return "HTTP " + strconv.Itoa(status)
+}
+
+// describeContentType names a content type for a message.
+func describeContentType(contentType string) string {
+	if m := mediaType(contentType); m != "" {
+		return "content type " + m
+	}
+	return "no content type"
+}
+
+// mediaType returns the media type of a Content-Type header, lower case and
+// without parameters, or "" when there is none worth showing.
+func mediaType(contentType string) string {
+	m, _, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		m, _, _ = strings.Cut(contentType, ";")
+		m = strings.ToLower(strings.TrimSpace(m))
+	}
+	if len(m) > 100 {
+		return "unrecognized"
+	}
+	for _, r := range m {
+		if r > unicode.MaxASCII || !(r == '/' || r == '.' || r == '+' || r == '-' || unicode.IsLetter(r) || unicode.IsDigit(r)) {
+			return "unrecognized"
+		}
+	}
+	return m
+}

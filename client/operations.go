@@ -1,0 +1,70 @@
+package client
+
+import "context"
+
+// The operations of the /v1 API. Each builds its request with the matching
+// ...Call function, sends it and decodes the answer, returning the typed value
+// and the body exactly as the service sent it.
+
+// call builds, sends and decodes one operation.
+func call[T any](ctx context.Context, c *Client, r *Request, err error) (*T, []byte, error) {
+	if err != nil {
+		return nil, nil, err
+	}
+	out := new(T)
+	raw, err := c.Send(ctx, r, out)
+	if err != nil {
+		return nil, nil, err
+	}
+	return out, raw, nil
+}
+
+// UpdateCatalog replaces the catalog of db (see UpdateCatalogCall).
+func (c *Client) UpdateCatalog(ctx context.Context, db DatabaseName, cat *DatabaseCatalog, allowMissing bool) (*DatabaseCatalog, []byte, error) {
+	r, err := UpdateCatalogCall(db, cat, allowMissing)
+	return call[DatabaseCatalog](ctx, c, r, err)
+}
+
+// BatchCreateRevisions creates revisions of db in one call. The service does
+// not create them atomically: a failure may leave the earlier ones created.
+func (c *Client) BatchCreateRevisions(ctx context.Context, db DatabaseName, revisions []RevisionInput) (*BatchCreateRevisionsResponse, []byte, error) {
+	r, err := BatchCreateRevisionsCall(db, revisions)
+	return call[BatchCreateRevisionsResponse](ctx, c, r, err)
+}
+
+// GetReviewConfig reads the review configuration with the given id.
+func (c *Client) GetReviewConfig(ctx context.Context, id string) (*ReviewConfig, []byte, error) {
+	r, err := GetReviewConfigCall(id)
+	return call[ReviewConfig](ctx, c, r, err)
+}
+
+// BatchGetUsers reads the users with the given emails; one missing user
+// fails the whole call with NOT_FOUND.
+func (c *Client) BatchGetUsers(ctx context.Context, emails []string) (*BatchGetUsersResponse, []byte, error) {
+	r, err := BatchGetUsersCall(emails)
+	return call[BatchGetUsersResponse](ctx, c, r, err)
+}
+
+// UndeleteUser restores a deleted user; an active user is refused with INVALID_ARGUMENT.
+func (c *Client) UndeleteUser(ctx context.Context, email string) (*User, []byte, error) {
+	r, err := UndeleteUserCall(email)
+	return call[User](ctx, c, r, err)
+}
+
+// ListPolicies lists the policies of db.
+func (c *Client) ListPolicies(ctx context.Context, db DatabaseName, opts ListPoliciesOptions) (*ListPoliciesResponse, []byte, error) {
+	r, err := ListPoliciesCall(db, opts)
+	return call[ListPoliciesResponse](ctx, c, r, err)
+}
+
+// ListIdentityProviders lists the identity providers; it needs no credentials.
+func (c *Client) ListIdentityProviders(ctx context.Context) (*ListIdentityProvidersResponse, []byte, error) {
+	return call[ListIdentityProvidersResponse](ctx, c, ListIdentityProvidersCall(), nil)
+}
+
+// DiffSchema returns the statements migrating changelog changelogID of db to
+// the target of req; an empty Diff means the schemas agree.
+func (c *Client) DiffSchema(ctx context.Context, db DatabaseName, changelogID string, req *DiffSchemaRequest) (*DiffSchemaResponse, []byte, error) {
+	r, err := DiffSchemaCall(db, changelogID, req)
+	return call[DiffSchemaResponse](ctx, c, r, err)
+}

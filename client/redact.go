@@ -1,0 +1,302 @@
+package client
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+)
+
+// redacted replaces a secret in the debug log.
+const redacted = "********"
+
+// secretFields are the JSON fields whose values never reach the debug log,
+// compared without regard to case.
+var secretFields = [...]string{
+	"password", "serviceKey", "token", "clientSecret", "bindPassword",
+	"tempOtpSecret", "tempRecoveryCodes", "accessToken", "refreshToken",
+}
+
+// isSecretField reports whether a JSON key, as it appears between its quotes
+// (escapes included), names a secret field.
+func isSecretField(rawKey []byte) bool {
+	key := string(rawKey)
+	if bytes.IndexByte(rawKey, '\\') >= 0 {
+		var decoded string
+		if err := json.Unmarshal(append(append([]byte{'"'}, rawKey...), '"'), &decoded); err != nil {
+			// An undecodable key may hide a secret's name: keep its value out.
+			return true
+		}
+		key = decoded
+	}
+	for _, f := range secretFields {
+		if strings.EqualFold(key, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// redactJSON returns body with the value of every secret field, at any depth,
+// replaced by "********". It scans the text rather than decoding it, so that
+// a truncated or malformed body is redacted too: a secret value that does not
+// end before the body does is redacted up to the end. JSON quoted inside a
+// string value (an error message quoting a request, say) is redacted as well.
+func redactJSON(body []byte) []byte {
+	return redactLoose(redactDepth(body, 0))
+}
+
+// maxQuotedDepth bounds how deeply JSON quoted in strings is looked into.
+const maxQuotedDepth = 8
+
+func redactDepth(body []byte, depth int) []byte {
+	var out []byte // allocated at the first change
+	copied := 0    // body[:copied] is already in out
+	splice := func(from, to int, with []byte) {
+		if out == nil {
+			out = make([]byte, 0, len(body))
+		}
+		out = append(out, body[copied:from]...)
+		out = append(out, with...)
+		copied = to
+	}
+	for i := 0; i < len(body); {
+		if body[i] != '"' {
+			i++
+			continue
+		}
+		end := stringEnd(body, i)
+		if end > len(body) {
+			// An unterminated string runs to the end of the body.
+			if r, ok := redactQuoted(body[i+1:], depth); ok {
+				splice(i+1, len(body), r)
+			}
+			break
+		}
+		j := skipSpace(body, end)
+		if j >= len(body) || body[j] != ':' {
+			// A string value: look into the JSON it may quote.
+			if r, ok := redactQuoted(body[i+1:end-1], depth); ok {
+				splice(i+1, end-1, r)
+			}
+			i = end
+			continue
+		}
+		if !isSecretField(body[i+1 : end-1]) {
+			i = end
+			continue
+		}
+		valueStart := skipSpace(body, j+1)
+		valueEnd := valueEndAt(body, valueStart)
+		if valueStart < len(body) && body[valueStart] == '"' {
+			splice(valueStart, valueEnd, []byte(`"`+redacted+`"`))
+		} else {
+			splice(valueStart, valueEnd, []byte(redacted))
+		}
+		i = max(valueEnd, i+1)
+	}
+	if out == nil {
+		return body
+	}
+	return append(out, body[copied:]...)
+}
+
+// redactQuoted redacts the JSON quoted inside the raw (still escaped) content
+// of a string, and reports whether it changed anything. Content that cannot
+// be unescaped is replaced whole when it might hold a secret.
+func redactQuoted(content []byte, depth int) ([]byte, bool) {
+	if !bytes.Contains(content, []byte(`\"`)) {
+		return nil, false
+	}
+	if depth >= maxQuotedDepth {
+		return []byte(redacted), true
+	}
+	// Drop a half escape cut off by truncation before unquoting.
+	trimmed := content
+	for k := 0; k < 6 && len(trimmed) > 0; k++ {
+		if json.Unmarshal(append(append([]byte{'"'}, trimmed...), '"'), new(string)) == nil {
+			break
+		}
+		trimmed = trimmed[:len(trimmed)-1]
+	}
+	var inner string
+	if json.Unmarshal(append(append([]byte{'"'}, trimmed...), '"'), &inner) != nil {
+		return []byte(redacted), true
+	}
+	r := redactDepth([]byte(inner), depth+1)
+	if bytes.Equal(r, []byte(inner)) {
+		return nil, false
+	}
+	quoted, err := json.Marshal(string(r))
+	if err != nil {
+		return []byte(redacted), true
+	}
+	return quoted[1 : len(quoted)-1], true
+}
+
+// redactLoose is the second pass of redactJSON, for text whose quoting the
+// first pass may misread (a body that is not JSON, JSON quoted in JSON): it
+// finds every secret field name between quotes and followed by a colon, and
+// redacts what follows up to the end of that value, erring on the side of
+// redacting more.
+func redactLoose(body []byte) []byte {
+	lower := asciiLower(body)
+	var out []byte
+	copied := 0
+	for i := 1; i < len(body); i++ {
+		if body[i-1] != '"' || i < copied {
+			continue
+		}
+		for _, f := range secretFields {
+			if !bytes.HasPrefix(lower[i:], []byte(strings.ToLower(f))) {
+				continue
+			}
+			k := i + len(f)
+			for k < len(body) && body[k] == '\\' {
+				k++
+			}
+			if k >= len(body) || body[k] != '"' {
+				continue
+			}
+			k = skipSpace(body, k+1)
+			if k >= len(body) || body[k] != ':' {
+				continue
+			}
+			v := skipSpace(body, k+1)
+			for v < len(body) && body[v] == '\\' {
+				v++
+			}
+			var end int
+			switch {
+			case v >= len(body):
+				end = len(body)
+			case body[v] == '"':
+				end = min(stringEnd(body, v), len(body))
+			case body[v] == '{' || body[v] == '[':
+				end = valueEndAt(body, v)
+			default:
+				end = v
+				for end < len(body) && !bytes.ContainsRune([]byte(",}] \t\r\n\\\""), rune(body[end])) {
+					end++
+				}
+			}
+			if end <= v || bytes.Equal(body[v:end], []byte(`"`+redacted+`"`)) || bytes.Equal(body[v:end], []byte(redacted)) {
+				break
+			}
+			if out == nil {
+				out = make([]byte, 0, len(body))
+			}
+			out = append(out, body[copied:v]...)
+			out = append(out, redacted...)
+			copied = end
+			break
+		}
+	}
+	if out == nil {
+		return body
+	}
+	return append(out, body[copied:]...)
+}
+
+// asciiLower returns a copy of b with ASCII letters in lower case, byte for byte.
+func asciiLower(b []byte) []byte {
+	l := make([]byte, len(b))
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		l[i] = c
+	}
+	return l
+}
+
+// stringEnd returns the index just past the JSON string starting at the quote
+// body[start], or len(body)+1 when the string does not end.
+func stringEnd(body []byte, start int) int {
+	for i := start + 1; i < len(body); i++ {
+		switch body[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return len(body) + 1
+}
+
+// skipSpace returns the index of the first byte at or after i that is not JSON whitespace.
+func skipSpace(body []byte, i int) int {
+	for i < len(body) {
+		switch body[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// valueEndAt returns the index just past the JSON value starting at body[i]:
+// a string, a balanced object or array, or a bare token ending at a ',', '}',
+// ']' or whitespace. A value that does not end runs to the end of body.
+func valueEndAt(body []byte, i int) int {
+	if i >= len(body) {
+		return len(body)
+	}
+	switch body[i] {
+	case '"':
+		return min(stringEnd(body, i), len(body))
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(body); j++ {
+			switch body[j] {
+			case '"':
+				j = stringEnd(body, j) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return len(body)
+	}
+	for j := i; j < len(body); j++ {
+		switch body[j] {
+		case ',', '}', ']', ' ', '\t', '\n', '\r':
+			return j
+		}
+	}
+	return len(body)
+}
+
+// secretScrubber replaces known secret values (tokens, keys, header values)
+// wherever they appear in the debug log, as they are and as JSON escapes them.
+type secretScrubber struct {
+	secrets []string
+}
+
+// add records a secret; empty values are ignored.
+func (s *secretScrubber) add(secret string) {
+	if secret == "" {
+		return
+	}
+	s.secrets = append(s.secrets, secret)
+	if b, err := json.Marshal(secret); err == nil {
+		if quoted := string(b[1 : len(b)-1]); quoted != secret {
+			s.secrets = append(s.secrets, quoted)
+		}
+	}
+}
+
+// scrub returns text with every known secret replaced.
+func (s *secretScrubber) scrub(text string) string {
+	for _, secret := range s.secrets {
+		if strings.Contains(text, secret) {
+			text = strings.ReplaceAll(text, secret, redacted)
+		}
+	}
+	return text
+}

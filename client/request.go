@@ -1,0 +1,256 @@
+package client
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// Request is one /v1 call as it would be sent. The builders below are pure,
+// so that a dry run can print a request without sending it.
+type Request struct {
+	Method string
+	// Path is already escaped and begins with /v1/.
+	Path  string
+	Query url.Values
+	// Body is JSON, nil when there is none.
+	Body []byte
+	// NoAuth marks a call that needs no credentials; none are sent with it.
+	NoAuth bool
+}
+
+// NewRawRequest builds a request from a method and a target /v1/PATH?QUERY a
+// user typed, for calls this package has no builder for. The path must be
+// escaped already and begin with /v1/; body, when not nil, must be JSON.
+func NewRawRequest(method, target string, body []byte) (*Request, error) {
+	path, rawQuery, _ := strings.Cut(target, "?")
+	query, err := url.ParseQuery(rawQuery)
+	if err != nil {
+		return nil, fmt.Errorf("%w: query of %q: %v", ErrInvalidRequest, target, err)
+	}
+	r := &Request{Method: strings.ToUpper(method), Path: path, Body: body}
+	if len(query) > 0 {
+		r.Query = query
+	}
+	if body != nil && !json.Valid(body) {
+		return nil, fmt.Errorf("%w: the body of %s %s is not valid JSON", ErrInvalidRequest, r.Method, path)
+	}
+	if err := r.validate(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// validate refuses a request this client must not send.
+func (r *Request) validate() error {
+	if r == nil {
+		return fmt.Errorf("%w: no request", ErrInvalidRequest)
+	}
+	switch r.Method {
+	case http.MethodGet, http.MethodPost, http.MethodPatch, http.MethodPut, http.MethodDelete, http.MethodHead:
+	default:
+		return fmt.Errorf("%w: method %q is not one of GET, POST, PATCH, PUT, DELETE, HEAD", ErrInvalidRequest, r.Method)
+	}
+	if !strings.HasPrefix(r.Path, "/v1/") {
+		return fmt.Errorf("%w: path %q does not begin with /v1/", ErrInvalidRequest, r.Path)
+	}
+	for _, c := range []byte(r.Path) {
+		if c <= ' ' || c == 0x7f || c == '?' || c == '#' || c >= 0x80 {
+			return fmt.Errorf("%w: path %q must be escaped and hold no query or fragment", ErrInvalidRequest, r.Path)
+		}
+	}
+	if _, err := url.PathUnescape(r.Path); err != nil {
+		return fmt.Errorf("%w: path %q: %v", ErrInvalidRequest, r.Path, err)
+	}
+	for seg := range strings.SplitSeq(r.Path, "/") {
+		if seg == "." || seg == ".." || strings.EqualFold(seg, "%2e") || strings.EqualFold(seg, "%2e%2e") ||
+			strings.EqualFold(seg, ".%2e") || strings.EqualFold(seg, "%2e.") {
+			return fmt.Errorf("%w: path %q may not hold . or .. segments", ErrInvalidRequest, r.Path)
+		}
+	}
+	return nil
+}
+
+// marshalBody encodes the body of a built request.
+func marshalBody(what string, v any) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("encode %s: %w", what, err)
+	}
+	return b, nil
+}
+
+// UpdateCatalogCall builds PATCH /v1/instances/I/databases/D/catalog with the
+// catalog itself as the body, its name filled when absent; allowMissing adds
+// ?allowMissing=true (create the catalog when it does not exist). A catalog
+// named for another database is refused.
+func UpdateCatalogCall(db DatabaseName, cat *DatabaseCatalog, allowMissing bool) (*Request, error) {
+	if err := db.Validate(); err != nil {
+		return nil, err
+	}
+	if cat == nil {
+		return nil, fmt.Errorf("%w: no catalog to update", ErrInvalidRequest)
+	}
+	want := db.String() + "/catalog"
+	body := *cat
+	switch body.Name {
+	case "":
+		body.Name = want
+	case want:
+	default:
+		return nil, fmt.Errorf("%w: catalog name %q is not the catalog of %s (%s)", ErrInvalidName, cat.Name, db, want)
+	}
+	b, err := marshalBody("catalog", &body)
+	if err != nil {
+		return nil, err
+	}
+	r := &Request{Method: http.MethodPatch, Path: db.path() + "/catalog", Body: b}
+	if allowMissing {
+		r.Query = url.Values{"allowMissing": {"true"}}
+	}
+	return r, nil
+}
+
+// BatchCreateRevisionsCall builds POST /v1/instances/I/databases/D/revisions:batchCreate
+// creating the revisions in order, with the batch parent and every request's
+// parent set to db.
+func BatchCreateRevisionsCall(db DatabaseName, revisions []RevisionInput) (*Request, error) {
+	if err := db.Validate(); err != nil {
+		return nil, err
+	}
+	if len(revisions) == 0 {
+		return nil, fmt.Errorf("%w: no revisions to create", ErrInvalidRequest)
+	}
+	parent := db.String()
+	body := BatchCreateRevisionsRequest{Parent: parent, Requests: make([]CreateRevisionRequest, len(revisions))}
+	for i, rev := range revisions {
+		if rev.Type != "" && !rev.Type.Known() {
+			return nil, fmt.Errorf("%w: requests[%d].revision.type: unknown revision type %q", ErrInvalidRequest, i, string(rev.Type))
+		}
+		body.Requests[i] = CreateRevisionRequest{Parent: parent, Revision: rev}
+	}
+	b, err := marshalBody("revisions", &body)
+	if err != nil {
+		return nil, err
+	}
+	return &Request{Method: http.MethodPost, Path: db.path() + "/revisions:batchCreate", Body: b}, nil
+}
+
+// GetReviewConfigCall builds GET /v1/reviewConfigs/ID.
+func GetReviewConfigCall(id string) (*Request, error) {
+	if err := ValidateID("review config", id); err != nil {
+		return nil, err
+	}
+	return &Request{Method: http.MethodGet, Path: "/v1/reviewConfigs/" + escapeID(id)}, nil
+}
+
+// BatchGetUsersCall builds GET /v1/users:batchGet selecting the users by email,
+// one repeated names=users/EMAIL parameter each.
+func BatchGetUsersCall(emails []string) (*Request, error) {
+	if len(emails) == 0 {
+		return nil, fmt.Errorf("%w: no users to get", ErrInvalidRequest)
+	}
+	names := make([]string, len(emails))
+	for i, email := range emails {
+		if err := ValidateID("user", email); err != nil {
+			return nil, err
+		}
+		names[i] = usersPrefix + email
+	}
+	return &Request{Method: http.MethodGet, Path: "/v1/users:batchGet", Query: url.Values{"names": names}}, nil
+}
+
+// UndeleteUserCall builds POST /v1/users/EMAIL:undelete with {"name": "users/EMAIL"}.
+func UndeleteUserCall(email string) (*Request, error) {
+	if err := ValidateID("user", email); err != nil {
+		return nil, err
+	}
+	b, err := marshalBody("undelete request", &UndeleteUserRequest{Name: usersPrefix + email})
+	if err != nil {
+		return nil, err
+	}
+	return &Request{Method: http.MethodPost, Path: "/v1/users/" + escapeID(email) + ":undelete", Body: b}, nil
+}
+
+// ListPoliciesOptions filter a policy list.
+type ListPoliciesOptions struct {
+	// PolicyType, when set, keeps the policies of that type only.
+	PolicyType PolicyType
+	// ShowDeleted includes deleted policies.
+	ShowDeleted bool
+}
+
+// ListPoliciesCall builds GET /v1/instances/I/databases/D/policies, with
+// policyType and showDeleted each only when set.
+func ListPoliciesCall(db DatabaseName, opts ListPoliciesOptions) (*Request, error) {
+	if err := db.Validate(); err != nil {
+		return nil, err
+	}
+	r := &Request{Method: http.MethodGet, Path: db.path() + "/policies"}
+	q := url.Values{}
+	if opts.PolicyType != "" {
+		if !opts.PolicyType.Known() {
+			return nil, fmt.Errorf("%w: unknown policy type %q", ErrInvalidRequest, string(opts.PolicyType))
+		}
+		q.Set("policyType", string(opts.PolicyType))
+	}
+	if opts.ShowDeleted {
+		q.Set("showDeleted", "true")
+	}
+	if len(q) > 0 {
+		r.Query = q
+	}
+	return r, nil
+}
+
+// ListIdentityProvidersCall builds GET /v1/idps, which needs no credentials.
+func ListIdentityProvidersCall() *Request {
+	return &Request{Method: http.MethodGet, Path: "/v1/idps", NoAuth: true}
+}
+
+// DiffSchemaCall builds POST /v1/instances/I/databases/D/changelogs/C:diffSchema.
+// The body names the changelog (filled when req.Name is empty) and holds
+// exactly one of Schema (the target schema) or Changelog (another changelog,
+// given as its id in db or its full name).
+func DiffSchemaCall(db DatabaseName, changelogID string, req *DiffSchemaRequest) (*Request, error) {
+	if err := db.Validate(); err != nil {
+		return nil, err
+	}
+	if err := ValidateID("changelog", changelogID); err != nil {
+		return nil, err
+	}
+	if req == nil {
+		return nil, fmt.Errorf("%w: no diff request", ErrInvalidRequest)
+	}
+	name := changelogName(db, changelogID)
+	body := *req
+	switch body.Name {
+	case "":
+		body.Name = name
+	case name:
+	default:
+		return nil, fmt.Errorf("%w: diff request names %q, not the changelog %s", ErrInvalidName, req.Name, name)
+	}
+	switch {
+	case body.Schema != "" && body.Changelog != "":
+		return nil, fmt.Errorf("%w: give either a target schema or a target changelog, not both", ErrInvalidRequest)
+	case body.Schema == "" && body.Changelog == "":
+		return nil, fmt.Errorf("%w: give a target schema or a target changelog", ErrInvalidRequest)
+	case body.Changelog != "" && !strings.Contains(body.Changelog, "/"):
+		if err := ValidateID("changelog", body.Changelog); err != nil {
+			return nil, err
+		}
+		body.Changelog = changelogName(db, body.Changelog)
+	case body.Changelog != "":
+		if _, _, err := parseFullChangelog(body.Changelog); err != nil {
+			return nil, err
+		}
+	}
+	b, err := marshalBody("diff request", &body)
+	if err != nil {
+		return nil, err
+	}
+	return &Request{Method: http.MethodPost, Path: db.path() + "/changelogs/" + escapeID(changelogID) + ":diffSchema", Body: b}, nil
+}
