@@ -1,0 +1,305 @@
+package devserver
+
+import (
+	"bytes"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/dbgov/dbgov/client"
+)
+
+// request is what an operation's handler gets: the path ids, the query, the
+// raw body and who is calling.
+type request struct {
+	ids    []string
+	query  url.Values
+	body   []byte
+	caller *grant
+}
+
+// route is one operation: its method, path pattern ("{}" matches one
+// segment, an id), custom method suffix, permission and handler.
+type route struct {
+	method     string
+	pattern    []string
+	verb       string
+	open       bool   // needs no credentials
+	permission string // needed unless open
+	handle     func(*Server, *request) (any, *apiError)
+}
+
+func routes() []route {
+	return []route{
+		{method: http.MethodPost, pattern: []string{"auth", "login"}, open: true, handle: (*Server).login},
+		{method: http.MethodGet, pattern: []string{"idps"}, open: true, handle: (*Server).listIdentityProviders},
+		{method: http.MethodGet, pattern: []string{"users"}, verb: "batchGet", permission: PermissionUsersGet, handle: (*Server).batchGetUsers},
+		{method: http.MethodPost, pattern: []string{"users", "{}"}, verb: "undelete", permission: PermissionUsersUndelete, handle: (*Server).undeleteUser},
+		{method: http.MethodGet, pattern: []string{"reviewConfigs", "{}"}, permission: PermissionReviewConfigGet, handle: (*Server).getReviewConfig},
+		{method: http.MethodPatch, pattern: []string{"instances", "{}", "databases", "{}", "catalog"}, permission: PermissionCatalogUpdate, handle: (*Server).updateCatalog},
+		{method: http.MethodPost, pattern: []string{"instances", "{}", "databases", "{}", "revisions"}, verb: "batchCreate", permission: PermissionRevisionsCreate, handle: (*Server).batchCreateRevisions},
+		{method: http.MethodGet, pattern: []string{"instances", "{}", "databases", "{}", "policies"}, permission: PermissionPoliciesList, handle: (*Server).listPolicies},
+		{method: http.MethodPost, pattern: []string{"instances", "{}", "databases", "{}", "changelogs", "{}"}, verb: "diffSchema", permission: PermissionDatabasesGet, handle: (*Server).diffSchema},
+	}
+}
+
+// match returns the ids of path segments (already unescaped) matched by the
+// route, and whether they match.
+func (rt route) match(segments []string, verb string) ([]string, bool) {
+	if len(segments) != len(rt.pattern) || verb != rt.verb {
+		return nil, false
+	}
+	var ids []string
+	for i, p := range rt.pattern {
+		switch {
+		case p == "{}" && segments[i] != "":
+			ids = append(ids, segments[i])
+		case p != segments[i]:
+			return nil, false
+		}
+	}
+	return ids, true
+}
+
+// splitPath cuts an escaped /v1 path into unescaped segments and the custom
+// method of the last one: the text after its last literal colon, so that an
+// escaped colon (%3A) stays part of an id.
+func splitPath(escaped string) (segments []string, verb string, ok bool) {
+	rest, ok := strings.CutPrefix(escaped, "/v1/")
+	if !ok {
+		return nil, "", false
+	}
+	raw := strings.Split(rest, "/")
+	last := raw[len(raw)-1]
+	if i := strings.LastIndexByte(last, ':'); i >= 0 {
+		raw[len(raw)-1], verb = last[:i], last[i+1:]
+	}
+	segments = make([]string, len(raw))
+	for i, r := range raw {
+		seg, err := url.PathUnescape(r)
+		if err != nil {
+			return nil, "", false
+		}
+		segments[i] = seg
+	}
+	return segments, verb, true
+}
+
+// serveAPI routes a request, checks its credentials and runs its operation.
+// Order of checks: route (404, or 405 for a known path with another method),
+// credentials (401), permission (403), body and parameters (400), then the
+// operation itself.
+func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
+	segments, verb, ok := splitPath(r.URL.EscapedPath())
+	var (
+		found   *route
+		ids     []string
+		allowed []string
+	)
+	if ok {
+		for _, rt := range s.routes {
+			m, matched := rt.match(segments, verb)
+			if !matched {
+				continue
+			}
+			if rt.method != r.Method {
+				allowed = append(allowed, rt.method)
+				continue
+			}
+			found, ids = &rt, m
+			break
+		}
+	}
+	switch {
+	case found == nil && len(allowed) > 0:
+		w.Header().Set("Allow", strings.Join(allowed, ", "))
+		writeError(w, routeError(http.StatusMethodNotAllowed))
+		return
+	case found == nil:
+		writeError(w, routeError(http.StatusNotFound))
+		return
+	}
+	req := &request{ids: ids, query: r.URL.Query()}
+	if !found.open {
+		caller, apiErr := s.authenticate(r.Header.Get("Authorization"), found.permission)
+		if apiErr != nil {
+			writeError(w, apiErr)
+			return
+		}
+		req.caller = caller
+	}
+	if r.Method != http.MethodGet {
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+		var tooLarge *http.MaxBytesError
+		switch {
+		case errors.As(err, &tooLarge):
+			writeError(w, invalidArgument("request body exceeds %d bytes", tooLarge.Limit))
+			return
+		case err != nil:
+			writeError(w, invalidArgument("read request body: %v", err))
+			return
+		}
+		req.body = body
+	}
+	resp, apiErr := found.handle(s, req)
+	if apiErr != nil {
+		writeError(w, apiErr)
+		return
+	}
+	writeJSON(w, http.StatusOK, resp)
+}
+
+// authenticate maps a bearer token to its grant and checks the permission.
+func (s *Server) authenticate(header, permission string) (*grant, *apiError) {
+	scheme, token, _ := strings.Cut(header, " ")
+	token = strings.TrimSpace(token)
+	if !strings.EqualFold(scheme, "Bearer") || token == "" {
+		return nil, newError(codeUnauthenticated, "missing credentials: send the header Authorization: Bearer <token>")
+	}
+	s.mu.Lock()
+	g := s.st.tokens[token]
+	s.mu.Unlock()
+	now := s.now()
+	switch {
+	case g == nil:
+		return nil, newError(codeUnauthenticated, "invalid token")
+	case !g.expires.IsZero() && !now.Before(g.expires):
+		return nil, newError(codeUnauthenticated, "token expired at %s", formatTime(g.expires))
+	case permission != "" && !slices.Contains(g.permissions, permission):
+		return nil, newError(codePermissionDenied, "permission denied: %s does not have permission %q", g.user, permission)
+	}
+	return g, nil
+}
+
+// login exchanges a service account's email and key for a token.
+func (s *Server) login(req *request) (any, *apiError) {
+	var body client.LoginRequest
+	if err := decodeStrict(req.body, &body); err != nil {
+		return nil, invalidArgument("invalid login request: %v", err)
+	}
+	switch {
+	case body.Email == "":
+		return nil, invalidArgument("email is required")
+	case body.Password == "":
+		return nil, invalidArgument("password is required")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	acct, known := s.st.serviceAccounts[body.Email]
+	if !known || subtle.ConstantTimeCompare([]byte(acct.Key), []byte(body.Password)) != 1 {
+		return nil, newError(codeUnauthenticated, "invalid email or password")
+	}
+	now := s.now()
+	for t, g := range s.st.tokens {
+		if !g.expires.IsZero() && !now.Before(g.expires) {
+			delete(s.st.tokens, t)
+		}
+	}
+	token := "dev-sa-" + rand.Text()
+	s.st.tokens[token] = &grant{user: "users/" + acct.Email, permissions: acct.Permissions, expires: now.Add(TokenLifetime)}
+	return client.LoginResponse{Token: token}, nil
+}
+
+// errorBody is the service's error document.
+type errorBody struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+	Details []any  `json:"details,omitempty"`
+}
+
+func writeError(w http.ResponseWriter, e *apiError) {
+	writeJSON(w, e.status, errorBody{Code: e.code, Message: e.message})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		status = http.StatusInternalServerError
+		buf.Reset()
+		fmt.Fprintf(&buf, `{"code":%d,"message":"encode response"}`+"\n", codeInternal)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", fmt.Sprint(buf.Len()))
+	w.WriteHeader(status)
+	_, _ = w.Write(buf.Bytes())
+}
+
+// statusRecorder remembers the status a handler wrote.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (r *statusRecorder) WriteHeader(status int) {
+	if r.status == 0 {
+		r.status = status
+	}
+	r.ResponseWriter.WriteHeader(status)
+}
+
+func (r *statusRecorder) Write(p []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	return r.ResponseWriter.Write(p)
+}
+
+// logRequests writes one line per request to the server's log.
+func (s *Server) logRequests(next http.Handler) http.Handler {
+	if s.log == nil {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rec := &statusRecorder{ResponseWriter: w}
+		next.ServeHTTP(rec, r)
+		s.logMu.Lock()
+		defer s.logMu.Unlock()
+		fmt.Fprintf(s.log, "%s %s %d %s\n", r.Method, r.URL.EscapedPath(), rec.status, time.Since(start).Round(time.Microsecond))
+	})
+}
+
+// recoverPanics answers 500 INTERNAL instead of dropping the connection
+// should an operation panic.
+func (s *Server) recoverPanics(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := &statusRecorder{ResponseWriter: w}
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				if rec.status == 0 {
+					writeError(rec, newError(codeInternal, "internal error: %v", v))
+				}
+			}
+		}()
+		next.ServeHTTP(rec, r)
+	})
+}
+
+// formatTime formats t as protobuf JSON does: RFC 3339 in UTC, with 0, 3, 6
+// or 9 fractional digits.
+func formatTime(t time.Time) string {
+	t = t.UTC()
+	switch ns := t.Nanosecond(); {
+	case ns == 0:
+		return t.Format("2006-01-02T15:04:05Z")
+	case ns%1e6 == 0:
+		return t.Format("2006-01-02T15:04:05.000Z")
+	case ns%1e3 == 0:
+		return t.Format("2006-01-02T15:04:05.000000Z")
+	default:
+		return t.Format("2006-01-02T15:04:05.000000000Z")
+	}
+}

@@ -1,0 +1,300 @@
+package devserver
+
+import (
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/dbgov/dbgov/client"
+)
+
+// listIdentityProviders answers GET /v1/idps, secrets included.
+func (s *Server) listIdentityProviders(*request) (any, *apiError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return client.ListIdentityProvidersResponse{IdentityProviders: slices.Clone(s.st.idps)}, nil
+}
+
+// batchGetUsers answers GET /v1/users:batchGet?names=users/a&names=users/b
+// with the users in the order asked; one unknown user fails the call.
+func (s *Server) batchGetUsers(req *request) (any, *apiError) {
+	names := req.query["names"]
+	if len(names) == 0 {
+		return nil, invalidArgument("names is required: give one names=users/{email} query parameter per user")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	users := make([]client.User, 0, len(names))
+	for _, name := range names {
+		id, ok := strings.CutPrefix(name, "users/")
+		if !ok || id == "" {
+			return nil, invalidArgument("invalid user name %q: want users/{email}", name)
+		}
+		u := s.st.users[id]
+		if u == nil {
+			return nil, notFound("user %q not found", name)
+		}
+		users = append(users, *u)
+	}
+	return client.BatchGetUsersResponse{Users: users}, nil
+}
+
+// undeleteUser answers POST /v1/users/{email}:undelete.
+func (s *Server) undeleteUser(req *request) (any, *apiError) {
+	var body client.UndeleteUserRequest
+	if err := decodeStrict(req.body, &body); err != nil {
+		return nil, invalidArgument("invalid request body: %v", err)
+	}
+	want := "users/" + req.ids[0]
+	switch {
+	case body.Name == "":
+		return nil, invalidArgument("name is required: the deleted user, %s", want)
+	case body.Name != want:
+		return nil, invalidArgument("name %q does not match the user of the path, %q", body.Name, want)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u := s.st.users[req.ids[0]]
+	switch {
+	case u == nil:
+		return nil, notFound("user %q not found", want)
+	case u.State != client.UserStateDeleted:
+		return nil, newError(codeFailedPrecondition, "user %q is not deleted: it is already active", want)
+	}
+	u.State = client.UserStateActive
+	return *u, nil
+}
+
+// getReviewConfig answers GET /v1/reviewConfigs/{id}.
+func (s *Server) getReviewConfig(req *request) (any, *apiError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rc := s.st.reviewConfigs[req.ids[0]]
+	if rc == nil {
+		return nil, notFound("review config %q not found", "reviewConfigs/"+req.ids[0])
+	}
+	return *rc, nil
+}
+
+// updateCatalog answers PATCH /v1/instances/{i}/databases/{d}/catalog: the
+// body replaces the whole catalog; allowMissing=true creates a missing one.
+func (s *Server) updateCatalog(req *request) (any, *apiError) {
+	allowMissing, apiErr := boolParam(req.query, "allowMissing", "allow_missing")
+	if apiErr != nil {
+		return nil, apiErr
+	}
+	var catalog client.DatabaseCatalog
+	if err := decodeStrict(req.body, &catalog); err != nil {
+		return nil, invalidArgument("invalid catalog: %v", err)
+	}
+	want := databaseName(req.ids[0], req.ids[1]) + "/catalog"
+	switch catalog.Name {
+	case "":
+		catalog.Name = want
+	case want:
+	default:
+		return nil, invalidArgument("catalog name %q does not match the path's catalog %q", catalog.Name, want)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	db, apiErr := s.database(req.ids[0], req.ids[1])
+	if apiErr != nil {
+		return nil, apiErr
+	}
+	if db.catalog == nil && !allowMissing {
+		return nil, notFound("catalog %q not found (allowMissing=true creates it)", want)
+	}
+	db.catalog = &catalog
+	return catalog, nil
+}
+
+// batchCreateRevisions answers POST .../revisions:batchCreate. Parents are
+// checked first; then each revision is checked and created in turn, so a
+// failure leaves the revisions before it created, as on the real service.
+func (s *Server) batchCreateRevisions(req *request) (any, *apiError) {
+	var body client.BatchCreateRevisionsRequest
+	if err := decodeStrict(req.body, &body); err != nil {
+		return nil, invalidArgument("invalid request body: %v", err)
+	}
+	parent := databaseName(req.ids[0], req.ids[1])
+	switch body.Parent {
+	case "", parent:
+	default:
+		return nil, invalidArgument("parent %q does not match the database of the path, %q", body.Parent, parent)
+	}
+	for i, r := range body.Requests {
+		if r.Parent != parent {
+			return nil, invalidArgument("requests[%d].parent %q does not equal the batch parent %q", i, r.Parent, parent)
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	db, apiErr := s.database(req.ids[0], req.ids[1])
+	if apiErr != nil {
+		return nil, apiErr
+	}
+	var resp client.BatchCreateRevisionsResponse
+	for i, r := range body.Requests {
+		in := r.Revision
+		switch {
+		case in.Type == "" || in.Type == client.RevisionTypeUnspecified:
+			return nil, invalidArgument("requests[%d].revision.type is required: VERSIONED or DECLARATIVE", i)
+		case in.Version == "":
+			return nil, invalidArgument("requests[%d].revision.version is required", i)
+		case in.Sheet != "" && !validSheetName(in.Sheet):
+			return nil, invalidArgument("requests[%d].revision.sheet %q is not of the form projects/{project}/sheets/{sheet}", i, in.Sheet)
+		case db.hasRevision(in.Type, in.Version):
+			return nil, newError(codeAlreadyExists, "a %s revision of version %q already exists in %s", in.Type, in.Version, parent)
+		}
+		db.lastID++
+		rev := client.Revision{
+			Name:       parent + "/revisions/" + strconv.Itoa(db.lastID),
+			Release:    in.Release,
+			File:       in.File,
+			Version:    in.Version,
+			Sheet:      in.Sheet,
+			TaskRun:    in.TaskRun,
+			Type:       in.Type,
+			CreateTime: formatTime(s.now()),
+		}
+		if rev.Sheet != "" {
+			statement, known := s.st.sheets[rev.Sheet]
+			if !known {
+				statement = "-- statement of " + rev.Sheet + " (a sheet the server does not hold)\n"
+			}
+			rev.Statement = statement
+		}
+		fillStatementFields(&rev)
+		db.revisions = append(db.revisions, rev)
+		resp.Revisions = append(resp.Revisions, rev)
+	}
+	return resp, nil
+}
+
+// listPolicies answers GET .../policies with the policyType and showDeleted
+// filters.
+func (s *Server) listPolicies(req *request) (any, *apiError) {
+	policyType, _, apiErr := singleParam(req.query, "policyType", "policy_type")
+	if apiErr != nil {
+		return nil, apiErr
+	}
+	filter := client.PolicyType(policyType)
+	if filter == client.PolicyTypeUnspecified {
+		filter = ""
+	}
+	if filter != "" && !filter.Known() {
+		return nil, invalidArgument("invalid policyType %q: want one of %s", policyType, strings.Join(enumNames(client.PolicyTypes()), ", "))
+	}
+	showDeleted, apiErr := boolParam(req.query, "showDeleted", "show_deleted")
+	if apiErr != nil {
+		return nil, apiErr
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	db, apiErr := s.database(req.ids[0], req.ids[1])
+	if apiErr != nil {
+		return nil, apiErr
+	}
+	var resp client.ListPoliciesResponse
+	for _, p := range db.policies {
+		if (filter == "" || p.Type == filter) && (showDeleted || !p.Deleted) {
+			resp.Policies = append(resp.Policies, p.Policy)
+		}
+	}
+	return resp, nil
+}
+
+// diffSchema answers POST .../changelogs/{c}:diffSchema: a line diff from the
+// changelog's schema to the given schema or to another changelog's schema.
+func (s *Server) diffSchema(req *request) (any, *apiError) {
+	var body client.DiffSchemaRequest
+	if err := decodeStrict(req.body, &body); err != nil {
+		return nil, invalidArgument("invalid request body: %v", err)
+	}
+	self := databaseName(req.ids[0], req.ids[1]) + "/changelogs/" + req.ids[2]
+	switch {
+	case body.Name == "":
+		return nil, invalidArgument("name is required: the changelog of the path, %s", self)
+	case body.Name != self:
+		return nil, invalidArgument("name %q does not match the changelog of the path, %q", body.Name, self)
+	case (body.Schema == "") == (body.Changelog == ""):
+		return nil, invalidArgument("give exactly one of schema (a target schema) and changelog (another changelog's name)")
+	}
+	var target struct{ instance, database, changelog string }
+	if body.Changelog != "" {
+		parts := strings.Split(body.Changelog, "/")
+		if len(parts) != 6 || parts[0] != "instances" || parts[2] != "databases" || parts[4] != "changelogs" ||
+			!validID(parts[1]) || !validID(parts[3]) || !validID(parts[5]) {
+			return nil, invalidArgument("changelog %q is not of the form instances/{instance}/databases/{database}/changelogs/{changelog}", body.Changelog)
+		}
+		target.instance, target.database, target.changelog = parts[1], parts[3], parts[5]
+	}
+	s.mu.Lock()
+	from, apiErr := s.changelog(req.ids[0], req.ids[1], req.ids[2])
+	to := body.Schema
+	if apiErr == nil && body.Changelog != "" {
+		to, apiErr = s.changelog(target.instance, target.database, target.changelog)
+	}
+	s.mu.Unlock()
+	if apiErr != nil {
+		return nil, apiErr
+	}
+	return client.DiffSchemaResponse{Diff: lineDiff(from, to)}, nil
+}
+
+// database finds a database; the caller holds s.mu.
+func (s *Server) database(instance, name string) (*database, *apiError) {
+	dbs := s.st.instances[instance]
+	if dbs == nil {
+		return nil, notFound("instance %q not found", "instances/"+instance)
+	}
+	db := dbs[name]
+	if db == nil {
+		return nil, notFound("database %q not found", databaseName(instance, name))
+	}
+	return db, nil
+}
+
+// changelog finds a changelog's schema; the caller holds s.mu.
+func (s *Server) changelog(instance, db, id string) (string, *apiError) {
+	d, apiErr := s.database(instance, db)
+	if apiErr != nil {
+		return "", apiErr
+	}
+	schema, ok := d.changelogs[id]
+	if !ok {
+		return "", notFound("changelog %q not found", databaseName(instance, db)+"/changelogs/"+id)
+	}
+	return schema, nil
+}
+
+// singleParam returns the one value of a query parameter known under any of
+// names; a parameter given twice is refused.
+func singleParam(q url.Values, names ...string) (string, bool, *apiError) {
+	var values []string
+	for _, n := range names {
+		values = append(values, q[n]...)
+	}
+	switch len(values) {
+	case 0:
+		return "", false, nil
+	case 1:
+		return values[0], true, nil
+	default:
+		return "", false, invalidArgument("query parameter %s is given %d times; it takes one value", names[0], len(values))
+	}
+}
+
+// boolParam reads a boolean query parameter; absent is false.
+func boolParam(q url.Values, names ...string) (bool, *apiError) {
+	v, given, apiErr := singleParam(q, names...)
+	if apiErr != nil || !given {
+		return false, apiErr
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return false, invalidArgument("query parameter %s: %q is not a boolean (true or false)", names[0], v)
+	}
+	return b, nil
+}

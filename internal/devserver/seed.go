@@ -1,0 +1,321 @@
+package devserver
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dbgov/dbgov/client"
+)
+
+// seedDoc is the JSON document that fills a server's state; the package doc
+// describes it.
+type seedDoc struct {
+	Tokens            []seedToken               `json:"tokens,omitempty"`
+	ServiceAccounts   []seedServiceAccount      `json:"serviceAccounts,omitempty"`
+	Instances         []seedInstance            `json:"instances,omitempty"`
+	Sheets            []seedSheet               `json:"sheets,omitempty"`
+	ReviewConfigs     []client.ReviewConfig     `json:"reviewConfigs,omitempty"`
+	Users             []client.User             `json:"users,omitempty"`
+	IdentityProviders []client.IdentityProvider `json:"identityProviders,omitempty"`
+}
+
+type seedToken struct {
+	Token       string   `json:"token"`
+	User        string   `json:"user"`
+	Permissions []string `json:"permissions,omitempty"`
+}
+
+type seedServiceAccount struct {
+	Email       string   `json:"email"`
+	Key         string   `json:"key"`
+	Permissions []string `json:"permissions,omitempty"`
+}
+
+type seedInstance struct {
+	ID        string         `json:"id"`
+	Databases []seedDatabase `json:"databases,omitempty"`
+}
+
+type seedDatabase struct {
+	ID         string                  `json:"id"`
+	Catalog    *client.DatabaseCatalog `json:"catalog,omitempty"`
+	Changelogs []seedChangelog         `json:"changelogs,omitempty"`
+	Revisions  []client.Revision       `json:"revisions,omitempty"`
+	Policies   []seedPolicy            `json:"policies,omitempty"`
+}
+
+type seedChangelog struct {
+	ID     string `json:"id"`
+	Schema string `json:"schema,omitempty"`
+}
+
+// seedPolicy is a policy with the deleted mark the service keeps beside it.
+type seedPolicy struct {
+	client.Policy
+	Deleted bool `json:"deleted,omitempty"`
+}
+
+type seedSheet struct {
+	Name      string `json:"name"`
+	Statement string `json:"statement,omitempty"`
+}
+
+// state is everything the server holds; the Server's mutex guards it.
+type state struct {
+	tokens          map[string]*grant
+	serviceAccounts map[string]seedServiceAccount
+	instances       map[string]map[string]*database
+	sheets          map[string]string
+	reviewConfigs   map[string]*client.ReviewConfig
+	users           map[string]*client.User
+	idps            []client.IdentityProvider
+}
+
+// grant is what a token may do, and until when.
+type grant struct {
+	user        string
+	permissions []string
+	expires     time.Time // zero: never
+}
+
+type database struct {
+	catalog    *client.DatabaseCatalog
+	changelogs map[string]string
+	revisions  []client.Revision
+	lastID     int
+	policies   []seedPolicy
+}
+
+// loadSeed decodes a seed strictly and checks it, naming the first problem.
+func loadSeed(r io.Reader) (*seedDoc, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("read seed: %w", err)
+	}
+	var doc seedDoc
+	if err := decodeStrict(data, &doc); err != nil {
+		return nil, fmt.Errorf("decode seed: %w", err)
+	}
+	return &doc, nil
+}
+
+// newState builds the server's state from a seed, checking what a seed must
+// hold: unique ids, names in the forms the API uses, known permissions.
+func newState(doc *seedDoc) (*state, error) {
+	st := &state{
+		tokens:          map[string]*grant{},
+		serviceAccounts: map[string]seedServiceAccount{},
+		instances:       map[string]map[string]*database{},
+		sheets:          map[string]string{},
+		reviewConfigs:   map[string]*client.ReviewConfig{},
+		users:           map[string]*client.User{},
+		idps:            doc.IdentityProviders,
+	}
+	for i, t := range doc.Tokens {
+		where := fmt.Sprintf("tokens[%d]", i)
+		switch {
+		case t.Token == "":
+			return nil, fmt.Errorf("%s: token is empty", where)
+		case st.tokens[t.Token] != nil:
+			return nil, fmt.Errorf("%s: token %q given twice", where, t.Token)
+		case t.User == "":
+			return nil, fmt.Errorf("%s: user is empty", where)
+		}
+		if err := checkPermissions(t.Permissions); err != nil {
+			return nil, fmt.Errorf("%s: %w", where, err)
+		}
+		st.tokens[t.Token] = &grant{user: t.User, permissions: t.Permissions}
+	}
+	for i, a := range doc.ServiceAccounts {
+		where := fmt.Sprintf("serviceAccounts[%d]", i)
+		if _, dup := st.serviceAccounts[a.Email]; dup {
+			return nil, fmt.Errorf("%s: email %q given twice", where, a.Email)
+		}
+		if a.Email == "" || a.Key == "" {
+			return nil, fmt.Errorf("%s: email and key are required", where)
+		}
+		if err := checkPermissions(a.Permissions); err != nil {
+			return nil, fmt.Errorf("%s: %w", where, err)
+		}
+		st.serviceAccounts[a.Email] = a
+	}
+	for i, sh := range doc.Sheets {
+		where := fmt.Sprintf("sheets[%d]", i)
+		if !validSheetName(sh.Name) {
+			return nil, fmt.Errorf("%s: name %q is not of the form projects/{project}/sheets/{sheet}", where, sh.Name)
+		}
+		if _, dup := st.sheets[sh.Name]; dup {
+			return nil, fmt.Errorf("%s: sheet %q given twice", where, sh.Name)
+		}
+		st.sheets[sh.Name] = sh.Statement
+	}
+	for i, inst := range doc.Instances {
+		where := fmt.Sprintf("instances[%d]", i)
+		if !validID(inst.ID) {
+			return nil, fmt.Errorf("%s: id %q is empty or holds a slash", where, inst.ID)
+		}
+		if st.instances[inst.ID] != nil {
+			return nil, fmt.Errorf("%s: instance %q given twice", where, inst.ID)
+		}
+		dbs := map[string]*database{}
+		for j, sd := range inst.Databases {
+			db, err := st.newDatabase(inst.ID, sd)
+			if err != nil {
+				return nil, fmt.Errorf("%s.databases[%d]: %w", where, j, err)
+			}
+			if dbs[sd.ID] != nil {
+				return nil, fmt.Errorf("%s.databases[%d]: database %q given twice", where, j, sd.ID)
+			}
+			dbs[sd.ID] = db
+		}
+		st.instances[inst.ID] = dbs
+	}
+	for i := range doc.ReviewConfigs {
+		rc := &doc.ReviewConfigs[i]
+		id, ok := strings.CutPrefix(rc.Name, "reviewConfigs/")
+		if !ok || !validID(id) {
+			return nil, fmt.Errorf("reviewConfigs[%d]: name %q is not of the form reviewConfigs/{id}", i, rc.Name)
+		}
+		if st.reviewConfigs[id] != nil {
+			return nil, fmt.Errorf("reviewConfigs[%d]: %q given twice", i, rc.Name)
+		}
+		st.reviewConfigs[id] = rc
+	}
+	for i := range doc.Users {
+		u := &doc.Users[i]
+		if err := completeUser(u); err != nil {
+			return nil, fmt.Errorf("users[%d]: %w", i, err)
+		}
+		if st.users[u.Email] != nil {
+			return nil, fmt.Errorf("users[%d]: user %q given twice", i, u.Name)
+		}
+		st.users[u.Email] = u
+	}
+	return st, nil
+}
+
+func (st *state) newDatabase(instance string, sd seedDatabase) (*database, error) {
+	if !validID(sd.ID) {
+		return nil, fmt.Errorf("id %q is empty or holds a slash", sd.ID)
+	}
+	dbName := databaseName(instance, sd.ID)
+	db := &database{changelogs: map[string]string{}, catalog: sd.Catalog}
+	if db.catalog != nil {
+		switch db.catalog.Name {
+		case "":
+			db.catalog.Name = dbName + "/catalog"
+		case dbName + "/catalog":
+		default:
+			return nil, fmt.Errorf("catalog name %q is not %q", db.catalog.Name, dbName+"/catalog")
+		}
+	}
+	for i, cl := range sd.Changelogs {
+		if !validID(cl.ID) {
+			return nil, fmt.Errorf("changelogs[%d]: id %q is empty or holds a slash", i, cl.ID)
+		}
+		if _, dup := db.changelogs[cl.ID]; dup {
+			return nil, fmt.Errorf("changelogs[%d]: changelog %q given twice", i, cl.ID)
+		}
+		db.changelogs[cl.ID] = cl.Schema
+	}
+	for i, rev := range sd.Revisions {
+		id, ok := strings.CutPrefix(rev.Name, dbName+"/revisions/")
+		n, err := strconv.Atoi(id)
+		if !ok || err != nil || n <= 0 {
+			return nil, fmt.Errorf("revisions[%d]: name %q is not of the form %s/revisions/{positive number}", i, rev.Name, dbName)
+		}
+		if rev.Version == "" {
+			return nil, fmt.Errorf("revisions[%d]: version is empty", i)
+		}
+		if db.hasRevision(rev.Type, rev.Version) {
+			return nil, fmt.Errorf("revisions[%d]: a %s revision of version %q is given twice", i, rev.Type, rev.Version)
+		}
+		if rev.Statement == "" && rev.Sheet != "" {
+			rev.Statement = st.sheets[rev.Sheet]
+		}
+		fillStatementFields(&rev)
+		db.revisions = append(db.revisions, rev)
+		db.lastID = max(db.lastID, n)
+	}
+	seen := map[string]bool{}
+	for i, p := range sd.Policies {
+		if p.Type == "" || p.Type == client.PolicyTypeUnspecified {
+			return nil, fmt.Errorf("policies[%d]: type is required", i)
+		}
+		if p.Name == "" {
+			p.Name = dbName + "/policies/" + strings.ToLower(string(p.Type))
+		}
+		if seen[p.Name] {
+			return nil, fmt.Errorf("policies[%d]: policy %q given twice", i, p.Name)
+		}
+		seen[p.Name] = true
+		db.policies = append(db.policies, p)
+	}
+	return db, nil
+}
+
+func (db *database) hasRevision(t client.RevisionType, version string) bool {
+	return slices.ContainsFunc(db.revisions, func(r client.Revision) bool {
+		return r.Type == t && r.Version == version
+	})
+}
+
+// fillStatementFields derives the size and digest of a revision's statement.
+func fillStatementFields(rev *client.Revision) {
+	if rev.Statement == "" {
+		return
+	}
+	if rev.StatementSize == "" {
+		rev.StatementSize = strconv.Itoa(len(rev.Statement))
+	}
+	if rev.SheetSha256 == "" {
+		sum := sha256.Sum256([]byte(rev.Statement))
+		rev.SheetSha256 = hex.EncodeToString(sum[:])
+	}
+}
+
+// completeUser fills a user's name from its email or the other way round,
+// and refuses a user whose two disagree.
+func completeUser(u *client.User) error {
+	id, hasPrefix := strings.CutPrefix(u.Name, "users/")
+	switch {
+	case u.Name == "" && u.Email == "":
+		return fmt.Errorf("name and email are both empty")
+	case u.Name == "":
+		u.Name = "users/" + u.Email
+	case !hasPrefix || !validID(id):
+		return fmt.Errorf("name %q is not of the form users/{email}", u.Name)
+	case u.Email == "":
+		u.Email = id
+	case u.Email != id:
+		return fmt.Errorf("name %q does not match email %q", u.Name, u.Email)
+	}
+	return nil
+}
+
+func checkPermissions(perms []string) error {
+	for _, p := range perms {
+		if !slices.Contains(Permissions(), p) {
+			return fmt.Errorf("unknown permission %q (known: %s)", p, strings.Join(Permissions(), ", "))
+		}
+	}
+	return nil
+}
+
+// validID reports whether id can be one path segment of a resource name.
+func validID(id string) bool { return id != "" && !strings.Contains(id, "/") }
+
+func validSheetName(name string) bool {
+	parts := strings.Split(name, "/")
+	return len(parts) == 4 && parts[0] == "projects" && parts[2] == "sheets" && parts[1] != "" && parts[3] != ""
+}
+
+func databaseName(instance, db string) string {
+	return "instances/" + instance + "/databases/" + db
+}
