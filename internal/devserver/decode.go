@@ -117,12 +117,7 @@ func (c *checker) check(value any, t reflect.Type, path string) error {
 			return wrongType(path, "an object", value)
 		}
 		fields := c.structFields(t)
-		keys := make([]string, 0, len(object))
-		for k := range object {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
+		for _, k := range sortedKeys(object) {
 			f, known := fields[k]
 			if !known {
 				return fmt.Errorf("unknown field %q", joinPath(path, k))
@@ -146,8 +141,8 @@ func (c *checker) check(value any, t reflect.Type, path string) error {
 		if !ok {
 			return wrongType(path, "an object", value)
 		}
-		for k, item := range object {
-			if err := c.check(item, t.Elem(), fmt.Sprintf("%s[%q]", path, k)); err != nil {
+		for _, k := range sortedKeys(object) {
+			if err := c.check(object[k], t.Elem(), fmt.Sprintf("%s[%s]", path, k)); err != nil {
 				return err
 			}
 		}
@@ -206,6 +201,17 @@ func (c *checker) structFields(t reflect.Type) map[string]reflect.StructField {
 	}
 	c.fields[t] = fields
 	return fields
+}
+
+// sortedKeys returns the keys of an object in order, so that the first
+// problem reported is the same on every run.
+func sortedKeys(object map[string]any) []string {
+	keys := make([]string, 0, len(object))
+	for k := range object {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 func joinPath(path, field string) string {

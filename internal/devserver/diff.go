@@ -9,32 +9,59 @@ const maxDiffCells = 1 << 22
 // lineDiff returns how to go from schema a to schema b, line by line: each
 // line only in a as "-line", each line only in b as "+line", in order and
 // each ending in a newline; lines in both are left out. Two schemas with the
-// same lines give "". The lines kept are a longest common subsequence of
-// the two, found after setting aside the lines the two start and end with.
+// same lines give "".
 func lineDiff(a, b string) string {
-	x, y := splitLines(a), splitLines(b)
+	var out strings.Builder
+	for _, e := range diffLines(splitLines(a), splitLines(b)) {
+		if e.op != ' ' {
+			out.WriteByte(e.op)
+			out.WriteString(e.line)
+			out.WriteByte('\n')
+		}
+	}
+	return out.String()
+}
+
+// edit is one step of an edit script: keep (' '), remove ('-') or add ('+')
+// a line.
+type edit struct {
+	op   byte
+	line string
+}
+
+// diffLines returns an edit script from x to y that keeps a longest common
+// subsequence of the two, found after setting aside the lines they start
+// and end with. Removals come before additions where either would do.
+func diffLines(x, y []string) []edit {
+	var head, tail []edit
 	for len(x) > 0 && len(y) > 0 && x[0] == y[0] {
+		head = append(head, edit{' ', x[0]})
 		x, y = x[1:], y[1:]
 	}
 	for len(x) > 0 && len(y) > 0 && x[len(x)-1] == y[len(y)-1] {
+		tail = append(tail, edit{' ', x[len(x)-1]})
 		x, y = x[:len(x)-1], y[:len(y)-1]
 	}
-	var out strings.Builder
-	emit := func(sign byte, line string) {
-		out.WriteByte(sign)
-		out.WriteString(line)
-		out.WriteByte('\n')
-	}
+	script := head
 	n, m := len(x), len(y)
 	if n == 0 || m == 0 || (n+1)*(m+1) > maxDiffCells {
 		for _, line := range x {
-			emit('-', line)
+			script = append(script, edit{'-', line})
 		}
 		for _, line := range y {
-			emit('+', line)
+			script = append(script, edit{'+', line})
 		}
-		return out.String()
+	} else {
+		script = append(script, lcsScript(x, y)...)
 	}
+	for i := len(tail) - 1; i >= 0; i-- {
+		script = append(script, tail[i])
+	}
+	return script
+}
+
+// lcsScript is the edit script of a longest common subsequence table.
+func lcsScript(x, y []string) []edit {
 	// Compare small numbers rather than lines.
 	ids := map[string]int32{}
 	number := func(lines []string) []int32 {
@@ -50,6 +77,7 @@ func lineDiff(a, b string) string {
 		return out
 	}
 	xi, yi := number(x), number(y)
+	n, m := len(x), len(y)
 	// lcs[i*w+j] is the length of a longest common subsequence of x[i:] and y[j:].
 	w := m + 1
 	lcs := make([]int32, (n+1)*w)
@@ -62,26 +90,28 @@ func lineDiff(a, b string) string {
 			}
 		}
 	}
+	script := make([]edit, 0, n+m)
 	i, j := 0, 0
 	for i < n && j < m {
 		switch {
 		case xi[i] == yi[j]:
+			script = append(script, edit{' ', x[i]})
 			i, j = i+1, j+1
 		case lcs[(i+1)*w+j] >= lcs[i*w+j+1]:
-			emit('-', x[i])
+			script = append(script, edit{'-', x[i]})
 			i++
 		default:
-			emit('+', y[j])
+			script = append(script, edit{'+', y[j]})
 			j++
 		}
 	}
 	for ; i < n; i++ {
-		emit('-', x[i])
+		script = append(script, edit{'-', x[i]})
 	}
 	for ; j < m; j++ {
-		emit('+', y[j])
+		script = append(script, edit{'+', y[j]})
 	}
-	return out.String()
+	return script
 }
 
 // splitLines cuts text into lines; a final newline ends the last line
