@@ -1,0 +1,28 @@
+package output
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// namePrinter prints one resource name a line (-o name).
+type namePrinter struct{}
+
+func (namePrinter) Print(w io.Writer, doc Document) error {
+	if doc.Names == nil {
+		return errors.New("this result has no resource names to print with -o name")
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	for _, name := range doc.Names() {
+		// A name is one line: control characters are escaped so that a
+		// hostile value cannot add lines or drive the terminal.
+		bw.WriteString(EscapeControl(name))
+		bw.WriteByte('\n')
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("write names: %w", err)
+	}
+	return nil
+}

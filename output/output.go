@@ -1,0 +1,90 @@
+// Package output prints the results of dbgov commands: tables for people,
+// and JSON, YAML, names, jq results or templates for scripts. The format is
+// chosen once from the flags (New); every printer then has one method.
+package output
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// ErrInvalidOptions is wrapped by the errors of New: an unknown format,
+// --jq together with --template, a jq expression or a template that does
+// not compile. Commands map it to the usage exit code.
+var ErrInvalidOptions = errors.New("invalid output options")
+
+// Formats are the values -o accepts, the default first.
+var Formats = []string{"table", "json", "yaml", "name"}
+
+// Options are the output flags: -o, --jq, --template, --no-headers,
+// --show-secrets, and what is known about stdout.
+type Options struct {
+	Format      string // "table" (also when ""), "json", "yaml", "name"
+	JQ          string // --jq: when set, overrides Format
+	Template    string // --template: when set, overrides Format
+	NoHeaders   bool   // tables without the header row
+	ShowSecrets bool   // print secret fields as the service sent them
+	TTY         bool   // stdout is a terminal
+	Color       bool   // colour is allowed (only used when TTY)
+	Width       int    // terminal width when TTY (0 = unknown)
+}
+
+// Table is one table of a document, for people.
+type Table struct {
+	Headers []string
+	Rows    [][]string
+}
+
+// Document is one result to print.
+type Document struct {
+	// Raw is the JSON body exactly as the service sent it.
+	Raw []byte
+	// ListField names the list of a list response ("users", "policies",
+	// ...). It is always present in json, yaml, jq and template output,
+	// as [] when the service omitted it.
+	ListField string
+	// Tables gives the tables of table mode, separated by one blank line.
+	Tables func() []Table
+	// Names gives the lines of -o name, one resource name each.
+	Names func() []string
+	// Text, when set, is printed as is in table mode instead of Tables
+	// (control characters other than newline and tab escaped); nothing is
+	// printed when it is empty.
+	Text func() string
+}
+
+// Printer prints documents in the format chosen by New.
+type Printer interface {
+	Print(w io.Writer, doc Document) error
+}
+
+// New chooses the printer for opts. Its errors wrap ErrInvalidOptions.
+func New(opts Options) (Printer, error) {
+	switch opts.Format {
+	case "", "table", "json", "yaml", "name":
+	default:
+		return nil, fmt.Errorf("%w: unknown output format %q: use one of %s",
+			ErrInvalidOptions, opts.Format, strings.Join(Formats, ", "))
+	}
+	mask := !opts.ShowSecrets
+	switch {
+	case opts.JQ != "" && opts.Template != "":
+		return nil, fmt.Errorf("%w: --jq and --template cannot be used together", ErrInvalidOptions)
+	case opts.JQ != "":
+		return newJQPrinter(opts.JQ, mask)
+	case opts.Template != "":
+		return newTemplatePrinter(opts.Template, mask)
+	}
+	switch opts.Format {
+	case "json":
+		return jsonPrinter{mask: mask}, nil
+	case "yaml":
+		return yamlPrinter{mask: mask}, nil
+	case "name":
+		return namePrinter{}, nil
+	default:
+		return tablePrinter{opts: opts}, nil
+	}
+}

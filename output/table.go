@@ -1,0 +1,311 @@
+package output
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/olekukonko/ll"
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/pkg/twwidth"
+	"github.com/olekukonko/tablewriter/tw"
+)
+
+// Column declares one column of a resource's table: its header and how to
+// get the cell from a value.
+type Column[T any] struct {
+	Header string
+	Value  func(T) string
+}
+
+// TableOf builds the table of items with one row per item and one cell per
+// column. A resource's table is a declaration of its columns.
+func TableOf[T any](items []T, cols []Column[T]) Table {
+	t := Table{Headers: make([]string, len(cols)), Rows: make([][]string, len(items))}
+	for i, c := range cols {
+		t.Headers[i] = c.Header
+	}
+	for r, item := range items {
+		row := make([]string, len(cols))
+		for i, c := range cols {
+			row[i] = c.Value(item)
+		}
+		t.Rows[r] = row
+	}
+	return t
+}
+
+// columnGap separates the columns of a table.
+const columnGap = "   "
+
+// minTruncatedWidth is the narrowest a column is cut to when a table is
+// fitted to the terminal.
+const minTruncatedWidth = 10
+
+// tablePrinter prints tables kubectl-style: plain left-aligned columns, no
+// borders, cells with control characters escaped.
+type tablePrinter struct {
+	opts Options
+}
+
+func (p tablePrinter) Print(w io.Writer, doc Document) error {
+	if doc.Text != nil {
+		return printText(w, doc.Text())
+	}
+	if doc.Tables == nil {
+		return jsonPrinter{mask: !p.opts.ShowSecrets}.Print(w, doc)
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	printed := false
+	for _, t := range doc.Tables() {
+		if p.blank(t) {
+			continue
+		}
+		if printed {
+			bw.WriteByte('\n')
+		}
+		if err := p.render(bw, t); err != nil {
+			return err
+		}
+		printed = true
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("write table: %w", err)
+	}
+	return nil
+}
+
+// printText prints text as is, with control characters other than newline
+// and tab escaped, ending in a newline; nothing when text is empty.
+func printText(w io.Writer, text string) error {
+	if text == "" {
+		return nil
+	}
+	text = escapeText(text)
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	if _, err := io.WriteString(w, text); err != nil {
+		return fmt.Errorf("write text: %w", err)
+	}
+	return nil
+}
+
+// blank reports whether t prints nothing: no rows, and no header row to
+// show.
+func (p tablePrinter) blank(t Table) bool {
+	if !p.opts.NoHeaders && len(t.Headers) > 0 {
+		return false
+	}
+	for _, row := range t.Rows {
+		if len(row) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// render prints one table that is not blank.
+func (p tablePrinter) render(w io.Writer, t Table) error {
+	ncols := len(t.Headers)
+	for _, row := range t.Rows {
+		ncols = max(ncols, len(row))
+	}
+	showHeaders := !p.opts.NoHeaders && len(t.Headers) > 0
+	var headers []string
+	if showHeaders {
+		headers = escapeRow(t.Headers, ncols)
+	}
+	rows := make([][]string, len(t.Rows))
+	for i, row := range t.Rows {
+		rows[i] = escapeRow(row, ncols)
+	}
+	if p.opts.TTY && p.opts.Width > 0 {
+		fitWidth(headers, rows, ncols, p.opts.Width)
+	}
+
+	cell := tw.CellConfig{
+		Formatting: tw.CellFormatting{AutoFormat: tw.Off, AutoWrap: tw.WrapNone},
+		Alignment:  tw.CellAlignment{Global: tw.AlignLeft},
+		Padding:    tw.CellPadding{Global: tw.PaddingNone},
+	}
+	table := tablewriter.NewTable(w,
+		tablewriter.WithRenderer(&plainRenderer{bold: p.opts.TTY && p.opts.Color}),
+		tablewriter.WithConfig(tablewriter.Config{
+			Header:   cell,
+			Row:      cell,
+			Footer:   cell,
+			Behavior: tw.Behavior{TrimSpace: tw.Off, TrimLine: tw.Off, TrimTab: tw.Off},
+		}),
+	)
+	if showHeaders {
+		table.Header(headers)
+	}
+	if err := table.Bulk(rows); err != nil {
+		return fmt.Errorf("lay out table: %w", err)
+	}
+	if err := table.Render(); err != nil {
+		return fmt.Errorf("render table: %w", err)
+	}
+	return nil
+}
+
+// escapeRow returns the cells of row with control characters escaped,
+// padded with empty cells to ncols.
+func escapeRow(row []string, ncols int) []string {
+	out := make([]string, ncols)
+	for i, cell := range row {
+		out[i] = EscapeControl(cell)
+	}
+	return out
+}
+
+// fitWidth truncates, with "…", the cells of the widest columns until a
+// line of the table fits in width, cutting no column below
+// minTruncatedWidth. Headers may be nil.
+func fitWidth(headers []string, rows [][]string, ncols, width int) {
+	widths := make([]int, ncols)
+	for i, h := range headers {
+		widths[i] = cellWidth(h)
+	}
+	for _, row := range rows {
+		for i, c := range row {
+			widths[i] = max(widths[i], cellWidth(c))
+		}
+	}
+	total := len(columnGap) * (ncols - 1)
+	for _, w := range widths {
+		total += w
+	}
+	limits := append([]int(nil), widths...)
+	for excess := total - width; excess > 0; {
+		widest, next := -1, 0
+		for i, w := range limits {
+			if w <= minTruncatedWidth {
+				continue
+			}
+			if widest < 0 || w > limits[widest] {
+				if widest >= 0 {
+					next = max(next, limits[widest])
+				}
+				widest = i
+			} else {
+				next = max(next, w)
+			}
+		}
+		if widest < 0 {
+			break // every column is already as narrow as allowed
+		}
+		cut := min(excess, max(limits[widest]-max(next, minTruncatedWidth), 1))
+		limits[widest] -= cut
+		excess -= cut
+	}
+	for i := range ncols {
+		if limits[i] == widths[i] {
+			continue
+		}
+		for _, row := range rows {
+			row[i] = truncateCell(row[i], limits[i])
+		}
+		if headers != nil {
+			headers[i] = truncateCell(headers[i], limits[i])
+		}
+	}
+}
+
+// truncateCell shortens s to at most width columns, ending in "…" when cut.
+func truncateCell(s string, width int) string {
+	if cellWidth(s) <= width {
+		return s
+	}
+	const ellipsis = "…"
+	cut := twwidth.Truncate(s, width-twwidth.Width(ellipsis))
+	for cut != "" && cellWidth(cut)+twwidth.Width(ellipsis) > width {
+		_, size := utf8.DecodeLastRuneInString(cut)
+		cut = cut[:len(cut)-size]
+	}
+	return cut + ellipsis
+}
+
+// cellWidth is the display width of an escaped cell.
+func cellWidth(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return twwidth.Width(s)
+		}
+	}
+	return len(s)
+}
+
+// plainRenderer writes the rows tablewriter lays out as plain columns:
+// each cell left-aligned in its column's width, columnGap between columns,
+// nothing at the end of a line. Its own rendering (tablewriter's default
+// renderer draws cell by cell through borders and junctions) is what makes
+// 50,000-row tables fast enough.
+type plainRenderer struct {
+	w    io.Writer
+	bold bool
+	line []byte
+}
+
+func (r *plainRenderer) Start(w io.Writer) error {
+	r.w = w
+	return nil
+}
+
+func (r *plainRenderer) Header(headers [][]string, ctx tw.Formatting) {
+	for _, h := range headers {
+		r.writeLine(h, ctx, r.bold)
+	}
+}
+
+func (r *plainRenderer) Row(row []string, ctx tw.Formatting) {
+	r.writeLine(row, ctx, false)
+}
+
+func (r *plainRenderer) writeLine(cells []string, ctx tw.Formatting, bold bool) {
+	r.line = r.line[:0]
+	if bold {
+		r.line = append(r.line, "\x1b[1m"...)
+	}
+	pad := 0
+	for i, c := range cells {
+		if i > 0 {
+			pad += len(columnGap)
+		}
+		if c != "" {
+			for ; pad > 0; pad-- {
+				r.line = append(r.line, ' ')
+			}
+			r.line = append(r.line, c...)
+		}
+		pad += ctx.Row.Widths.Get(i) - cellWidth(c)
+	}
+	// A cell ending in spaces must not leave them at the end of the line.
+	for n := len(r.line); n > 0 && r.line[n-1] == ' '; n-- {
+		r.line = r.line[:n-1]
+	}
+	if bold {
+		r.line = append(r.line, "\x1b[0m"...)
+	}
+	r.line = append(r.line, '\n')
+	r.w.Write(r.line)
+}
+
+func (r *plainRenderer) Footer([][]string, tw.Formatting) {}
+
+func (r *plainRenderer) Line(tw.Formatting) {}
+
+func (r *plainRenderer) Config() tw.Rendition {
+	return tw.Rendition{
+		Borders:  tw.BorderNone,
+		Symbols:  tw.NewSymbols(tw.StyleNone),
+		Settings: tw.Settings{Separators: tw.SeparatorsNone, Lines: tw.LinesNone},
+	}
+}
+
+func (r *plainRenderer) Close() error { return nil }
+
+func (r *plainRenderer) Logger(*ll.Logger) {}

@@ -1,0 +1,115 @@
+package output
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/template"
+)
+
+// templatePrinter executes a Go text/template over the document.
+type templatePrinter struct {
+	tmpl *template.Template
+	mask bool
+}
+
+func newTemplatePrinter(text string, mask bool) (Printer, error) {
+	tmpl, err := template.New("--template").Funcs(templateFuncs()).Parse(text)
+	if err != nil {
+		return nil, fmt.Errorf("%w: parse --template: %w", ErrInvalidOptions, err)
+	}
+	return templatePrinter{tmpl: tmpl, mask: mask}, nil
+}
+
+func (p templatePrinter) Print(w io.Writer, doc Document) error {
+	data, err := decodeDocument(doc, p.mask)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	if err := p.tmpl.Execute(bw, data); err != nil {
+		bw.Flush()
+		return fmt.Errorf("execute --template: %w", err)
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("write --template output: %w", err)
+	}
+	return nil
+}
+
+// templateFuncs are the functions templates may call, named as gh names
+// them where gh has them.
+func templateFuncs() template.FuncMap {
+	return template.FuncMap{
+		// join SEP LIST joins the elements of LIST with SEP.
+		"join": func(sep string, list any) (string, error) {
+			items, err := asList("join", list)
+			if err != nil {
+				return "", err
+			}
+			parts := make([]string, len(items))
+			for i, item := range items {
+				parts[i] = fmt.Sprint(item)
+			}
+			return strings.Join(parts, sep), nil
+		},
+		// json VALUE renders VALUE as compact JSON.
+		"json": func(v any) (string, error) {
+			var buf bytes.Buffer
+			enc := json.NewEncoder(&buf)
+			enc.SetEscapeHTML(false)
+			if err := enc.Encode(v); err != nil {
+				return "", fmt.Errorf("json: %w", err)
+			}
+			return strings.TrimSuffix(buf.String(), "\n"), nil
+		},
+		// pluck FIELD LIST takes FIELD from every object of LIST.
+		"pluck": func(field string, list any) ([]any, error) {
+			items, err := asList("pluck", list)
+			if err != nil {
+				return nil, err
+			}
+			var out []any
+			for _, item := range items {
+				if m, ok := item.(map[string]any); ok {
+					if v, ok := m[field]; ok {
+						out = append(out, v)
+					}
+				}
+			}
+			return out, nil
+		},
+		// truncate N TEXT shortens TEXT to N characters, ending in "…".
+		"truncate": func(n int, s string) string {
+			r := []rune(s)
+			switch {
+			case n < 1:
+				return ""
+			case len(r) <= n:
+				return s
+			}
+			return string(r[:n-1]) + "…"
+		},
+		"upper": strings.ToUpper,
+		"lower": strings.ToLower,
+	}
+}
+
+func asList(fn string, v any) ([]any, error) {
+	switch v := v.(type) {
+	case nil:
+		return nil, nil
+	case []any:
+		return v, nil
+	case []string:
+		out := make([]any, len(v))
+		for i, s := range v {
+			out[i] = s
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("%s: want a list, got %T", fn, v)
+}
