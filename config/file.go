@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -82,8 +81,6 @@ func Load(path string) (*File, error) {
 	return f, nil
 }
 
-var yamlLine = regexp.MustCompile(`^line (\d+): `)
-
 // yamlParserProblems begin the messages of the YAML parser proper, which,
 // unlike the scanner's, count lines from zero.
 var yamlParserProblems = [...]string{"did not find expected", "found duplicate %", "found incompatible YAML", "found undefined tag"}
@@ -95,18 +92,19 @@ func yamlProblem(err error) string {
 	if strings.Contains(msg, "\n") { // a list of decoding errors, each with its line
 		return strings.TrimPrefix(msg, "unmarshal errors:\n  ")
 	}
-	m := yamlLine.FindStringSubmatch(msg)
-	if m == nil {
+	rest, ok := strings.CutPrefix(msg, "line ")
+	digits, problem, ok2 := strings.Cut(rest, ": ")
+	n, err := strconv.Atoi(digits)
+	if !ok || !ok2 || err != nil {
 		return "line 1: " + msg
 	}
-	problem := msg[len(m[0]):]
 	for _, p := range yamlParserProblems {
 		if strings.HasPrefix(problem, p) {
-			n, _ := strconv.Atoi(m[1])
-			return fmt.Sprintf("line %d: %s", n+1, problem)
+			n++
+			break
 		}
 	}
-	return msg
+	return fmt.Sprintf("line %d: %s", n, problem)
 }
 
 // Path returns the file's path; "" when no path could be found.

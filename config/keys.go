@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -58,7 +59,7 @@ var profileKeys = [...]string{
 }
 
 // Keys returns the keys a profile of the config file may hold.
-func Keys() []string { return profileKeys[:] }
+func Keys() []string { return slices.Clone(profileKeys[:]) }
 
 // IsSecret reports whether the values of a profile key are credentials that
 // are masked when shown: token, service_key, and the values of headers.

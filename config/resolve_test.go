@@ -509,3 +509,24 @@ func TestRegisterFlags_helpAndDefaults(t *testing.T) {
 		t.Errorf("--timeout default %q", got)
 	}
 }
+
+func BenchmarkResolve(b *testing.B) {
+	dir := b.TempDir()
+	path := filepath.Join(dir, "config.yaml")
+	content := "current_profile: default\nprofiles:\n  default:\n    url: https://gov.example.com\n    token: abc\n    headers: [\"X-A: b\"]\n    timeout: 10s\n"
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	fs := pflag.NewFlagSet("dbgov", pflag.ContinueOnError)
+	RegisterFlags(fs)
+	if err := fs.Parse([]string{"-o", "json"}); err != nil {
+		b.Fatal(err)
+	}
+	getenv := envOf(map[string]string{"DBGOV_CONFIG": path, "DBGOV_TOKEN": "t"})
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Resolve(fs, getenv); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
