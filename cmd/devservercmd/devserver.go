@@ -1,0 +1,122 @@
+// Package devservercmd implements `dbgov dev-server`, which runs the embedded
+// reference server.
+package devservercmd
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dbgov/dbgov/cmd/factory"
+	"github.com/dbgov/dbgov/internal/devserver"
+	"github.com/dbgov/dbgov/internal/exitcode"
+	"github.com/dbgov/dbgov/internal/input"
+	"github.com/dbgov/dbgov/internal/iostreams"
+)
+
+type options struct {
+	IO *iostreams.IOStreams
+
+	Addr     string
+	SeedFile string
+	Generate devserver.GenerateOptions
+	Log      bool
+}
+
+// NewCmd builds `dbgov dev-server`.
+func NewCmd(f *factory.Factory) *cobra.Command {
+	opts := &options{IO: f.IO}
+	cmd := &cobra.Command{
+		Use:   "dev-server",
+		Short: "Run the embedded reference server on loopback",
+		Long: `Run an in-memory reference implementation of the service's /v1 API, with demo
+data worth looking at: a catalog, revisions, a review config, users of every
+type and state, policies of every type, identity providers and changelogs.
+It prints its URL and a ready-to-paste export line, and stops on Ctrl-C.
+
+Tokens of the demo data: dev-admin-token (every permission), dev-readonly-token
+(reads only); the service account ci-bot@example.com may log in with its key.
+Permissions: svc.databaseCatalogs.update, svc.revisions.create,
+svc.reviewConfigs.get, svc.users.get, svc.users.undelete, svc.policies.list,
+svc.databases.get; GET /v1/idps is open.
+
+--seed starts from one's own data instead (JSON in the demo data's format);
+--generate-* add generated data for benchmarks.`,
+		Example: `  dbgov dev-server
+  dbgov dev-server --addr 127.0.0.1:0
+  dbgov dev-server --seed my-data.json --log
+  dbgov dev-server --generate-users 50000 --generate-tables 5000 --generate-columns 20`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return run(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Addr, "addr", "127.0.0.1:8080", "`HOST:PORT` to listen on; port 0 picks a free port")
+	cmd.Flags().StringVar(&opts.SeedFile, "seed", "", "start from the data of this JSON `FILE` instead of the demo data")
+	cmd.Flags().BoolVar(&opts.Log, "log", false, "log each request to stderr")
+	cmd.Flags().IntVar(&opts.Generate.Users, "generate-users", 0, "add `N` generated users to the demo data")
+	cmd.Flags().IntVar(&opts.Generate.Tables, "generate-tables", 0, "add a database instances/bench-pg/databases/warehouse whose catalog has `N` tables")
+	cmd.Flags().IntVar(&opts.Generate.ColumnsPerTable, "generate-columns", 20, "columns per generated table")
+	return cmd
+}
+
+func run(ctx context.Context, opts *options) error {
+	if opts.SeedFile != "" && (opts.Generate.Users > 0 || opts.Generate.Tables > 0) {
+		return exitcode.Usagef("--seed and --generate-* cannot be used together")
+	}
+	if opts.Generate.Users < 0 || opts.Generate.Tables < 0 || opts.Generate.ColumnsPerTable < 0 {
+		return exitcode.Usagef("--generate-* take a number of 0 or more")
+	}
+	srvOpts := devserver.Options{}
+	switch {
+	case opts.SeedFile != "":
+		data, err := input.Read(opts.SeedFile, opts.IO.In)
+		if err != nil {
+			return err
+		}
+		srvOpts.Seed = bytes.NewReader(data)
+	case opts.Generate.Users > 0 || opts.Generate.Tables > 0:
+		var buf bytes.Buffer
+		if err := devserver.GenerateSeed(&buf, opts.Generate); err != nil {
+			return fmt.Errorf("generate the seed: %w", err)
+		}
+		srvOpts.Seed = &buf
+	}
+	if opts.Log {
+		srvOpts.Log = opts.IO.ErrOut
+	}
+	srv, err := devserver.New(srvOpts)
+	if err != nil {
+		if opts.SeedFile != "" {
+			return exitcode.Usagef("seed %s: %v", opts.SeedFile, err)
+		}
+		return fmt.Errorf("start the reference server: %w", err)
+	}
+	l, err := net.Listen("tcp", opts.Addr)
+	if err != nil {
+		return exitcode.Usagef("listen on %s: %v", opts.Addr, err)
+	}
+	host, _, _ := net.SplitHostPort(l.Addr().String())
+	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
+		fmt.Fprintf(opts.IO.ErrOut, "warning: listening on %s, reachable from other hosts; the demo tokens are public\n", l.Addr())
+	}
+	banner(opts.IO.Out, "http://"+l.Addr().String(), srv)
+	return srv.Serve(ctx, l)
+}
+
+func banner(w io.Writer, url string, srv *devserver.Server) {
+	fmt.Fprintf(w, "dbgov reference server listening on %s\n\n", url)
+	fmt.Fprintf(w, "  export DBGOV_URL=%s DBGOV_TOKEN=%s\n\n", url, srv.AdminToken())
+	for _, t := range srv.Tokens() {
+		fmt.Fprintf(w, "token %-22s %s: %s\n", t.Token, t.User, strings.Join(t.Permissions, ", "))
+	}
+	for _, sa := range srv.ServiceAccounts() {
+		fmt.Fprintf(w, "service account %s, key %s\n", sa.Email, sa.Key)
+	}
+	fmt.Fprintf(w, "\nPress Ctrl-C to stop.\n")
+}
