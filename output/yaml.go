@@ -227,6 +227,16 @@ func yamlFromToken(dec *json.Decoder, tok json.Token) (*yaml.Node, error) {
 	return nil, errors.New("unexpected JSON token")
 }
 
+// yamlString is a string scalar. The words YAML 1.1 reads as booleans
+// (yes, no, on, off, y, n) are quoted too, so that older YAML readers
+// still see strings.
 func yamlString(s string) *yaml.Node {
-	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
+	node := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
+	if len(s) <= 3 {
+		switch strings.ToLower(s) {
+		case "y", "n", "yes", "no", "on", "off":
+			node.Style = yaml.DoubleQuotedStyle
+		}
+	}
+	return node
 }

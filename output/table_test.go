@@ -1,0 +1,278 @@
+package output
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata")
+
+// golden compares got with testdata/name, or rewrites it with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("read golden file (run go test -update to create it): %v", err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s:\ngot:\n%s\nwant:\n%s", path, got, want)
+	}
+}
+
+type user struct {
+	Name, State, Title string
+	MFA                bool
+}
+
+var userColumns = []Column[user]{
+	{Header: "NAME", Value: func(u user) string { return u.Name }},
+	{Header: "STATE", Value: func(u user) string { return u.State }},
+	{Header: "TITLE", Value: func(u user) string { return u.Title }},
+	{Header: "MFA", Value: func(u user) string {
+		if u.MFA {
+			return "yes"
+		}
+		return "no"
+	}},
+}
+
+var someUsers = []user{
+	{Name: "users/alice@example.com", State: "ACTIVE", Title: "Alice Liddell", MFA: true},
+	{Name: "users/bob@example.com", State: "DELETED", Title: "", MFA: false},
+	{Name: "users/carol.with.a.very.long.address@subdomain.example.com", State: "ACTIVE", Title: "Carol  (two spaces)", MFA: false},
+}
+
+func tablesDoc(tables ...Table) Document {
+	return Document{Tables: func() []Table { return tables }}
+}
+
+func TestTablePrinter_golden(t *testing.T) {
+	users := TableOf(someUsers, userColumns)
+	tests := []struct {
+		name string
+		opts Options
+		doc  Document
+	}{
+		{"users.golden", Options{}, tablesDoc(users)},
+		{"users_no_headers.golden", Options{NoHeaders: true}, tablesDoc(users)},
+		{"users_piped_wide_values.golden", Options{Width: 30}, tablesDoc(users)}, // not a terminal: never truncated
+		{"users_terminal_truncated.golden", Options{TTY: true, Width: 60}, tablesDoc(users)},
+		{"users_terminal_colour.golden", Options{TTY: true, Color: true, Width: 200}, tablesDoc(users)},
+		{"users_colour_when_piped.golden", Options{Color: true}, tablesDoc(users)}, // colour needs a terminal
+		{"two_tables.golden", Options{}, tablesDoc(
+			Table{Headers: []string{"POLICY", "TYPE"}, Rows: [][]string{{"policies/masking", "MASKING_RULE"}}},
+			Table{Headers: []string{"RULE", "SEMANTIC TYPE"}, Rows: [][]string{{"r1", "email"}, {"r2", "phone"}}},
+		)},
+		{"empty_table_shows_headers.golden", Options{}, tablesDoc(Table{Headers: []string{"NAME", "STATE"}})},
+		{"ragged_rows.golden", Options{}, tablesDoc(Table{Headers: []string{"A", "B"}, Rows: [][]string{{"1"}, {"1", "2", "3"}, {}}})},
+		{"control_characters.golden", Options{}, tablesDoc(Table{
+			Headers: []string{"NAME", "TITLE"},
+			Rows: [][]string{
+				{"users/evil@x.com", "\x1b[2J\x1b]0;pwned\x07clear"},
+				{"users/lines@x.com", "one\ntwo\r\nthree\tfour"},
+				{"users/c1@x.com", "next\u0085line\u009bcsi"},
+				{"users/bytes@x.com", "bad\xff\xfeutf8\x7fdel\x00nul"},
+			},
+		})},
+		{"wide_characters.golden", Options{}, tablesDoc(Table{
+			Headers: []string{"NAME", "TITLE", "STATE"},
+			Rows:    [][]string{{"users/漢字@x.com", "日本語のタイトル", "ACTIVE"}, {"users/e@x.com", "café", "DELETED"}},
+		})},
+		{"wide_characters_truncated.golden", Options{TTY: true, Width: 36}, tablesDoc(Table{
+			Headers: []string{"NAME", "TITLE", "STATE"},
+			Rows:    [][]string{{"users/漢字@x.com", "日本語のタイトルとても長い説明", "ACTIVE"}, {"users/e@x.com", "café", "DELETED"}},
+		})},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := render(t, tt.opts, tt.doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, line := range strings.Split(got, "\n") {
+				if strings.HasSuffix(line, " ") {
+					t.Errorf("line %d ends in a space: %q", i+1, line)
+				}
+			}
+			golden(t, tt.name, got)
+		})
+	}
+}
+
+func TestTablePrinter_neverSendsControlCharacters(t *testing.T) {
+	hostile := "a\x1b[31mred\x07\x08\x0b\x0c\r\n\t\x7f\u0080\u009f\xc0"
+	got, err := render(t, Options{TTY: true, Width: 80}, tablesDoc(Table{Headers: []string{"NAME" + hostile}, Rows: [][]string{{hostile, hostile}}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range strings.TrimSuffix(got, "\n") {
+		if r < 0x20 && r != '\n' || r == 0x7f || (r >= 0x80 && r <= 0x9f) {
+			t.Fatalf("output holds control character %U: %q", r, got)
+		}
+	}
+	if strings.Count(got, "\n") != 2 {
+		t.Errorf("want 2 lines, got %q", got)
+	}
+}
+
+func TestTablePrinter_fitsTheTerminalWidth(t *testing.T) {
+	users := TableOf(someUsers, userColumns)
+	for _, width := range []int{40, 50, 60, 80} {
+		got, err := render(t, Options{TTY: true, Width: width}, tablesDoc(users))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(strings.TrimSuffix(got, "\n"), "\n") {
+			if w := cellWidth(line); w > width {
+				t.Errorf("width %d: line is %d wide: %q", width, w, line)
+			}
+		}
+		if !strings.Contains(got, "…") {
+			t.Errorf("width %d: nothing was truncated:\n%s", width, got)
+		}
+	}
+	// When even the narrowest columns do not fit, columns stop shrinking at
+	// minTruncatedWidth rather than disappearing.
+	got, err := render(t, Options{TTY: true, Width: 5}, tablesDoc(users))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(got, "NAME") || !strings.Contains(got, "users/ali…") {
+		t.Errorf("narrow terminal output lost its columns:\n%s", got)
+	}
+}
+
+func TestTablePrinter_textInsteadOfTables(t *testing.T) {
+	tests := []struct {
+		name, text, want string
+	}{
+		{"diff printed as is", "ALTER TABLE t ADD COLUMN c int;\n\tDROP INDEX i;\n", "ALTER TABLE t ADD COLUMN c int;\n\tDROP INDEX i;\n"},
+		{"final newline added", "ALTER TABLE t;", "ALTER TABLE t;\n"},
+		{"empty diff prints nothing", "", ""},
+		{"terminal controls escaped", "a\x1b[2Jb\r\n", "a\\x1b[2Jb\\r\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc := Document{Raw: []byte(`{"diff":"x"}`), Text: func() string { return tt.text },
+				Tables: func() []Table { t.Error("Tables called although Text is set"); return nil }}
+			got, err := render(t, Options{}, doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+	// Other formats ignore Text.
+	got, err := render(t, Options{Format: "json"}, Document{Raw: []byte(`{}`), Text: func() string { return "x" }})
+	if err != nil || got != "{}\n" {
+		t.Errorf("json with Text = %q, %v; want the JSON document", got, err)
+	}
+}
+
+func TestTablePrinter_withoutTablesPrintsJSON(t *testing.T) {
+	got, err := render(t, Options{}, Document{Raw: []byte(`{"name":"reviewConfigs/a","clientSecret":"s"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "{\n  \"name\": \"reviewConfigs/a\",\n  \"clientSecret\": \"********\"\n}\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestTablePrinter_blankTablesPrintNothing(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		opts Options
+		doc  Document
+	}{
+		{"no tables", Options{}, tablesDoc()},
+		{"no rows and no headers wanted", Options{NoHeaders: true}, tablesDoc(Table{Headers: []string{"NAME"}})},
+		{"rows without cells", Options{}, tablesDoc(Table{Rows: [][]string{{}, {}}})},
+	} {
+		got, err := render(t, tt.opts, tt.doc)
+		if err != nil || got != "" {
+			t.Errorf("%s: got %q, %v; want nothing", tt.name, got, err)
+		}
+	}
+	// A blank table between two others adds no extra blank line.
+	got, err := render(t, Options{NoHeaders: true}, tablesDoc(
+		Table{Rows: [][]string{{"a"}}}, Table{Headers: []string{"X"}}, Table{Rows: [][]string{{"b"}}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != "a\n\nb\n" {
+		t.Errorf("got %q, want %q", got, "a\n\nb\n")
+	}
+}
+
+func TestTableOf_declaresColumns(t *testing.T) {
+	got := TableOf(someUsers[:2], userColumns)
+	want := Table{
+		Headers: []string{"NAME", "STATE", "TITLE", "MFA"},
+		Rows: [][]string{
+			{"users/alice@example.com", "ACTIVE", "Alice Liddell", "yes"},
+			{"users/bob@example.com", "DELETED", "", "no"},
+		},
+	}
+	if strings.Join(got.Headers, "|") != strings.Join(want.Headers, "|") || len(got.Rows) != len(want.Rows) {
+		t.Fatalf("got %+v, want %+v", got, want)
+	}
+	for i := range want.Rows {
+		if strings.Join(got.Rows[i], "|") != strings.Join(want.Rows[i], "|") {
+			t.Errorf("row %d = %q, want %q", i, got.Rows[i], want.Rows[i])
+		}
+	}
+	if empty := TableOf[user](nil, userColumns); len(empty.Rows) != 0 || len(empty.Headers) != 4 {
+		t.Errorf("TableOf(nil) = %+v", empty)
+	}
+}
+
+func TestEscapeControl(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"plain text", "plain text"},
+		{"café 漢字 🙂", "café 漢字 🙂"},
+		{"\x1b[31mred\x1b[0m", `\x1b[31mred\x1b[0m`},
+		{"a\nb\r\tc", `a\nb\r\tc`},
+		{"\x00\x07\x08\x0b\x0c\x1f", `\x00\x07\x08\x0b\x0c\x1f`},
+		{"del\x7f", `del\x7f`},
+		{"c1\u0085\u009b\u0080", `c1\u0085\u009b\u0080`},
+		{"bad\xff\xc3", `bad\xff\xc3`},
+		{"\u00a0nbsp", "\u00a0nbsp"},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := EscapeControl(tt.in); got != tt.want {
+			t.Errorf("EscapeControl(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestNamePrinter(t *testing.T) {
+	got, err := render(t, Options{Format: "name"}, Document{Names: func() []string {
+		return []string{"users/a@x.com", "users/b@x.com", "users/evil\n@x.com\x1b[2J"}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "users/a@x.com\nusers/b@x.com\nusers/evil\\n@x.com\\x1b[2J\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got, err := render(t, Options{Format: "name"}, Document{Names: func() []string { return nil }}); err != nil || got != "" {
+		t.Errorf("no names: got %q, %v; want nothing", got, err)
+	}
+	if _, err := render(t, Options{Format: "name"}, Document{Raw: []byte(`{}`)}); err == nil {
+		t.Error("a document without names printed with -o name without error")
+	}
+}
