@@ -8,12 +8,14 @@ import (
 	"github.com/dbgov/dbgov/client"
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/cmd/reviewconfigs"
+	"github.com/dbgov/dbgov/cmd/schema"
 	"github.com/dbgov/dbgov/cmd/version"
 )
 
 func addCommands(cmd *cobra.Command, f *factory.Factory) {
 	cmd.AddCommand(
 		reviewconfigs.NewCmd(f),
+		schema.NewCmd(f),
 		version.NewCmd(f),
 	)
 }

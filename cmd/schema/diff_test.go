@@ -1,0 +1,275 @@
+package schema_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dbgov/dbgov/internal/cmdtest"
+	"github.com/dbgov/dbgov/internal/httpmock"
+)
+
+const (
+	diffPath      = "/v1/instances/prod-pg/databases/orders/changelogs/101:diffSchema"
+	changelogName = "instances/prod-pg/databases/orders/changelogs/101"
+
+	targetSchema = `CREATE TABLE orders (
+  id bigint PRIMARY KEY,
+  customer_id bigint NOT NULL,
+  shipped_at timestamptz
+);
+CREATE INDEX orders_customer_idx ON orders (customer_id);
+`
+
+	// diffAnswer is a diff as the service sends it, oddly spaced, with a
+	// field this version does not know and an escape sequence that must
+	// not reach a terminal raw.
+	diffAnswer = `{"diff": "ALTER TABLE \"public\".\"orders\" ADD COLUMN \"shipped_at\" timestamptz;\n\nCREATE INDEX \"orders_customer_idx\" ON \"public\".\"orders\" (\"customer_id\");\n-- note: \u001b[31mreview\u001b[0m the index build time\n" , "futureField": 1}`
+)
+
+// schemaBody is the request body that sends targetSchema.
+var schemaBody = mustJSON(map[string]string{"name": changelogName, "schema": targetSchema})
+
+func baseArgs(more ...string) []string {
+	return append([]string{"schema", "diff", "--instance", "prod-pg", "--database", "orders", "--changelog", "101"}, more...)
+}
+
+func writeSchema(t *testing.T, text string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "schema.sql")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestDiff_formats(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		tty  bool
+	}{
+		{"table", nil, false},
+		{"table_tty", nil, true},
+		{"json", []string{"-o", "json"}, false},
+		{"yaml", []string{"-o", "yaml"}, false},
+		{"jq", []string{"--jq", ".diff | split(\"\\n\") | map(select(startswith(\"CREATE\"))) | .[]"}, false},
+		{"template", []string{"--template", `{{len .diff}} bytes of migration{{"\n"}}`}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := httpmock.New(t)
+			reg.Register(http.MethodPost, diffPath, 200, diffAnswer).Query("").JSONBody(schemaBody)
+			args := baseArgs(append([]string{"--schema-file", writeSchema(t, targetSchema)}, tt.args...)...)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), TTY: tt.tty}, args...).Expect(t, 0)
+			if res.Stderr != "" {
+				t.Errorf("stderr: %s", res.Stderr)
+			}
+			cmdtest.Golden(t, "diff_"+tt.name, res.Stdout)
+		})
+	}
+}
+
+func TestDiff_tablePrintsTheDiffItself(t *testing.T) {
+	reg := httpmock.New(t)
+	reg.Register(http.MethodPost, diffPath, 200, `{"diff": "DROP TABLE \"legacy\";\n"}`).JSONBody(schemaBody)
+	res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, baseArgs("--schema-file", writeSchema(t, targetSchema))...).Expect(t, 0)
+	if want := "DROP TABLE \"legacy\";\n"; res.Stdout != want {
+		t.Errorf("stdout %q, want %q", res.Stdout, want)
+	}
+}
+
+func TestDiff_emptyDiff(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"table prints nothing", nil, ""},
+		{"exit code with no differences is 0", []string{"--exit-code"}, ""},
+		{"json prints the empty answer", []string{"-o", "json"}, "{}\n"},
+		{"yaml prints the empty answer", []string{"-o", "yaml"}, "{}\n"},
+		{"jq sees no diff", []string{"--jq", ".diff // \"none\""}, "none\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := httpmock.New(t)
+			reg.Register(http.MethodPost, diffPath, 200, `{}`).JSONBody(schemaBody)
+			args := baseArgs(append([]string{"--schema-file", writeSchema(t, targetSchema)}, tt.args...)...)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, args...).Expect(t, 0)
+			if res.Stdout != tt.want || res.Stderr != "" {
+				t.Errorf("stdout %q, stderr %q; want stdout %q and no stderr", res.Stdout, res.Stderr, tt.want)
+			}
+		})
+	}
+}
+
+func TestDiff_exitCodeWhenSchemasDiffer(t *testing.T) {
+	tests := []struct {
+		name       string
+		args       []string
+		wantStdout string
+	}{
+		{"table", nil, "DROP TABLE \"legacy\";\n"},
+		{"json", []string{"-o", "json"}, "{\n  \"diff\": \"DROP TABLE \\\"legacy\\\";\\n\"\n}\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := httpmock.New(t)
+			reg.Register(http.MethodPost, diffPath, 200, `{"diff": "DROP TABLE \"legacy\";\n"}`).JSONBody(schemaBody)
+			args := baseArgs(append([]string{"--schema-file", writeSchema(t, targetSchema), "--exit-code"}, tt.args...)...)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, args...).Expect(t, 9)
+			if res.Stdout != tt.wantStdout {
+				t.Errorf("stdout %q, want %q", res.Stdout, tt.wantStdout)
+			}
+			if res.Stderr != "" {
+				t.Errorf("stderr %q, want none: the diff on stdout is the report", res.Stderr)
+			}
+		})
+	}
+}
+
+func TestDiff_requests(t *testing.T) {
+	tests := []struct {
+		name  string
+		args  []string
+		stdin string
+		body  string
+	}{
+		{
+			name:  "schema from standard input",
+			args:  baseArgs("--schema-file", "-"),
+			stdin: targetSchema,
+			body:  schemaBody,
+		},
+		{
+			name: "changelog and database given as full names",
+			args: []string{"schema", "diff", "--database", "instances/prod-pg/databases/orders",
+				"--changelog", changelogName, "--schema-file", "-"},
+			stdin: targetSchema,
+			body:  schemaBody,
+		},
+		{
+			name: "target changelog id is made a full name",
+			args: baseArgs("--target-changelog", "102"),
+			body: `{"name": "` + changelogName + `", "changelog": "instances/prod-pg/databases/orders/changelogs/102"}`,
+		},
+		{
+			name: "target changelog of another database is sent as given",
+			args: baseArgs("--target-changelog", "instances/staging-pg/databases/orders/changelogs/7"),
+			body: `{"name": "` + changelogName + `", "changelog": "instances/staging-pg/databases/orders/changelogs/7"}`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := httpmock.New(t)
+			reg.Register(http.MethodPost, diffPath, 200, `{"diff": "ALTER TABLE x;\n"}`).Query("").JSONBody(tt.body)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), Stdin: tt.stdin}, tt.args...).Expect(t, 0)
+			if res.Stdout != "ALTER TABLE x;\n" {
+				t.Errorf("stdout %q", res.Stdout)
+			}
+		})
+	}
+}
+
+func TestDiff_usage(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty.sql")
+	binary := filepath.Join(dir, "dump.bin")
+	if err := os.WriteFile(empty, []byte("\n  \n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(binary, []byte("CREATE\x00TABLE"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		args  []string
+		stdin string
+		want  string
+	}{
+		{"both targets", baseArgs("--schema-file", "-", "--target-changelog", "102"), targetSchema, "cannot be used together"},
+		{"no target", baseArgs(), "", "--schema-file FILE or --target-changelog NAME"},
+		{"no changelog", []string{"schema", "diff", "--instance", "prod-pg", "--database", "orders", "--target-changelog", "102"}, "", "--changelog is required"},
+		{"no database", []string{"schema", "diff", "--changelog", "101", "--target-changelog", "102"}, "", "--database is required"},
+		{"changelog of another database", baseArgs("--changelog", "instances/x/databases/y/changelogs/1", "--target-changelog", "102"), "", "is not a changelog of instances/prod-pg/databases/orders"},
+		{"changelog with a slash", baseArgs("--changelog", "101/2", "--target-changelog", "102"), "", "101/2"},
+		{"malformed target changelog", baseArgs("--target-changelog", "instances/prod-pg/changelogs/102"), "", "instances/I/databases/D/changelogs/C"},
+		{"missing schema file", baseArgs("--schema-file", filepath.Join(dir, "nope.sql")), "", "nope.sql"},
+		{"empty schema file", baseArgs("--schema-file", empty), "", "is empty"},
+		{"binary schema file", baseArgs("--schema-file", binary), "", "not a text file"},
+		{"directory as schema file", baseArgs("--schema-file", dir), "", "is a directory"},
+		{"empty standard input", baseArgs("--schema-file", "-"), "", "standard input is empty"},
+		{"an argument", baseArgs("--target-changelog", "102", "extra"), "", "takes no arguments"},
+		{"names output", baseArgs("--target-changelog", "102", "-o", "name"), "", "no resource names"},
+		{"bad output", baseArgs("--target-changelog", "102", "-o", "xml"), "", "xml"},
+		{"unknown flag", baseArgs("--target-changelog", "102", "--bogus"), "", "unknown flag: --bogus"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := httpmock.New(t)
+			cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), Stdin: tt.stdin}, tt.args...).Expect(t, 2).StderrHas(t, tt.want)
+			if n := len(reg.Requests()); n != 0 {
+				t.Errorf("sent %d requests", n)
+			}
+		})
+	}
+}
+
+func TestDiff_noURL(t *testing.T) {
+	cmdtest.Run(t, cmdtest.Options{}, baseArgs("--target-changelog", "102")...).Expect(t, 2).StderrHas(t, "DBGOV_URL")
+}
+
+func TestDiff_errors(t *testing.T) {
+	tests := []struct {
+		name   string
+		status int
+		body   string
+		code   int
+		want   string
+	}{
+		{"missing changelog comes back as a service failure", 500, `{"code": 13, "message": "changelog \"101\" not found"}`,
+			7, "dbgov: diff the schema of changelog " + changelogName + ": changelog \"101\" not found (HTTP 500 INTERNAL)\n"},
+		{"not found", 404, `{"code": 5, "message": "database \"orders\" not found"}`,
+			5, "database \"orders\" not found (HTTP 404 NOT_FOUND)"},
+		{"rejected", 400, `{"code": 3, "message": "invalid schema"}`, 6, "invalid schema (HTTP 400 INVALID_ARGUMENT)"},
+		{"permission denied", 403, `{"code": 7, "message": "permission denied"}`, 4, "(HTTP 403 PERMISSION_DENIED)"},
+		{"unauthenticated", 401, `{"code": 16, "message": "token expired"}`, 3, "(HTTP 401 UNAUTHENTICATED)"},
+		{"unavailable", 503, `<html>maintenance</html>`, 7, "HTTP 503"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := httpmock.New(t)
+			reg.Register(http.MethodPost, diffPath, tt.status, tt.body).JSONBody(schemaBody)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, baseArgs("--schema-file", writeSchema(t, targetSchema), "--exit-code")...).Expect(t, tt.code)
+			if res.Stdout != "" {
+				t.Errorf("stdout %q", res.Stdout)
+			}
+			res.StderrHas(t, tt.want)
+			if !strings.HasPrefix(res.Stderr, "dbgov: diff the schema of changelog "+changelogName+": ") {
+				t.Errorf("stderr %q does not say what failed", res.Stderr)
+			}
+		})
+	}
+}
+
+func TestDiff_errorAsJSON(t *testing.T) {
+	reg := httpmock.New(t)
+	reg.Register(http.MethodPost, diffPath, 404, `{"code": 5, "message": "database \"orders\" not found"}`)
+	res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, baseArgs("--target-changelog", "102", "-o", "json")...).Expect(t, 5)
+	want := `{"error":{"httpStatus":404,"code":"NOT_FOUND","message":"database \"orders\" not found","exitCode":5}}` + "\n"
+	if res.Stdout != "" || res.Stderr != want {
+		t.Errorf("stdout %q, stderr %s; want stderr %s", res.Stdout, res.Stderr, want)
+	}
+}
+
+func mustJSON(v map[string]string) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}

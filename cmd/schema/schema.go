@@ -1,0 +1,21 @@
+// Package schema implements `dbgov schema`.
+package schema
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/dbgov/dbgov/cmd/factory"
+)
+
+// NewCmd builds the schema command group.
+func NewCmd(f *factory.Factory) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "schema <command>",
+		Short: "Compare database schemas",
+		Long: `Compare the schema a changelog of a database recorded with a target schema,
+or with the schema another changelog recorded.`,
+		Example: `  dbgov schema diff --instance prod-pg --database orders --changelog 101 --schema-file schema.sql`,
+	}
+	cmd.AddCommand(newDiffCmd(f, nil))
+	return cmd
+}
