@@ -36,7 +36,7 @@ func decodeStrict(data []byte, v any) error {
 		return fmt.Errorf("the body must be a JSON object, not %s", jsonKind(tree))
 	}
 	c := checker{fields: map[reflect.Type]map[string]reflect.StructField{}}
-	if err := c.check(tree, reflect.TypeOf(v).Elem(), ""); err != nil {
+	if err := c.check(tree, reflect.TypeOf(v).Elem(), nil); err != nil {
 		return err
 	}
 	if err := json.Unmarshal(data, v); err != nil {
@@ -103,7 +103,7 @@ type checker struct {
 	fields map[reflect.Type]map[string]reflect.StructField
 }
 
-func (c *checker) check(value any, t reflect.Type, path string) error {
+func (c *checker) check(value any, t reflect.Type, path *pathStep) error {
 	if value == nil {
 		return nil
 	}
@@ -120,9 +120,9 @@ func (c *checker) check(value any, t reflect.Type, path string) error {
 		for _, k := range sortedKeys(object) {
 			f, known := fields[k]
 			if !known {
-				return fmt.Errorf("unknown field %q", joinPath(path, k))
+				return fmt.Errorf("unknown field %q", (&pathStep{parent: path, field: k}).String())
 			}
-			if err := c.check(object[k], f.Type, joinPath(path, k)); err != nil {
+			if err := c.check(object[k], f.Type, &pathStep{parent: path, field: k}); err != nil {
 				return err
 			}
 		}
@@ -132,7 +132,7 @@ func (c *checker) check(value any, t reflect.Type, path string) error {
 			return wrongType(path, "an array", value)
 		}
 		for i, item := range list {
-			if err := c.check(item, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); err != nil {
+			if err := c.check(item, t.Elem(), &pathStep{parent: path, index: i, isIndex: true}); err != nil {
 				return err
 			}
 		}
@@ -142,7 +142,7 @@ func (c *checker) check(value any, t reflect.Type, path string) error {
 			return wrongType(path, "an object", value)
 		}
 		for _, k := range sortedKeys(object) {
-			if err := c.check(object[k], t.Elem(), fmt.Sprintf("%s[%s]", path, k)); err != nil {
+			if err := c.check(object[k], t.Elem(), &pathStep{parent: path, field: k, isKey: true}); err != nil {
 				return err
 			}
 		}
@@ -214,14 +214,35 @@ func sortedKeys(object map[string]any) []string {
 	return keys
 }
 
-func joinPath(path, field string) string {
-	if path == "" {
-		return field
-	}
-	return path + "." + field
+// pathStep is one step of the way to a value in a JSON document: a field,
+// a list index or a map key. Steps are spelled out only for an error.
+type pathStep struct {
+	parent  *pathStep
+	field   string
+	index   int
+	isIndex bool
+	isKey   bool
 }
 
-func wrongType(path, want string, got any) error {
+// String spells a path as "requests[0].revision.type" or "labels[pii]".
+func (p *pathStep) String() string {
+	if p == nil {
+		return ""
+	}
+	parent := p.parent.String()
+	switch {
+	case p.isIndex:
+		return fmt.Sprintf("%s[%d]", parent, p.index)
+	case p.isKey:
+		return parent + "[" + p.field + "]"
+	case parent == "":
+		return p.field
+	default:
+		return parent + "." + p.field
+	}
+}
+
+func wrongType(path *pathStep, want string, got any) error {
 	return fmt.Errorf("field %q: expected %s, got %s", path, want, jsonKind(got))
 }
 

@@ -65,6 +65,11 @@ func TestRouting_idsAreUnescaped(t *testing.T) {
 	wantError(t, r, http.StatusNotFound, codeUnknown)
 }
 
+func TestQuery_malformedEscapeIsRefused(t *testing.T) {
+	r := call(t, newDemo(t), http.MethodGet, "/v1/instances/prod-pg/databases/orders/policies?policyType=%zz", adminToken, "")
+	wantError(t, r, http.StatusBadRequest, codeInvalidArgument, `malformed query parameter "policyType=%zz"`)
+}
+
 func TestErrors_statusFollowsTheCode(t *testing.T) {
 	tests := []struct{ code, status int }{
 		{codeInvalidArgument, 400}, {codeFailedPrecondition, 400}, {11, 400},

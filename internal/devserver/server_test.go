@@ -121,3 +121,5 @@ func wantStatus(t *testing.T, r response, status int) {
 		t.Fatalf("status = %d, want %d; body %s", r.status, status, r.body)
 	}
 }
+
+func jsonDecode(r io.Reader, v any) error { return json.NewDecoder(r).Decode(v) }

@@ -1,0 +1,186 @@
+package devserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestNew_demoData(t *testing.T) {
+	s := newDemo(t)
+	if got := s.AdminToken(); got != "dev-admin-token" {
+		t.Errorf("AdminToken() = %q, want dev-admin-token", got)
+	}
+	tokens := s.Tokens()
+	if len(tokens) != 2 || tokens[1].Token != readonlyToken || tokens[0].User != "users/admin@example.com" {
+		t.Fatalf("Tokens() = %+v", tokens)
+	}
+	if got := tokens[1].Permissions; !slices.Equal(got, []string{PermissionUsersGet, PermissionPoliciesList, PermissionReviewConfigGet, PermissionDatabasesGet}) {
+		t.Errorf("read-only permissions = %v", got)
+	}
+	tokens[0].Permissions[0] = "changed"
+	if s.Tokens()[0].Permissions[0] == "changed" {
+		t.Error("Tokens() hands out the server's own slice")
+	}
+	accounts := s.ServiceAccounts()
+	if len(accounts) != 1 || accounts[0].Email != "ci-bot@example.com" || accounts[0].Key != "dev-ci-bot-key" {
+		t.Errorf("ServiceAccounts() = %+v", accounts)
+	}
+	if !json.Valid(DemoSeed()) {
+		t.Error("DemoSeed() is not JSON")
+	}
+}
+
+func TestNew_demoUsersCoverEveryKind(t *testing.T) {
+	s := newDemo(t)
+	kinds := map[string]bool{}
+	tempSecrets := false
+	for _, u := range s.st.users {
+		kinds[string(u.UserType)+"/"+string(u.State)] = true
+		if u.TempOtpSecret != "" && len(u.TempRecoveryCodes) > 0 {
+			tempSecrets = true
+		}
+	}
+	for _, k := range []string{"USER/ACTIVE", "USER/DELETED", "SYSTEM_BOT/ACTIVE", "SERVICE_ACCOUNT/ACTIVE", "WORKLOAD_IDENTITY/ACTIVE"} {
+		if !kinds[k] {
+			t.Errorf("no demo user is %s", k)
+		}
+	}
+	if !tempSecrets {
+		t.Error("no demo user has tempOtpSecret and tempRecoveryCodes")
+	}
+}
+
+const goodSeed = `{
+  "tokens": [{"token": "t-all", "user": "users/root@x.com", "permissions": ["svc.databaseCatalogs.update", "svc.revisions.create", "svc.reviewConfigs.get", "svc.users.get", "svc.users.undelete", "svc.policies.list", "svc.databases.get"]},
+             {"token": "t-none", "user": "users/nobody@x.com"}],
+  "serviceAccounts": [{"email": "bot@x.com", "key": "k", "permissions": ["svc.users.get"]}],
+  "instances": [{"id": "i1", "databases": [{"id": "d1",
+     "catalog": {"schemas": [{"name": "s"}]},
+     "changelogs": [{"id": "c1", "schema": "a\n"}, {"id": "c2", "schema": "b\n"}],
+     "revisions": [{"name": "instances/i1/databases/d1/revisions/7", "version": "1", "type": "VERSIONED", "sheet": "projects/p/sheets/1"}],
+     "policies": [{"type": "TAG", "tagPolicy": {"tags": {"a": "b"}}}, {"type": "TAG", "name": "instances/i1/databases/d1/policies/old", "deleted": true}]}]}],
+  "sheets": [{"name": "projects/p/sheets/1", "statement": "SELECT 1;"}],
+  "reviewConfigs": [{"name": "reviewConfigs/r1", "title": "R"}],
+  "users": [{"email": "root@x.com", "userType": "USER", "state": "ACTIVE"}, {"name": "users/gone@x.com", "state": "DELETED"}],
+  "identityProviders": [{"name": "idps/x", "type": "OIDC"}]
+}`
+
+func TestNew_loadsASeed(t *testing.T) {
+	s, err := New(Options{Seed: strings.NewReader(goodSeed), Now: newClock().Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.AdminToken() != "t-all" {
+		t.Errorf("AdminToken() = %q, want t-all", s.AdminToken())
+	}
+	// The demo data is gone.
+	wantError(t, call(t, s, http.MethodGet, "/v1/reviewConfigs/r1", adminToken, ""), 401, codeUnauthenticated)
+	wantError(t, call(t, s, http.MethodGet, "/v1/reviewConfigs/sql-review-prod", "t-all", ""), 404, codeNotFound)
+	wantStatus(t, call(t, s, http.MethodGet, "/v1/reviewConfigs/r1", "t-all", ""), 200)
+	wantError(t, call(t, s, http.MethodGet, "/v1/reviewConfigs/r1", "t-none", ""), 403, codePermissionDenied, "svc.reviewConfigs.get")
+
+	// Names and emails of users complete each other.
+	r := call(t, s, http.MethodGet, "/v1/users:batchGet?names=users/root@x.com&names=users/gone@x.com", "t-all", "")
+	want := `{"users":[{"name":"users/root@x.com","state":"ACTIVE","email":"root@x.com","userType":"USER"},{"name":"users/gone@x.com","state":"DELETED","email":"gone@x.com"}]}` + "\n"
+	if r.body != want {
+		t.Errorf("users = %s, want %s", r.body, want)
+	}
+	// A policy without a name is named after its type; deleted ones hide.
+	r = call(t, s, http.MethodGet, "/v1/instances/i1/databases/d1/policies", "t-all", "")
+	if got := policyNames(t, r); !slices.Equal(got, []string{"instances/i1/databases/d1/policies/tag"}) {
+		t.Errorf("policies = %v", got)
+	}
+	// Revisions go on from the highest seeded number; seeded statements come from sheets.
+	s.mu.Lock()
+	db := s.st.instances["i1"]["d1"]
+	seeded := db.revisions[0]
+	catalogName := db.catalog.Name
+	s.mu.Unlock()
+	if seeded.Statement != "SELECT 1;" || seeded.StatementSize != "9" || len(seeded.SheetSha256) != 64 {
+		t.Errorf("seeded revision = %+v", seeded)
+	}
+	if catalogName != "instances/i1/databases/d1/catalog" {
+		t.Errorf("catalog name = %q", catalogName)
+	}
+	r = call(t, s, http.MethodPost, "/v1/instances/i1/databases/d1/revisions:batchCreate", "t-all",
+		`{"requests":[{"parent":"instances/i1/databases/d1","revision":{"type":"VERSIONED","version":"2"}}]}`)
+	if !strings.Contains(r.body, `"name":"instances/i1/databases/d1/revisions/8"`) {
+		t.Errorf("created revision = %s", r.body)
+	}
+	r = call(t, s, http.MethodPost, "/v1/instances/i1/databases/d1/changelogs/c1:diffSchema", "t-all",
+		`{"name":"instances/i1/databases/d1/changelogs/c1","changelog":"instances/i1/databases/d1/changelogs/c2"}`)
+	if r.body != `{"diff":"-a\n+b\n"}`+"\n" {
+		t.Errorf("diff = %s", r.body)
+	}
+	r = call(t, s, http.MethodPost, "/v1/auth/login", "", `{"email":"bot@x.com","password":"k"}`)
+	wantStatus(t, r, 200)
+}
+
+func TestNew_refusesABadSeedNamingTheProblem(t *testing.T) {
+	tests := []struct{ name, seed, msg string }{
+		{"malformed", `{"tokens": [`, "malformed JSON"},
+		{"trailing data", `{} x`, "unexpected data"},
+		{"not an object", `[]`, "must be a JSON object"},
+		{"unknown field", `{"token": []}`, `unknown field "token"`},
+		{"unknown nested field", `{"instances": [{"id": "i", "databases": [{"id": "d", "catalogs": {}}]}]}`, `unknown field "instances[0].databases[0].catalogs"`},
+		{"unknown field in a policy", `{"instances": [{"id": "i", "databases": [{"id": "d", "policies": [{"type": "TAG", "tags": {}}]}]}]}`, `unknown field "instances[0].databases[0].policies[0].tags"`},
+		{"wrong type", `{"users": [{"email": "a@x.com", "mfaEnabled": "yes"}]}`, `field "users[0].mfaEnabled": expected a boolean, got a string`},
+		{"integer out of range", `{"identityProviders": [{"config": {"ldapConfig": {"port": 99999999999}}}]}`, `field "identityProviders[0].config.ldapConfig.port": 99999999999 is not a 32-bit integer`},
+		{"fractional integer", `{"reviewConfigs": [{"name": "reviewConfigs/a", "rules": [{"numberPayload": {"number": 1.5}}]}]}`, `"reviewConfigs[0].rules[0].numberPayload.number"`},
+		{"unknown enum value", `{"users": [{"email": "a@x.com", "state": "GONE"}]}`, `field "users[0].state": unknown enum value "GONE"`},
+		{"empty token", `{"tokens": [{"token": "", "user": "users/a@x.com"}]}`, "tokens[0]: token is empty"},
+		{"token twice", `{"tokens": [{"token": "t", "user": "u"}, {"token": "t", "user": "v"}]}`, `tokens[1]: token "t" given twice`},
+		{"token without user", `{"tokens": [{"token": "t"}]}`, "tokens[0]: user is empty"},
+		{"unknown permission", `{"tokens": [{"token": "t", "user": "u", "permissions": ["svc.users.delete"]}]}`, `tokens[0]: unknown permission "svc.users.delete"`},
+		{"account without key", `{"serviceAccounts": [{"email": "a@x.com"}]}`, "serviceAccounts[0]: email and key are required"},
+		{"account twice", `{"serviceAccounts": [{"email": "a@x.com", "key": "k"}, {"email": "a@x.com", "key": "l"}]}`, `serviceAccounts[1]: email "a@x.com" given twice`},
+		{"bad sheet name", `{"sheets": [{"name": "sheets/1"}]}`, `sheets[0]: name "sheets/1"`},
+		{"sheet twice", `{"sheets": [{"name": "projects/p/sheets/1"}, {"name": "projects/p/sheets/1"}]}`, "sheets[1]"},
+		{"instance without id", `{"instances": [{}]}`, `instances[0]: id ""`},
+		{"instance id with a slash", `{"instances": [{"id": "a/b"}]}`, `instances[0]: id "a/b"`},
+		{"instance twice", `{"instances": [{"id": "i"}, {"id": "i"}]}`, `instances[1]: instance "i" given twice`},
+		{"database twice", `{"instances": [{"id": "i", "databases": [{"id": "d"}, {"id": "d"}]}]}`, `instances[0].databases[1]: database "d" given twice`},
+		{"catalog of another database", `{"instances": [{"id": "i", "databases": [{"id": "d", "catalog": {"name": "instances/i/databases/e/catalog"}}]}]}`, `catalog name "instances/i/databases/e/catalog"`},
+		{"changelog twice", `{"instances": [{"id": "i", "databases": [{"id": "d", "changelogs": [{"id": "1"}, {"id": "1"}]}]}]}`, `changelogs[1]: changelog "1" given twice`},
+		{"revision of another database", `{"instances": [{"id": "i", "databases": [{"id": "d", "revisions": [{"name": "instances/i/databases/e/revisions/1", "version": "1"}]}]}]}`, "revisions[0]: name"},
+		{"revision without version", `{"instances": [{"id": "i", "databases": [{"id": "d", "revisions": [{"name": "instances/i/databases/d/revisions/1"}]}]}]}`, "revisions[0]: version is empty"},
+		{"revision twice", `{"instances": [{"id": "i", "databases": [{"id": "d", "revisions": [{"name": "instances/i/databases/d/revisions/1", "version": "1", "type": "VERSIONED"}, {"name": "instances/i/databases/d/revisions/2", "version": "1", "type": "VERSIONED"}]}]}]}`, "revisions[1]: a VERSIONED revision"},
+		{"policy without type", `{"instances": [{"id": "i", "databases": [{"id": "d", "policies": [{"name": "p"}]}]}]}`, "policies[0]: type is required"},
+		{"policy twice", `{"instances": [{"id": "i", "databases": [{"id": "d", "policies": [{"type": "TAG"}, {"type": "TAG"}]}]}]}`, `policies[1]: policy "instances/i/databases/d/policies/tag" given twice`},
+		{"review config without name", `{"reviewConfigs": [{"title": "x"}]}`, "reviewConfigs[0]: name"},
+		{"review config twice", `{"reviewConfigs": [{"name": "reviewConfigs/a"}, {"name": "reviewConfigs/a"}]}`, "reviewConfigs[1]"},
+		{"user without name", `{"users": [{"title": "x"}]}`, "users[0]: name and email are both empty"},
+		{"user name and email differ", `{"users": [{"name": "users/a@x.com", "email": "b@x.com"}]}`, `users[0]: name "users/a@x.com" does not match email "b@x.com"`},
+		{"user name without prefix", `{"users": [{"name": "a@x.com"}]}`, `users[0]: name "a@x.com"`},
+		{"user twice", `{"users": [{"email": "a@x.com"}, {"name": "users/a@x.com"}]}`, `users[1]: user "users/a@x.com" given twice`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := New(Options{Seed: strings.NewReader(tt.seed)})
+			if err == nil {
+				t.Fatal("New accepted the seed")
+			}
+			if !strings.Contains(err.Error(), tt.msg) {
+				t.Errorf("error %q does not mention %q", err, tt.msg)
+			}
+		})
+	}
+}
+
+func TestNew_emptySeedServesNothing(t *testing.T) {
+	s, err := New(Options{Seed: bytes.NewReader(nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.AdminToken() != "" || len(s.Tokens()) != 0 {
+		t.Errorf("an empty seed has tokens: %+v", s.Tokens())
+	}
+	r := call(t, s, http.MethodGet, "/v1/idps", "", "")
+	if r.body != "{}\n" {
+		t.Errorf("idps of an empty seed = %q, want {}", r.body)
+	}
+}
