@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dbgov/dbgov/client"
+	"github.com/dbgov/dbgov/cmd/catalog"
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/cmd/reviewconfigs"
 	"github.com/dbgov/dbgov/cmd/schema"
@@ -14,6 +15,7 @@ import (
 
 func addCommands(cmd *cobra.Command, f *factory.Factory) {
 	cmd.AddCommand(
+		catalog.NewCmd(f),
 		reviewconfigs.NewCmd(f),
 		schema.NewCmd(f),
 		version.NewCmd(f),

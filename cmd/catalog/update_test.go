@@ -1,0 +1,286 @@
+package catalog_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dbgov/dbgov/internal/cmdtest"
+	"github.com/dbgov/dbgov/internal/httpmock"
+)
+
+const catalogPath = "/v1/instances/prod-pg/databases/orders/catalog"
+
+// sentCatalog is the body dbgov sends for testdata/catalog.yaml and
+// testdata/catalog.json: the catalog with its name filled in.
+const sentCatalog = `{"name": "instances/prod-pg/databases/orders/catalog", "schemas": [
+ {"name": "public", "tables": [
+  {"name": "customers", "classification": "1-2", "columns": {"columns": [
+   {"name": "email", "semanticType": "email", "classification": "1-1", "labels": {"owner": "crm", "pii": "yes", "retention": "7y"}},
+   {"name": "id"}]}},
+  {"name": "orders", "columns": {"columns": [
+   {"name": "card_number", "semanticType": "credit-card", "classification": "1-1", "labels": {"pii": "yes"}},
+   {"name": "payload", "objectSchema": {"type": "OBJECT", "structKind": {"properties": {"address": {"type": "STRING", "semanticType": "address"}}}}}]}}]},
+ {"name": "audit", "tables": [{"name": "events", "classification": "2"}]}]}`
+
+// updatedCatalog is what the service answers: protobuf JSON with odd
+// spacing, a field this version does not know, and a hostile label value.
+const updatedCatalog = `{"name" : "instances/prod-pg/databases/orders/catalog", "schemas": [
+ {"name": "public", "tables": [
+  {"name": "customers", "classification": "1-2", "columns": {"columns": [
+   {"name": "email", "semanticType": "email", "classification": "1-1", "labels": {"retention": "7y", "pii": "yes", "owner": "crm"}},
+   {"name": "id"}]}},
+  {"name": "orders", "columns": {"columns": [
+   {"name": "card_number", "semanticType": "credit-card", "classification": "1-1", "labels": {"pii": "yes", "note": "\u001b[2Jgone"}},
+   {"name": "payload", "objectSchema": {"type": "OBJECT", "structKind": {"properties": {"address": {"type": "STRING", "semanticType": "address"}}}}}]}}]},
+ {"name": "audit", "tables": [{"name": "events", "classification": "2"}]}],
+ "etag": "c-42"}`
+
+func update(extra ...string) []string {
+	return append([]string{"catalog", "update", "--instance", "prod-pg", "--database", "orders"}, extra...)
+}
+
+func TestUpdate_formats(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		tty  bool
+	}{
+		{"table", nil, false},
+		{"table_tty", nil, true},
+		{"json", []string{"-o", "json"}, false},
+		{"yaml", []string{"-o", "yaml"}, false},
+		{"name", []string{"-o", "name"}, false},
+		{"jq", []string{"--jq", `.schemas[].tables[] | select(.classification != null) | "\(.name) \(.classification)"`}, false},
+		{"template", []string{"--template", `{{range .schemas}}{{.name}}: {{len .tables}} tables{{"\n"}}{{end}}`}, false},
+		{"no_headers", []string{"--no-headers"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := httpmock.New(t)
+			reg.Register(http.MethodPatch, catalogPath, 200, updatedCatalog).Query("").JSONBody(sentCatalog)
+			args := update(append([]string{"-f", "testdata/catalog.yaml"}, tt.args...)...)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), TTY: tt.tty}, args...).Expect(t, 0)
+			if res.Stderr != "" {
+				t.Errorf("stderr: %s", res.Stderr)
+			}
+			cmdtest.Golden(t, "update_"+tt.name, res.Stdout)
+		})
+	}
+}
+
+func TestUpdate_sendsTheFileWithItsNameFilled(t *testing.T) {
+	yamlFile, err := os.ReadFile("testdata/catalog.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	jsonFile, err := os.ReadFile("testdata/catalog.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := filepath.Join(t.TempDir(), "named.json")
+	body := strings.Replace(string(jsonFile), "{", `{"name": "instances/prod-pg/databases/orders/catalog",`, 1)
+	if err := os.WriteFile(named, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		args  []string
+		stdin string
+		query string
+	}{
+		{"yaml file", update("-f", "testdata/catalog.yaml"), "", ""},
+		{"json file", update("-f", "testdata/catalog.json"), "", ""},
+		{"yaml on stdin", update("-f", "-"), string(yamlFile), ""},
+		{"json on stdin", update("--file", "-"), string(jsonFile), ""},
+		{"its own name given", update("-f", named), "", ""},
+		{"full database name", []string{"catalog", "update", "--database", "instances/prod-pg/databases/orders", "-f", "testdata/catalog.json"}, "", ""},
+		{"allow missing", update("-f", "testdata/catalog.yaml", "--allow-missing"), "", "allowMissing=true"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := httpmock.New(t)
+			reg.Register(http.MethodPatch, catalogPath, 200, updatedCatalog).Query(tt.query).JSONBody(sentCatalog)
+			cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), Stdin: tt.stdin}, append(tt.args, "-o", "name")...).Expect(t, 0)
+			if n := len(reg.Requests()); n != 1 {
+				t.Errorf("sent %d requests, want 1", n)
+			}
+		})
+	}
+}
+
+func TestUpdate_emptyCatalogReplacesEverything(t *testing.T) {
+	reg := httpmock.New(t)
+	reg.Register(http.MethodPatch, catalogPath, 200, `{"name": "instances/prod-pg/databases/orders/catalog"}`).
+		JSONBody(`{"name": "instances/prod-pg/databases/orders/catalog"}`)
+	res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), Stdin: "{}"}, update("-f", "-")...).Expect(t, 0)
+	want := "SCHEMA   TABLE   COLUMN   SEMANTIC TYPE   CLASSIFICATION   LABELS\n"
+	if res.Stdout != want {
+		t.Errorf("stdout %q, want %q", res.Stdout, want)
+	}
+}
+
+func TestUpdate_dryRunSendsNothing(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"table", nil},
+		{"json", []string{"-o", "json"}},
+		{"allow_missing", []string{"--allow-missing", "--jq", ".url"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := httpmock.New(t)
+			args := update(append([]string{"-f", "testdata/catalog.yaml", "--dry-run"}, tt.args...)...)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, args...).Expect(t, 0)
+			if len(reg.Requests()) != 0 {
+				t.Errorf("sent %d requests", len(reg.Requests()))
+			}
+			got := strings.ReplaceAll(res.Stdout, reg.URL(), "http://dbgov.test")
+			cmdtest.Golden(t, "update_dry_run_"+tt.name, got)
+		})
+	}
+}
+
+func TestUpdate_refusesBadInput(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	tests := []struct {
+		name  string
+		file  string
+		stdin string
+		want  []string
+	}{
+		{"unknown field", write("unknown.yaml", "schemas:\n  - name: public\n    tables:\n      - name: t\n        colums: {}\n"),
+			"", []string{"unknown.yaml", "line 5", `unknown field "colums"`, "schemas[0].tables[0]"}},
+		{"unknown field in json", write("unknown.json", `{"schemas": [{"name": "public", "tabels": []}]}`),
+			"", []string{"unknown.json", `unknown field "tabels"`}},
+		{"wrong type", write("type.yaml", "schemas:\n  name: public\n"), "", []string{"type.yaml", "field schemas", "wrong type", "list"}},
+		{"wrong type of a label", write("label.json", `{"schemas": [{"tables": [{"columns": {"columns": [{"labels": {"pii": true}}]}}]}]}`),
+			"", []string{"label.json", "labels", "wrong type"}},
+		{"unknown enum", write("enum.yaml", "schemas:\n  - tables:\n      - objectSchema: {type: MAP}\n"),
+			"", []string{"enum.yaml", "schemas[0].tables[0].objectSchema.type", `"MAP"`}},
+		{"empty file", write("empty.yaml", "\n  \n"), "", []string{"empty.yaml is empty"}},
+		{"empty stdin", "-", "", []string{"standard input", "empty"}},
+		{"missing file", filepath.Join(dir, "nope.yaml"), "", []string{"nope.yaml", "no such file"}},
+		{"a directory", dir, "", []string{"is a directory"}},
+		{"not a document", write("list.json", `[{"name": "public"}]`), "", []string{"list.json", "wrong type"}},
+		{"another database's catalog", write("other.yaml", "name: instances/prod-pg/databases/inventory/catalog\n"),
+			"", []string{"other.yaml", `"instances/prod-pg/databases/inventory/catalog"`, "instances/prod-pg/databases/orders/catalog"}},
+		{"not a catalog name", write("bad.yaml", "name: orders\n"), "", []string{"bad.yaml", `"orders"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := httpmock.New(t)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), Stdin: tt.stdin}, update("-f", tt.file)...).Expect(t, 2).StderrHas(t, tt.want...)
+			if res.Stdout != "" {
+				t.Errorf("stdout: %q", res.Stdout)
+			}
+			if !strings.HasPrefix(res.Stderr, "dbgov: ") || strings.Count(res.Stderr, "\n") != 1 {
+				t.Errorf("stderr is not one line: %q", res.Stderr)
+			}
+			if len(reg.Requests()) != 0 {
+				t.Errorf("sent %d requests", len(reg.Requests()))
+			}
+		})
+	}
+}
+
+func TestUpdate_usage(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no file", update(), "-f/--file is required"},
+		{"no database", []string{"catalog", "update", "--instance", "prod-pg", "-f", "testdata/catalog.yaml"}, "--database is required"},
+		{"no instance", []string{"catalog", "update", "--database", "orders", "-f", "testdata/catalog.yaml"}, "instance"},
+		{"bad database id", update("-f", "testdata/catalog.yaml", "--database", "a/b"), "a/b"},
+		{"an argument", update("-f", "testdata/catalog.yaml", "extra"), "takes no arguments"},
+		{"unknown flag", update("-f", "testdata/catalog.yaml", "--merge"), "unknown flag: --merge"},
+		{"bad output", update("-f", "testdata/catalog.yaml", "-o", "xml"), "xml"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := httpmock.New(t)
+			cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, tt.args...).Expect(t, 2).StderrHas(t, tt.want)
+			if len(reg.Requests()) != 0 {
+				t.Errorf("sent %d requests", len(reg.Requests()))
+			}
+		})
+	}
+}
+
+func TestUpdate_noURL(t *testing.T) {
+	cmdtest.Run(t, cmdtest.Options{}, update("-f", "testdata/catalog.yaml")...).Expect(t, 2).StderrHas(t, "DBGOV_URL")
+}
+
+func TestUpdate_serviceErrors(t *testing.T) {
+	tests := []struct {
+		status, code int
+		codeName     string
+		exit         int
+	}{
+		{404, 5, "NOT_FOUND", 5},
+		{400, 3, "INVALID_ARGUMENT", 6},
+		{409, 10, "ABORTED", 6},
+		{403, 7, "PERMISSION_DENIED", 4},
+		{401, 16, "UNAUTHENTICATED", 3},
+		{500, 13, "INTERNAL", 7},
+		{503, 14, "UNAVAILABLE", 7},
+	}
+	for _, tt := range tests {
+		t.Run(tt.codeName, func(t *testing.T) {
+			reg := httpmock.New(t)
+			body := fmt.Sprintf(`{"code": %d, "message": "catalog says no"}`, tt.code)
+			reg.Register(http.MethodPatch, catalogPath, tt.status, body).Times(1)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, update("-f", "testdata/catalog.yaml")...).Expect(t, tt.exit)
+			if res.Stdout != "" {
+				t.Errorf("stdout: %q", res.Stdout)
+			}
+			want := fmt.Sprintf("dbgov: update the catalog of instances/prod-pg/databases/orders: catalog says no (HTTP %d %s)\n", tt.status, tt.codeName)
+			if line, _, _ := strings.Cut(res.Stderr, "\n"); line+"\n" != want {
+				t.Errorf("stderr %q, want first line %q", res.Stderr, want)
+			}
+
+			reg.Register(http.MethodPatch, catalogPath, tt.status, body).Times(1)
+			res = cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, update("-f", "testdata/catalog.yaml", "-o", "json")...).Expect(t, tt.exit)
+			var got struct {
+				Error struct {
+					HTTPStatus int    `json:"httpStatus"`
+					Code       string `json:"code"`
+					Message    string `json:"message"`
+				} `json:"error"`
+			}
+			if err := json.Unmarshal([]byte(res.Stderr), &got); err != nil {
+				t.Fatalf("stderr is not one JSON document: %v\n%s", err, res.Stderr)
+			}
+			if got.Error.HTTPStatus != tt.status || got.Error.Code != tt.codeName || got.Error.Message != "catalog says no" {
+				t.Errorf("JSON error %+v", got.Error)
+			}
+		})
+	}
+}
+
+func TestUpdate_answerThatIsNotACatalog(t *testing.T) {
+	reg := httpmock.New(t)
+	reg.Register(http.MethodPatch, catalogPath, 200, `{"schemas": {"name": "public"}}`).Times(2)
+	cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, update("-f", "testdata/catalog.yaml")...).
+		Expect(t, 1).StderrHas(t, "show the updated catalog of instances/prod-pg/databases/orders", "not a catalog")
+	// Formats for scripts show the answer as it is.
+	res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, update("-f", "testdata/catalog.yaml", "--jq", ".schemas.name")...).Expect(t, 0)
+	if res.Stdout != "public\n" {
+		t.Errorf("stdout %q", res.Stdout)
+	}
+}
