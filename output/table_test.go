@@ -67,6 +67,7 @@ func TestTablePrinter_golden(t *testing.T) {
 		{"users_no_headers.golden", Options{NoHeaders: true}, tablesDoc(users)},
 		{"users_piped_wide_values.golden", Options{Width: 30}, tablesDoc(users)}, // not a terminal: never truncated
 		{"users_terminal_truncated.golden", Options{TTY: true, Width: 60}, tablesDoc(users)},
+		{"users_terminal_no_headers.golden", Options{TTY: true, Width: 50, NoHeaders: true}, tablesDoc(users)},
 		{"users_terminal_colour.golden", Options{TTY: true, Color: true, Width: 200}, tablesDoc(users)},
 		{"users_colour_when_piped.golden", Options{Color: true}, tablesDoc(users)}, // colour needs a terminal
 		{"two_tables.golden", Options{}, tablesDoc(
