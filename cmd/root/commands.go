@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dbgov/dbgov/client"
+	"github.com/dbgov/dbgov/cmd/api"
 	"github.com/dbgov/dbgov/cmd/catalog"
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/cmd/reviewconfigs"
@@ -15,6 +16,7 @@ import (
 
 func addCommands(cmd *cobra.Command, f *factory.Factory) {
 	cmd.AddCommand(
+		api.NewCmd(f),
 		catalog.NewCmd(f),
 		reviewconfigs.NewCmd(f),
 		schema.NewCmd(f),

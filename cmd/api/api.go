@@ -1,0 +1,200 @@
+// Package api implements `dbgov api`, which sends any /v1 request with
+// dbgov's credentials, output and exit codes.
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dbgov/dbgov/client"
+	"github.com/dbgov/dbgov/cmd/factory"
+	"github.com/dbgov/dbgov/internal/exitcode"
+	"github.com/dbgov/dbgov/internal/input"
+	"github.com/dbgov/dbgov/internal/iostreams"
+	"github.com/dbgov/dbgov/output"
+)
+
+// methods are the HTTP methods `dbgov api` sends, in the order help shows them.
+var methods = [...]string{http.MethodGet, http.MethodPost, http.MethodPatch, http.MethodPut, http.MethodDelete}
+
+type apiOptions struct {
+	IO      *iostreams.IOStreams
+	Client  func() (*client.Client, error)
+	Printer func() (output.Printer, error)
+
+	Method string // upper case, one of methods
+	Target string // /v1/PATH, with its query string if any
+	Input  string // the body's file, "-" for stdin; "" for no body
+}
+
+// NewCmd builds `dbgov api`.
+func NewCmd(f *factory.Factory) *cobra.Command {
+	return newAPICmd(f, nil)
+}
+
+func newAPICmd(f *factory.Factory, runF func(context.Context, *apiOptions) error) *cobra.Command {
+	opts := &apiOptions{IO: f.IO, Client: f.Client, Printer: f.Printer}
+	cmd := &cobra.Command{
+		Use:   "api METHOD PATH",
+		Short: "Send any /v1 request to the service",
+		Long: `Send any request of the /v1 API with dbgov's credentials, and print the answer
+as every other command does: pretty JSON by default, or -o yaml, --jq,
+--template. Errors and exit codes are those of every other command.
+
+METHOD is GET, POST, PATCH, PUT or DELETE, in any case. PATH begins with /v1/
+and may end with a query string; it is sent as given, so escape what must be
+escaped (a space as %20). --input gives the request body as a JSON or YAML
+file (YAML is sent as the same JSON); - reads it from standard input.`,
+		Example: `  # Read a user
+  dbgov api GET /v1/users/alice@example.com
+
+  # List the masking policies of a database, keeping their names
+  dbgov api GET '/v1/instances/prod-pg/databases/orders/policies?policyType=MASKING_RULE' --jq '.policies[].name'
+
+  # Undelete a user with a body from standard input
+  echo '{"name": "users/bob@example.com"}' | dbgov api POST /v1/users/bob@example.com:undelete --input -`,
+		Args: exitcode.ExactArgs(2, "a METHOD and a PATH"),
+		ValidArgsFunction: func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+			if len(args) == 0 {
+				return methods[:], cobra.ShellCompDirectiveNoFileComp
+			}
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			method := strings.ToUpper(args[0])
+			if !slices.Contains(methods[:], method) {
+				return exitcode.Usagef("method %q is not one of %s", args[0], strings.Join(methods[:], ", "))
+			}
+			opts.Method = method
+			target, err := parseTarget(args[1])
+			if err != nil {
+				return err
+			}
+			opts.Target = target
+			if method == http.MethodGet && opts.Input != "" {
+				return exitcode.Usagef("a GET request has no body: drop --input, or use POST, PATCH or PUT")
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runAPI(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Input, "input", "", "`file` holding the request body as JSON or YAML (- for standard input)")
+	return cmd
+}
+
+// parseTarget checks PATH and returns it beginning with /v1/.
+func parseTarget(s string) (string, error) {
+	if strings.HasPrefix(s, "v1/") {
+		s = "/" + s
+	}
+	if !strings.HasPrefix(s, "/v1/") {
+		hint := ""
+		if strings.Contains(s, "://") {
+			hint = " (give the path alone; the address comes from --url)"
+		}
+		return "", exitcode.Usagef("PATH %q must begin with /v1/%s", s, hint)
+	}
+	return s, nil
+}
+
+func runAPI(ctx context.Context, opts *apiOptions) error {
+	var body []byte
+	if opts.Input != "" {
+		b, err := readBody(opts.Input, opts.IO)
+		if err != nil {
+			return err
+		}
+		body = b
+	}
+	call, err := client.NewRawRequest(opts.Method, opts.Target, body)
+	if err != nil {
+		return exitcode.NewUsage(err)
+	}
+	p, err := opts.Printer()
+	if err != nil {
+		return err
+	}
+	c, err := opts.Client()
+	if err != nil {
+		return err
+	}
+	raw, err := c.Do(ctx, call)
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", opts.Method, opts.Target, err)
+	}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		// An empty answer is the service's empty message.
+		raw = []byte("{}")
+	}
+	doc := output.Document{Raw: raw}
+	if names := namesIn(raw); names != nil {
+		doc.Names = func() []string { return names }
+	}
+	return p.Print(opts.IO.Out, doc)
+}
+
+// readBody reads the request body from a JSON or YAML file and returns it as
+// JSON: a JSON file as it is, a YAML file converted.
+func readBody(path string, ios *iostreams.IOStreams) ([]byte, error) {
+	data, err := input.Read(path, ios.In)
+	if err != nil {
+		return nil, fmt.Errorf("read the request body: %w", err)
+	}
+	// Decoding into an interface that holds a *json.RawMessage lets input
+	// check the syntax (with lines) and convert YAML, while the JSON text,
+	// numbers and key order included, is kept as it is.
+	var raw json.RawMessage
+	var doc any = &raw
+	if err := input.Decode(input.Name(path), data, &doc); err != nil {
+		return nil, fmt.Errorf("read the request body: %w", err)
+	}
+	if t := bytes.TrimSpace(raw); len(t) == 0 || (t[0] != '{' && t[0] != '[') {
+		return nil, exitcode.Usagef("read the request body: %s does not hold a JSON object or list", input.Name(path))
+	}
+	return raw, nil
+}
+
+// namesIn finds the resource names of an answer for -o name: the name of
+// one resource, or the names of the resources of its lists. It returns nil
+// when the answer names none.
+func namesIn(raw []byte) []string {
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		return nil
+	}
+	var name string
+	if v, ok := obj["name"]; ok && json.Unmarshal(v, &name) == nil && name != "" {
+		return []string{name}
+	}
+	type named struct {
+		Name string `json:"name"`
+	}
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var names []string
+	for _, k := range keys {
+		var list []named
+		if json.Unmarshal(obj[k], &list) != nil {
+			continue
+		}
+		for _, item := range list {
+			if item.Name != "" {
+				names = append(names, item.Name)
+			}
+		}
+	}
+	return names
+}
