@@ -1,0 +1,343 @@
+package configcmd_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dbgov/dbgov/internal/cmdtest"
+	"github.com/dbgov/dbgov/internal/httpmock"
+)
+
+// session runs config commands against one config file, as a user would
+// in one shell.
+type session struct {
+	t    *testing.T
+	path string
+	env  map[string]string
+}
+
+func newSession(t *testing.T) *session {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "dbgov", "config.yaml")
+	return &session{t: t, path: path, env: map[string]string{"DBGOV_CONFIG": path}}
+}
+
+func (s *session) run(stdin string, args ...string) cmdtest.Result {
+	s.t.Helper()
+	return cmdtest.Run(s.t, cmdtest.Options{Env: s.env, Stdin: stdin, Token: "-"}, args...)
+}
+
+// ok runs args, expects success and silence on stderr, and returns stdout.
+func (s *session) ok(stdin string, args ...string) string {
+	s.t.Helper()
+	res := s.run(stdin, args...).Expect(s.t, 0)
+	if res.Stderr != "" {
+		s.t.Errorf("%s: stderr %q", strings.Join(args, " "), res.Stderr)
+	}
+	return res.Stdout
+}
+
+func (s *session) file() string {
+	s.t.Helper()
+	b, err := os.ReadFile(s.path)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestConfig_setGetUnsetRoundTrip(t *testing.T) {
+	s := newSession(t)
+	tests := []struct {
+		key, value, want string
+	}{
+		{"url", "https://gov.example.com", "https://gov.example.com\n"},
+		{"service_account", "ci@service.example.com", "ci@service.example.com\n"},
+		{"output", "json", "json\n"},
+		{"timeout", "2m", "2m\n"},
+		{"insecure_skip_tls_verify", "TRUE", "true\n"},
+		{"headers", "X-Proxy-Auth:  abc", "X-Proxy-Auth: ********\n"},
+		{"token", "tok-123", "********\n"},
+	}
+	for _, tt := range tests {
+		if out := s.ok("", "config", "set", tt.key, tt.value); out != "" {
+			t.Errorf("set %s printed %q", tt.key, out)
+		}
+		if got := s.ok("", "config", "get", tt.key); got != tt.want {
+			t.Errorf("get %s = %q, want %q", tt.key, got, tt.want)
+		}
+	}
+	for _, tt := range tests {
+		s.ok("", "config", "unset", tt.key)
+		if got := s.ok("", "config", "get", tt.key); got != "" {
+			t.Errorf("get %s after unset = %q, want nothing", tt.key, got)
+		}
+	}
+	// Unsetting what is not set does nothing.
+	s.ok("", "config", "unset", "url")
+}
+
+func TestConfig_caCertIsStoredAbsolute(t *testing.T) {
+	s := newSession(t)
+	s.ok("", "config", "set", "ca_cert", "ca.pem")
+	got := strings.TrimSpace(s.ok("", "config", "get", "ca_cert"))
+	if !filepath.IsAbs(got) || filepath.Base(got) != "ca.pem" {
+		t.Errorf("ca_cert %q, want an absolute path to ca.pem", got)
+	}
+}
+
+func TestConfig_secretsAreMaskedUnlessAsked(t *testing.T) {
+	s := newSession(t)
+	s.ok("", "config", "set", "url", "https://gov.example.com")
+	s.ok("", "config", "set", "token", "tok:with-colon")
+	s.ok("", "config", "set", "service_key", "key-456")
+	s.ok("", "config", "set", "headers", "X-Proxy-Auth: abc")
+	s.ok("", "config", "--profile", "staging", "set", "url", "https://staging.example.com")
+	s.ok("", "config", "--profile", "staging", "set", "token", "tok-staging")
+
+	view := s.ok("", "config", "view")
+	cmdtest.Golden(t, "view_masked", view)
+	for _, secret := range []string{"tok", "key-456", "abc", "tok-staging"} {
+		if strings.Contains(view, ": "+secret) || strings.Contains(view, secret+"\n") {
+			t.Errorf("view shows secret %q:\n%s", secret, view)
+		}
+	}
+	cmdtest.Golden(t, "view_show_secrets", s.ok("", "config", "view", "--show-secrets"))
+
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"config", "get", "token"}, "********\n"},
+		{[]string{"config", "get", "service_key"}, "********\n"},
+		{[]string{"config", "get", "headers"}, "X-Proxy-Auth: ********\n"},
+		{[]string{"config", "get", "url"}, "https://gov.example.com\n"},
+		{[]string{"config", "get", "token", "--show-secrets"}, "tok:with-colon\n"},
+		{[]string{"config", "get", "service_key", "--show-secrets"}, "key-456\n"},
+		{[]string{"config", "get", "headers", "--show-secrets"}, "X-Proxy-Auth: abc\n"},
+		{[]string{"--profile", "staging", "config", "get", "token", "--show-secrets"}, "tok-staging\n"},
+	}
+	for _, tt := range tests {
+		if got := s.ok("", tt.args...); got != tt.want {
+			t.Errorf("%s = %q, want %q", strings.Join(tt.args, " "), got, tt.want)
+		}
+	}
+}
+
+func TestConfig_setFromStandardInput(t *testing.T) {
+	tests := []struct {
+		name  string
+		key   string
+		stdin string
+		want  string
+	}{
+		{"token without newline", "token", "tok-123", "tok-123"},
+		{"token with newline", "token", "tok-123\n", "tok-123"},
+		{"token with CRLF", "token", "tok-123\r\n", "tok-123"},
+		{"first line only", "service_key", "key-1\nkey-2\n", "key-1"},
+		{"any key", "url", "https://gov.example.com\n", "https://gov.example.com"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newSession(t)
+			s.ok(tt.stdin, "config", "set", tt.key, "-")
+			if got := s.ok("", "config", "get", tt.key, "--show-secrets"); got != tt.want+"\n" {
+				t.Errorf("get %s = %q, want %q", tt.key, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestConfig_setFromEmptyStandardInputIsRefused(t *testing.T) {
+	for _, stdin := range []string{"", "\n", "  \n", "\nsecond-line\n"} {
+		s := newSession(t)
+		s.run(stdin, "config", "set", "token", "-").Expect(t, 2).StderrHas(t, "no value for token on standard input")
+		if _, err := os.Stat(s.path); !os.IsNotExist(err) {
+			t.Errorf("stdin %q: the file was written (%v)", stdin, err)
+		}
+	}
+}
+
+func TestConfig_fileIsPrivate(t *testing.T) {
+	s := newSession(t)
+	s.ok("tok-123\n", "config", "set", "token", "-")
+	st, err := os.Stat(s.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if perm := st.Mode().Perm(); perm != 0o600 {
+		t.Errorf("config file mode %o, want 600", perm)
+	}
+	dir, err := os.Stat(filepath.Dir(s.path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if perm := dir.Mode().Perm(); perm != 0o700 {
+		t.Errorf("config directory mode %o, want 700", perm)
+	}
+	if !strings.Contains(s.file(), "token: tok-123") {
+		t.Errorf("file:\n%s", s.file())
+	}
+}
+
+func TestConfig_useProfile(t *testing.T) {
+	s := newSession(t)
+	s.ok("", "config", "set", "url", "https://gov.example.com")
+	s.ok("", "config", "--profile", "staging", "set", "url", "https://staging.example.com")
+	if got := s.ok("", "config", "get", "url"); got != "https://gov.example.com\n" {
+		t.Errorf("default profile url %q", got)
+	}
+
+	s.ok("", "config", "use-profile", "staging")
+	if !strings.HasPrefix(s.file(), "current_profile: staging\n") {
+		t.Errorf("file:\n%s", s.file())
+	}
+	if got := s.ok("", "config", "get", "url"); got != "https://staging.example.com\n" {
+		t.Errorf("url after use-profile staging = %q", got)
+	}
+	// set and unset follow the current profile too.
+	s.ok("", "config", "set", "timeout", "5s")
+	if got := s.ok("", "config", "--profile", "default", "get", "timeout"); got != "" {
+		t.Errorf("timeout reached the default profile: %q", got)
+	}
+	// The flag and the environment override the current profile.
+	if got := s.ok("", "config", "--profile", "default", "get", "url"); got != "https://gov.example.com\n" {
+		t.Errorf("--profile default: url %q", got)
+	}
+	s.env["DBGOV_PROFILE"] = "default"
+	if got := s.ok("", "config", "get", "url"); got != "https://gov.example.com\n" {
+		t.Errorf("DBGOV_PROFILE=default: url %q", got)
+	}
+	delete(s.env, "DBGOV_PROFILE")
+
+	cmdtest.Golden(t, "view_profiles", s.ok("", "config", "view"))
+
+	s.ok("", "config", "use-profile", "default")
+	if got := s.ok("", "config", "get", "url"); got != "https://gov.example.com\n" {
+		t.Errorf("url after use-profile default = %q", got)
+	}
+}
+
+func TestConfig_useProfileWarnings(t *testing.T) {
+	s := newSession(t)
+	s.run("", "config", "use-profile", "prod").Expect(t, 0).StderrHas(t, "warning: profile prod has no settings yet")
+	s.env["DBGOV_PROFILE"] = "staging"
+	s.ok("", "config", "set", "url", "https://staging.example.com")
+	s.run("", "config", "use-profile", "staging").Expect(t, 0)
+	s.run("", "config", "use-profile", "prod").Expect(t, 0).StderrHas(t, "warning: DBGOV_PROFILE=staging is set and overrides the current profile")
+}
+
+func TestConfig_usage(t *testing.T) {
+	keys := "the keys are url, token, service_account, service_key, headers, output, timeout, insecure_skip_tls_verify, ca_cert"
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"get unknown key", []string{"config", "get", "password"}, keys},
+		{"set unknown key", []string{"config", "set", "password", "x"}, keys},
+		{"unset unknown key", []string{"config", "unset", "password"}, keys},
+		{"bad url", []string{"config", "set", "url", "gov.example.com"}, "http:// or https://"},
+		{"bad timeout", []string{"config", "set", "timeout", "soon"}, "not a duration"},
+		{"bad output", []string{"config", "set", "output", "xml"}, "table, json, yaml, name"},
+		{"bad bool", []string{"config", "set", "insecure_skip_tls_verify", "perhaps"}, "not true or false"},
+		{"bad header", []string{"config", "set", "headers", "no colon"}, "Name: value"},
+		{"empty value", []string{"config", "set", "url", ""}, "empty value"},
+		{"bad profile name", []string{"config", "use-profile", "my profile"}, "may not contain whitespace"},
+		{"empty profile name", []string{"config", "use-profile", ""}, "profile name is empty"},
+		{"get without key", []string{"config", "get"}, "takes a KEY"},
+		{"set without value", []string{"config", "set", "url"}, "takes a KEY and a VALUE"},
+		{"unset without key", []string{"config", "unset"}, "takes a KEY"},
+		{"view with an argument", []string{"config", "view", "x"}, "takes no arguments"},
+		{"use-profile without name", []string{"config", "use-profile"}, "takes a profile NAME"},
+		{"unknown verb", []string{"config", "edit"}, `unknown command "edit" for "dbgov config"`},
+		{"misspelt verb", []string{"config", "sett", "url", "x"}, "did you mean one of get, set?"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newSession(t)
+			s.run("", tt.args...).Expect(t, 2).StderrHas(t, tt.want)
+			if _, err := os.Stat(s.path); !os.IsNotExist(err) {
+				t.Errorf("the file was written (%v)", err)
+			}
+		})
+	}
+}
+
+func TestConfig_badValueIsNeverRepeated(t *testing.T) {
+	s := newSession(t)
+	res := s.run("s3cr3t\x01x\n", "config", "set", "token", "-").Expect(t, 2)
+	if strings.Contains(res.Stderr, "s3cr3t") {
+		t.Errorf("stderr repeats the secret: %q", res.Stderr)
+	}
+}
+
+func TestConfig_sendsNothingAndNeedsNoURL(t *testing.T) {
+	reg := httpmock.New(t)
+	s := newSession(t)
+	s.env["DBGOV_URL"] = reg.URL()
+	for _, args := range [][]string{
+		{"config", "set", "token", "tok-123"},
+		{"config", "get", "token"},
+		{"config", "view"},
+		{"config", "unset", "token"},
+		{"config", "use-profile", "default"},
+	} {
+		s.run("", args...).Expect(t, 0)
+	}
+	if n := len(reg.Requests()); n != 0 {
+		t.Errorf("config commands sent %d requests", n)
+	}
+	delete(s.env, "DBGOV_URL")
+	s.ok("", "config", "set", "url", "https://gov.example.com")
+}
+
+func TestConfig_repairsABadSetting(t *testing.T) {
+	s := newSession(t)
+	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	bad := "# written by hand\nprofiles:\n  default:\n    url: gov.example.com # no scheme\n    timeout: soon\n    token: tok-123\n"
+	if err := os.WriteFile(s.path, []byte(bad), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// Other commands refuse the file...
+	cmdtest.Run(t, cmdtest.Options{Env: s.env, Token: "-"}, "review-configs", "get", "x").Expect(t, 2).
+		StderrHas(t, `url from profile "default" of config file `+s.path)
+	// ...the config commands still read and fix it.
+	if got := s.ok("", "config", "get", "timeout"); got != "soon\n" {
+		t.Errorf("timeout %q", got)
+	}
+	s.ok("", "config", "set", "url", "https://gov.example.com")
+	s.ok("", "config", "unset", "timeout")
+	want := "# written by hand\nprofiles:\n  default:\n    url: https://gov.example.com # no scheme\n    token: tok-123\n"
+	if got := s.file(); got != want {
+		t.Errorf("file:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestConfig_viewOfMissingFile(t *testing.T) {
+	s := newSession(t)
+	if got := s.ok("", "config", "view"); got != "{}\n" {
+		t.Errorf("view %q, want {}", got)
+	}
+	if got := s.ok("", "config", "get", "url"); got != "" {
+		t.Errorf("get url %q, want nothing", got)
+	}
+}
+
+func TestConfig_terminalConfirmsOnStderr(t *testing.T) {
+	s := newSession(t)
+	res := cmdtest.Run(t, cmdtest.Options{Env: s.env, TTY: true, Token: "-"}, "config", "set", "token", "tok-123").Expect(t, 0)
+	if res.Stdout != "" {
+		t.Errorf("stdout %q", res.Stdout)
+	}
+	res.StderrHas(t, "Set token in profile default of "+s.path, "config set token -")
+	if strings.Contains(res.Stderr, "tok-123") {
+		t.Errorf("stderr shows the token: %q", res.Stderr)
+	}
+	res = cmdtest.Run(t, cmdtest.Options{Env: s.env, TTY: true, Token: "-"}, "config", "unset", "token").Expect(t, 0)
+	res.StderrHas(t, "Unset token in profile default of "+s.path)
+}
