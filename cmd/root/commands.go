@@ -12,6 +12,7 @@ import (
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/cmd/reviewconfigs"
 	"github.com/dbgov/dbgov/cmd/schema"
+	"github.com/dbgov/dbgov/cmd/users"
 	"github.com/dbgov/dbgov/cmd/version"
 )
 
@@ -22,6 +23,7 @@ func addCommands(cmd *cobra.Command, f *factory.Factory) {
 		configcmd.NewCmd(f),
 		reviewconfigs.NewCmd(f),
 		schema.NewCmd(f),
+		users.NewCmd(f),
 		version.NewCmd(f),
 	)
 }

@@ -1,0 +1,200 @@
+package users
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dbgov/dbgov/client"
+	"github.com/dbgov/dbgov/cmd/factory"
+	"github.com/dbgov/dbgov/internal/exitcode"
+	"github.com/dbgov/dbgov/internal/iostreams"
+	"github.com/dbgov/dbgov/output"
+)
+
+// stdinArg is the argument that stands for the names read from stdin.
+const stdinArg = "-"
+
+type batchGetOptions struct {
+	IO      *iostreams.IOStreams
+	Client  func() (*client.Client, error)
+	Printer func() (output.Printer, error)
+
+	// Emails are the users to get, each once, in the order first given.
+	Emails []string
+}
+
+func newBatchGetCmd(f *factory.Factory, runF func(context.Context, *batchGetOptions) error) *cobra.Command {
+	opts := &batchGetOptions{IO: f.IO, Client: f.Client, Printer: f.Printer}
+	cmd := &cobra.Command{
+		Use:   "batch-get NAME...",
+		Short: "Show several users in one call",
+		Long: `Show several users in one call: their email, title, type, state, whether
+they enabled MFA, and their groups.
+
+Each NAME is an email, alice@example.com, or a full name, users/alice@example.com.
+The argument - reads more names from stdin, one a line; blank lines and the
+spaces around a name are skipped. A user named more than once is asked for
+and shown once, where it was first named.
+
+The service answers for all the users or for none: if one of them does not
+exist, the command fails with exit code 5 and shows nobody.
+
+Temporary MFA secrets (tempOtpSecret, tempRecoveryCodes) print as ******** in
+-o json, -o yaml, --jq and --template unless --show-secrets is given; the table
+never shows them.`,
+		Example: `  dbgov users batch-get alice@example.com users/bob@example.com
+  dbgov users batch-get alice@example.com -o json
+  grep -v '^#' on-call.txt | dbgov users batch-get - --jq '.users[] | select(.mfaEnabled | not) | .email'`,
+		Args: exitcode.MinArgs(1, "at least one user NAME (or - to read names from stdin)"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			emails, err := userEmails(args, opts.IO.In)
+			if err != nil {
+				return err
+			}
+			opts.Emails = emails
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runBatchGet(cmd.Context(), opts)
+		},
+	}
+	return cmd
+}
+
+func runBatchGet(ctx context.Context, opts *batchGetOptions) error {
+	p, err := opts.Printer()
+	if err != nil {
+		return err
+	}
+	c, err := opts.Client()
+	if err != nil {
+		return err
+	}
+	r, err := client.BatchGetUsersCall(opts.Emails)
+	if err != nil {
+		return exitcode.NewUsage(err)
+	}
+	// The answer is decoded only for the formats that need typed values,
+	// table and name, and then only into the fields they show: with tens of
+	// thousands of users, -o json, --jq and --template skip the decoding.
+	raw, err := c.Send(ctx, r, nil)
+	if err == nil && !isObject(raw) {
+		err = invalidAnswer(r, errNotObject)
+	}
+	if err != nil {
+		return fmt.Errorf("get %s: %w", describeUsers(opts.Emails), err)
+	}
+	var decodeErr error
+	doc := output.Document{
+		Raw:       raw,
+		ListField: "users",
+		Names: func() []string {
+			var resp struct {
+				Users []struct {
+					Name string `json:"name"`
+				} `json:"users"`
+			}
+			if decodeErr = decodeAnswer(r, raw, &resp); decodeErr != nil {
+				return nil
+			}
+			names := make([]string, len(resp.Users))
+			for i, u := range resp.Users {
+				names[i] = u.Name
+			}
+			return names
+		},
+		Tables: func() []output.Table {
+			var resp struct {
+				Users []userRow `json:"users"`
+			}
+			if decodeErr = decodeAnswer(r, raw, &resp); decodeErr != nil {
+				return nil
+			}
+			return []output.Table{usersTable(resp.Users)}
+		},
+	}
+	// A printer asks for the names or the tables before it writes anything,
+	// so an answer that does not decode leaves stdout empty.
+	if err := p.Print(opts.IO.Out, doc); err != nil {
+		return err
+	}
+	if decodeErr != nil {
+		return fmt.Errorf("get %s: %w", describeUsers(opts.Emails), decodeErr)
+	}
+	return nil
+}
+
+// userEmails reads the users named by args, where "-" stands for the names
+// on stdin, and returns their emails without repeats, in the order first
+// named. A name that cannot be a user's is a usage error naming it.
+func userEmails(args []string, stdin io.Reader) ([]string, error) {
+	var emails []string
+	seen := make(map[string]bool, len(args))
+	add := func(email string) {
+		if !seen[email] {
+			seen[email] = true
+			emails = append(emails, email)
+		}
+	}
+	readStdin := false
+	for _, arg := range args {
+		if arg != stdinArg {
+			email, err := client.ParseUser(arg)
+			if err != nil {
+				return nil, exitcode.NewUsage(err)
+			}
+			add(email)
+			continue
+		}
+		if readStdin {
+			return nil, exitcode.Usagef("- may be given only once: it reads all of stdin")
+		}
+		readStdin = true
+		if err := scanNames(stdin, add); err != nil {
+			return nil, err
+		}
+	}
+	if len(emails) == 0 {
+		return nil, exitcode.Usagef("no user names: stdin held none (give one a line)")
+	}
+	return emails, nil
+}
+
+// scanNames reads names from r, one a line, passing the email of each to add;
+// blank lines and surrounding spaces are skipped.
+func scanNames(r io.Reader, add func(email string)) error {
+	if r == nil {
+		return exitcode.Usagef("read user names from stdin: no stdin")
+	}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	for line := 1; sc.Scan(); line++ {
+		name := strings.TrimSpace(sc.Text())
+		if name == "" {
+			continue
+		}
+		email, err := client.ParseUser(name)
+		if err != nil {
+			return exitcode.NewUsage(fmt.Errorf("stdin line %d: %w", line, err))
+		}
+		add(email)
+	}
+	if err := sc.Err(); err != nil {
+		return exitcode.NewUsage(fmt.Errorf("read user names from stdin: %w", err))
+	}
+	return nil
+}
+
+// describeUsers names the users of a call in an error message: the email
+// of one user, the number of several.
+func describeUsers(emails []string) string {
+	if len(emails) == 1 {
+		return "user " + emails[0]
+	}
+	return fmt.Sprintf("%d users", len(emails))
+}

@@ -1,0 +1,305 @@
+package users_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/dbgov/dbgov/internal/cmdtest"
+	"github.com/dbgov/dbgov/internal/httpmock"
+)
+
+// threeUsers answers a batch get of alice, carol and deploy, spaced oddly as
+// the service sometimes does, with a field this version does not know, a
+// user type it does not know, secrets and a hostile title.
+const threeUsers = `{"users": [
+ {"name": "users/alice@example.com", "state": "ACTIVE", "email": "alice@example.com", "title": "Alice Anders",
+  "userType": "USER", "mfaEnabled": true, "phone": "+442079460000",
+  "profile": {"lastLoginTime": "2024-05-30T21:03:09Z", "source": "LDAP"},
+  "groups": ["groups/dba@example.com", "groups/platform@example.com"]} ,
+ {"name": "users/carol@example.com", "state": "ACTIVE", "email": "carol@example.com",
+  "title": "Carol \u001b[2J(setting up MFA)", "userType": "USER",
+  "tempOtpSecret": "JBSWY3DPEHPK3PXP", "tempRecoveryCodes": ["a1b2-c3d4", "e5f6-g7h8"],
+  "tempOtpSecretCreatedTime": "2024-06-02T10:15:00Z", "groups": ["groups/analysts@example.com"]},
+ {"name": "users/deploy@workload.example.com", "state": "DELETED", "email": "deploy@workload.example.com",
+  "title": "GitHub deploy workflow", "userType": "ROBOT_OF_THE_FUTURE",
+  "workloadIdentityConfig": {"providerType": "GITHUB", "issuerUrl": "https://token.actions.githubusercontent.com"},
+  "futureField": {"x": 1}}
+]}`
+
+// threeUsersQuery is the query that selects them.
+const threeUsersQuery = "names=users%2Falice%40example.com&names=users%2Fcarol%40example.com&names=users%2Fdeploy%40workload.example.com"
+
+// Secrets that threeUsers holds; they may never reach a table, and reach
+// the other formats only with --show-secrets.
+var userSecrets = []string{"JBSWY3DPEHPK3PXP", "a1b2-c3d4", "e5f6-g7h8"}
+
+func TestBatchGet_formats(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		tty  bool
+	}{
+		{"table", nil, false},
+		{"table_tty", nil, true},
+		{"no_headers", []string{"--no-headers"}, false},
+		{"json", []string{"-o", "json"}, false},
+		{"json_show_secrets", []string{"-o", "json", "--show-secrets"}, false},
+		{"yaml", []string{"-o", "yaml"}, false},
+		{"name", []string{"-o", "name"}, false},
+		{"jq", []string{"--jq", `.users[] | [.email, .tempOtpSecret // "-"] | @tsv`}, false},
+		{"template", []string{"--template", `{{range .users}}{{.email}}: {{.state}}{{with .tempOtpSecret}}, OTP secret {{.}}{{end}}{{"\n"}}{{end}}`}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := httpmock.New(t)
+			reg.Register(http.MethodGet, "/v1/users:batchGet", 200, threeUsers).Query(threeUsersQuery)
+			args := append([]string{"users", "batch-get", "alice@example.com", "users/carol@example.com", "deploy@workload.example.com"}, tt.args...)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), TTY: tt.tty}, args...).Expect(t, 0)
+			if res.Stderr != "" {
+				t.Errorf("stderr: %s", res.Stderr)
+			}
+			cmdtest.Golden(t, "batch_get_"+tt.name, res.Stdout)
+		})
+	}
+}
+
+func TestBatchGet_emptyAnswerListsNobody(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"table", nil, "NAME   EMAIL   TITLE   TYPE   STATE   MFA   GROUPS\n"},
+		{"json", []string{"-o", "json"}, "{\n  \"users\": []\n}\n"},
+		{"name", []string{"-o", "name"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := httpmock.New(t)
+			reg.Register(http.MethodGet, "/v1/users:batchGet", 200, `{}`)
+			args := append([]string{"users", "batch-get", "alice@example.com"}, tt.args...)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, args...).Expect(t, 0)
+			if res.Stdout != tt.want {
+				t.Errorf("stdout %q, want %q", res.Stdout, tt.want)
+			}
+		})
+	}
+}
+
+func TestBatchGet_request(t *testing.T) {
+	tests := []struct {
+		name  string
+		args  []string
+		stdin string
+		query string
+	}{
+		{"one email", []string{"alice@example.com"}, "", "names=users%2Falice%40example.com"},
+		{"full names", []string{"users/alice@example.com", "users/bob@example.com"}, "",
+			"names=users%2Falice%40example.com&names=users%2Fbob%40example.com"},
+		{"order kept", []string{"zed@example.com", "alice@example.com"}, "",
+			"names=users%2Fzed%40example.com&names=users%2Falice%40example.com"},
+		{"repeats sent once", []string{"alice@example.com", "bob@example.com", "users/alice@example.com", "bob@example.com"}, "",
+			"names=users%2Falice%40example.com&names=users%2Fbob%40example.com"},
+		{"plus and non-ascii escaped", []string{"a+b@example.com", "josé@example.com"}, "",
+			"names=users%2Fa%2Bb%40example.com&names=users%2Fjos%C3%A9%40example.com"},
+		{"comma is no separator", []string{"a,b@example.com"}, "", "names=users%2Fa%2Cb%40example.com"},
+		{"stdin alone", []string{"-"}, "alice@example.com\nusers/bob@example.com\n",
+			"names=users%2Falice%40example.com&names=users%2Fbob%40example.com"},
+		{"stdin blank lines and spaces skipped", []string{"-"}, "\n  alice@example.com  \n\n\t\r\nbob@example.com\r\n   \ncarol@example.com",
+			"names=users%2Falice%40example.com&names=users%2Fbob%40example.com&names=users%2Fcarol%40example.com"},
+		{"stdin among names, in place", []string{"a@example.com", "-", "d@example.com"}, "b@example.com\nc@example.com\n",
+			"names=users%2Fa%40example.com&names=users%2Fb%40example.com&names=users%2Fc%40example.com&names=users%2Fd%40example.com"},
+		{"stdin repeats sent once", []string{"a@example.com", "-"}, "users/a@example.com\nb@example.com\nb@example.com\n",
+			"names=users%2Fa%40example.com&names=users%2Fb%40example.com"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := httpmock.New(t)
+			reg.Register(http.MethodGet, "/v1/users:batchGet", 200, `{"users": []}`).Query(tt.query)
+			args := append([]string{"users", "batch-get"}, tt.args...)
+			cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), Stdin: tt.stdin}, args...).Expect(t, 0)
+			reqs := reg.Requests()
+			if len(reqs) != 1 {
+				t.Fatalf("sent %d requests, want 1", len(reqs))
+			}
+			if got := reqs[0].Header.Get("Authorization"); got != "Bearer test-token" {
+				t.Errorf("Authorization %q, want the token", got)
+			}
+			if len(reqs[0].Body) != 0 {
+				t.Errorf("GET sent a body: %s", reqs[0].Body)
+			}
+		})
+	}
+}
+
+func TestBatchGet_usage(t *testing.T) {
+	tests := []struct {
+		name  string
+		args  []string
+		stdin string
+		want  string
+	}{
+		{"no names", nil, "", "takes at least one user NAME"},
+		{"empty name", []string{""}, "", `user id "" is empty`},
+		{"space in name", []string{"alice@example.com", "bob smith@example.com"}, "", `"bob smith@example.com" may not contain spaces`},
+		{"slash in name", []string{"users/a/b@example.com"}, "", `"a/b@example.com" may not contain "/"`},
+		{"other resource", []string{"groups/dba@example.com"}, "", `"groups/dba@example.com"`},
+		{"bad name on stdin", []string{"-"}, "alice@example.com\n\nbob?@example.com\n", `stdin line 3: invalid name: user id "bob?@example.com"`},
+		{"nothing on stdin", []string{"-"}, "\n  \n", "no user names: stdin held none"},
+		{"stdin twice", []string{"-", "a@example.com", "-"}, "b@example.com\n", "- may be given only once"},
+		{"unknown flag", []string{"a@example.com", "--bogus"}, "", "unknown flag: --bogus"},
+		{"bad output", []string{"a@example.com", "-o", "xml"}, "", `"xml" is not one of table, json, yaml, name`},
+		{"jq and template", []string{"a@example.com", "--jq", ".", "--template", "x"}, "", "cannot be used together"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := httpmock.New(t)
+			args := append([]string{"users", "batch-get"}, tt.args...)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), Stdin: tt.stdin}, args...).Expect(t, 2).StderrHas(t, tt.want)
+			if res.Stdout != "" {
+				t.Errorf("stdout: %q", res.Stdout)
+			}
+			if n := len(reg.Requests()); n != 0 {
+				t.Errorf("sent %d requests", n)
+			}
+		})
+	}
+}
+
+func TestBatchGet_errors(t *testing.T) {
+	tests := []struct {
+		name     string
+		status   int
+		body     string
+		code     int
+		wantLine string
+		wantJSON string
+	}{
+		{"one user missing", 404, `{"code": 5, "message": "user \"users/nobody@example.com\" not found"}`, 5,
+			`dbgov: get 2 users: user "users/nobody@example.com" not found (HTTP 404 NOT_FOUND)`,
+			`{"error":{"httpStatus":404,"code":"NOT_FOUND","message":"user \"users/nobody@example.com\" not found","exitCode":5}}`},
+		{"rejected", 400, `{"code": 3, "message": "invalid user name", "details": [{"field": "names"}]}`, 6,
+			`dbgov: get 2 users: invalid user name (HTTP 400 INVALID_ARGUMENT)`,
+			`{"error":{"httpStatus":400,"code":"INVALID_ARGUMENT","message":"invalid user name","details":[{"field":"names"}],"exitCode":6}}`},
+		{"unauthenticated", 401, `{"code": 16, "message": "token expired"}`, 3,
+			`dbgov: get 2 users: token expired (HTTP 401 UNAUTHENTICATED)`, `"code":"UNAUTHENTICATED"`},
+		{"permission denied", 403, `{"code": 7, "message": "permission denied: svc.users.get"}`, 4,
+			`dbgov: get 2 users: permission denied: svc.users.get (HTTP 403 PERMISSION_DENIED)`, `"code":"PERMISSION_DENIED"`},
+		{"internal", 500, `{"code": 13, "message": "boom"}`, 7,
+			`dbgov: get 2 users: boom (HTTP 500 INTERNAL)`, `"code":"INTERNAL"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := httpmock.New(t)
+			reg.Register(http.MethodGet, "/v1/users:batchGet", tt.status, tt.body)
+			args := []string{"users", "batch-get", "alice@example.com", "nobody@example.com"}
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, args...).Expect(t, tt.code).StderrHas(t, tt.wantLine)
+			if res.Stdout != "" {
+				t.Errorf("stdout: %q", res.Stdout)
+			}
+			res = cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, append(args, "-o", "json")...).Expect(t, tt.code).StderrHas(t, tt.wantJSON)
+			if res.Stdout != "" {
+				t.Errorf("stdout: %q", res.Stdout)
+			}
+			if lines := strings.Count(res.Stderr, "\n"); lines != 1 || !strings.HasPrefix(res.Stderr, `{"error":`) {
+				t.Errorf("stderr is not one JSON line: %q", res.Stderr)
+			}
+		})
+	}
+}
+
+func TestBatchGet_unavailableIsRetried(t *testing.T) {
+	reg := httpmock.New(t)
+	reg.Register(http.MethodGet, "/v1/users:batchGet", 503, `{"code": 14, "message": "try later"}`).Header("Retry-After", "0")
+	cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, "users", "batch-get", "alice@example.com").
+		Expect(t, 7).StderrHas(t, "dbgov: get user alice@example.com: try later (HTTP 503 UNAVAILABLE)")
+	if n := len(reg.Requests()); n != 4 {
+		t.Errorf("sent %d requests, want 4 (3 retries)", n)
+	}
+}
+
+func TestBatchGet_secretsNeverInTables(t *testing.T) {
+	for _, args := range [][]string{nil, {"--show-secrets"}, {"--no-headers", "--show-secrets"}} {
+		for _, tty := range []bool{false, true} {
+			reg := httpmock.New(t)
+			reg.Register(http.MethodGet, "/v1/users:batchGet", 200, threeUsers)
+			all := append([]string{"users", "batch-get", "alice@example.com", "carol@example.com", "deploy@workload.example.com"}, args...)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), TTY: tty}, all...).Expect(t, 0).StdoutHas(t, "carol@example.com")
+			for _, s := range userSecrets {
+				if strings.Contains(res.Stdout, s) {
+					t.Errorf("%v (tty %t): table shows the secret %q:\n%s", args, tty, s, res.Stdout)
+				}
+			}
+		}
+	}
+}
+
+func TestBatchGet_secretsMaskedUnlessShown(t *testing.T) {
+	formats := [][]string{
+		{"-o", "json"},
+		{"-o", "yaml"},
+		{"--jq", ".users[1]"},
+		{"--template", "{{range .users}}{{.tempOtpSecret}} {{.tempRecoveryCodes}}\n{{end}}"},
+	}
+	for _, format := range formats {
+		for _, show := range []bool{false, true} {
+			reg := httpmock.New(t)
+			reg.Register(http.MethodGet, "/v1/users:batchGet", 200, threeUsers)
+			args := append([]string{"users", "batch-get", "alice@example.com", "carol@example.com", "deploy@workload.example.com"}, format...)
+			if show {
+				args = append(args, "--show-secrets")
+			}
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, args...).Expect(t, 0)
+			for _, s := range userSecrets {
+				if got := strings.Contains(res.Stdout, s); got != show {
+					t.Errorf("%v show-secrets=%t: secret %q printed: %t\n%s", format, show, s, got, res.Stdout)
+				}
+			}
+			if got := strings.Contains(res.Stdout, "********"); got == show {
+				t.Errorf("%v show-secrets=%t: mask printed: %t\n%s", format, show, got, res.Stdout)
+			}
+		}
+	}
+}
+
+func TestBatchGet_noURL(t *testing.T) {
+	cmdtest.Run(t, cmdtest.Options{}, "users", "batch-get", "alice@example.com").Expect(t, 2).StderrHas(t, "DBGOV_URL")
+}
+
+func TestBatchGet_noCredentials(t *testing.T) {
+	reg := httpmock.New(t)
+	cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), Token: "-"}, "users", "batch-get", "alice@example.com").Expect(t, 3)
+	if n := len(reg.Requests()); n != 0 {
+		t.Errorf("sent %d requests without credentials", n)
+	}
+}
+
+func TestBatchGet_invalidAnswerPrintsNothing(t *testing.T) {
+	tests := []struct {
+		name string
+		body string
+		args []string
+		want string
+	}{
+		{"not an object", `["users/alice@example.com"]`, nil, "the body is not a JSON object"},
+		{"empty body", ``, []string{"-o", "json"}, "the body is not a JSON object"},
+		{"not JSON", `<html>ok</html>`, []string{"-o", "name"}, "invalid response"},
+		{"wrong type in table", `{"users": [{"name": "users/a@example.com", "mfaEnabled": "yes"}]}`, nil,
+			"field users.mfaEnabled holds a JSON string, expected bool"},
+		{"wrong type in names", `{"users": {"name": "users/a@example.com"}}`, []string{"-o", "name"},
+			"field users holds a JSON object"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := httpmock.New(t)
+			reg.Register(http.MethodGet, "/v1/users:batchGet", 200, tt.body)
+			args := append([]string{"users", "batch-get", "a@example.com"}, tt.args...)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, args...).Expect(t, 1).
+				StderrHas(t, "get user a@example.com: ", tt.want)
+			if res.Stdout != "" {
+				t.Errorf("stdout: %q", res.Stdout)
+			}
+		})
+	}
+}
