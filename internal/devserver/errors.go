@@ -24,8 +24,6 @@ type apiError struct {
 	message string
 }
 
-func (e *apiError) Error() string { return e.message }
-
 // httpStatusOf maps a gRPC code to its HTTP status as the service does.
 func httpStatusOf(code int) int {
 	switch code {

@@ -1,0 +1,86 @@
+package devserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// newGenerated returns a server holding a generated seed.
+func newGenerated(b *testing.B, opts GenerateOptions) *Server {
+	b.Helper()
+	var seed bytes.Buffer
+	if err := GenerateSeed(&seed, opts); err != nil {
+		b.Fatal(err)
+	}
+	s, err := New(Options{Seed: &seed})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s
+}
+
+func BenchmarkBatchGetUsers_50000(b *testing.B) {
+	s := newGenerated(b, GenerateOptions{Users: 50_000})
+	q := url.Values{}
+	for i := 1; i <= 50_000; i++ {
+		q.Add("names", GeneratedUserName(i))
+	}
+	target := "/v1/users:batchGet?" + q.Encode()
+	for b.Loop() {
+		req := httptest.NewRequest(http.MethodGet, target, nil)
+		req.Header.Set("Authorization", "Bearer "+adminToken)
+		rec := httptest.NewRecorder()
+		s.Handler().ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK {
+			b.Fatalf("status %d: %.200s", rec.Code, rec.Body)
+		}
+		b.SetBytes(int64(rec.Body.Len()))
+	}
+	b.ReportMetric(float64(len(target)), "query-bytes")
+}
+
+func BenchmarkCatalogUpdate_5000Tables20Columns(b *testing.B) {
+	s := newGenerated(b, GenerateOptions{Tables: 5_000, ColumnsPerTable: 20})
+	s.mu.Lock()
+	body, err := json.Marshal(s.st.instances[GeneratedInstance][GeneratedDatabase].catalog)
+	s.mu.Unlock()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		req := httptest.NewRequest(http.MethodPatch, "/v1/instances/bench-pg/databases/warehouse/catalog", bytes.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+adminToken)
+		rec := httptest.NewRecorder()
+		s.Handler().ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK {
+			b.Fatalf("status %d: %.200s", rec.Code, rec.Body)
+		}
+	}
+}
+
+func BenchmarkLineDiff(b *testing.B) {
+	for _, lines := range []int{100, 1_900, 20_000} {
+		var from, to strings.Builder
+		for i := range lines {
+			line := "  column_" + strings.Repeat("x", i%13) + " text,\n"
+			from.WriteString(line)
+			if i%50 == 0 {
+				to.WriteString("  changed text,\n")
+			} else {
+				to.WriteString(line)
+			}
+		}
+		b.Run("lines="+strconv.Itoa(lines), func(b *testing.B) {
+			for b.Loop() {
+				lineDiff(from.String(), to.String())
+			}
+		})
+	}
+}
