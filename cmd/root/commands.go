@@ -8,6 +8,7 @@ import (
 	"github.com/dbgov/dbgov/client"
 	"github.com/dbgov/dbgov/cmd/api"
 	"github.com/dbgov/dbgov/cmd/catalog"
+	"github.com/dbgov/dbgov/cmd/completion"
 	"github.com/dbgov/dbgov/cmd/configcmd"
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/cmd/reviewconfigs"
@@ -20,6 +21,7 @@ func addCommands(cmd *cobra.Command, f *factory.Factory) {
 	cmd.AddCommand(
 		api.NewCmd(f),
 		catalog.NewCmd(f),
+		completion.NewCmd(f),
 		configcmd.NewCmd(f),
 		reviewconfigs.NewCmd(f),
 		schema.NewCmd(f),

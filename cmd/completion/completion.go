@@ -1,0 +1,98 @@
+// Package completion implements `dbgov completion`, which prints the script
+// that teaches a shell to complete dbgov's commands, flags and values.
+package completion
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dbgov/dbgov/cmd/factory"
+	"github.com/dbgov/dbgov/internal/exitcode"
+)
+
+// shells are the shells a script can be printed for.
+var shells = [...]string{"bash", "zsh", "fish", "powershell"}
+
+type completionOptions struct {
+	Out  io.Writer
+	Root *cobra.Command
+
+	Shell string
+}
+
+// NewCmd builds `dbgov completion SHELL`.
+func NewCmd(f *factory.Factory) *cobra.Command {
+	return newCompletionCmd(f, nil)
+}
+
+func newCompletionCmd(f *factory.Factory, runF func(context.Context, *completionOptions) error) *cobra.Command {
+	opts := &completionOptions{Out: f.IO.Out}
+	cmd := &cobra.Command{
+		Use:   "completion SHELL",
+		Short: "Print the shell completion script for bash, zsh, fish or PowerShell",
+		Long: `Print the script that makes SHELL complete dbgov's commands, flags and flag
+values (output formats, config keys, and more) when Tab is pressed. SHELL is
+one of ` + strings.Join(shells[:], ", ") + `. The script reads nothing from the config
+file and sends nothing to the service.
+
+bash (needs the bash-completion package):
+  Current shell:  source <(dbgov completion bash)
+  Every shell:    dbgov completion bash > ~/.local/share/bash-completion/completions/dbgov
+
+zsh:
+  Every shell:    dbgov completion zsh > "${fpath[1]}/_dbgov"
+  (compinit must be enabled: autoload -U compinit; compinit in ~/.zshrc)
+
+fish:
+  Every shell:    dbgov completion fish > ~/.config/fish/completions/dbgov.fish
+
+PowerShell:
+  Current shell:  dbgov completion powershell | Out-String | Invoke-Expression
+  Every shell:    add the line above to the file $PROFILE names
+
+Start a new shell for the change to take effect.`,
+		Example: `  source <(dbgov completion bash)
+  dbgov completion zsh > "${fpath[1]}/_dbgov"
+  dbgov completion fish > ~/.config/fish/completions/dbgov.fish
+  dbgov completion powershell | Out-String | Invoke-Expression`,
+		Args:                  exitcode.ExactArgs(1, "a SHELL: "+strings.Join(shells[:], ", ")),
+		ValidArgs:             shells[:],
+		DisableFlagsInUseLine: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			shell := strings.ToLower(args[0])
+			if !slices.Contains(shells[:], shell) {
+				return exitcode.Usagef("unknown shell %q: use one of %s", args[0], strings.Join(shells[:], ", "))
+			}
+			opts.Shell = shell
+			opts.Root = cmd.Root()
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runCompletion(cmd.Context(), opts)
+		},
+	}
+	return cmd
+}
+
+func runCompletion(_ context.Context, opts *completionOptions) error {
+	var err error
+	switch opts.Shell {
+	case "bash":
+		err = opts.Root.GenBashCompletionV2(opts.Out, true)
+	case "zsh":
+		err = opts.Root.GenZshCompletion(opts.Out)
+	case "fish":
+		err = opts.Root.GenFishCompletion(opts.Out, true)
+	case "powershell":
+		err = opts.Root.GenPowerShellCompletionWithDesc(opts.Out)
+	}
+	if err != nil {
+		return fmt.Errorf("write the %s completion script: %w", opts.Shell, err)
+	}
+	return nil
+}
