@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"reflect"
 	"strings"
 	"sync"
 	"time"
@@ -288,12 +289,47 @@ func decodeBody(r *Request, res *response, out any) error {
 	if err := json.Unmarshal(res.body, out); err != nil {
 		var typeErr *json.UnmarshalTypeError
 		if errors.As(err, &typeErr) && typeErr.Field != "" {
-			return invalid(fmt.Errorf("field %s holds a JSON %s, expected %s", typeErr.Field, typeErr.Value, typeErr.Type))
+			return invalid(&explainedError{
+				msg: fmt.Sprintf("field %s holds a JSON %s, expected %s", typeErr.Field, typeErr.Value, jsonKind(typeErr.Type)),
+				err: err,
+			})
 		}
 		return invalid(err)
 	}
 	return nil
 }
+
+// jsonKind names the kind of JSON value a Go type decodes from.
+func jsonKind(t reflect.Type) string {
+	if t == nil {
+		return "another type"
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	}
+	return "another type"
+}
+
+// explainedError says in its own words what a wrapped error means.
+type explainedError struct {
+	msg string
+	err error
+}
+
+func (e *explainedError) Error() string { return e.msg }
+func (e *explainedError) Unwrap() error { return e.err }
 
 // discardLogger keeps resty's own log quiet; the debug log is written here.
 type discardLogger struct{}

@@ -197,7 +197,7 @@ func (c *Client) transportError(ctx, actx context.Context, target string, err er
 	case errors.As(err, &unknownAuth), errors.As(err, &invalidCert), errors.As(err, &hostErr), errors.As(err, &verifyErr):
 		te.Message = fmt.Sprintf("TLS certificate of %s not trusted: %s", host, innermost(err))
 		te.Hint = "give the service's CA bundle with --ca-cert FILE, or (unsafe) skip the check with --insecure-skip-tls-verify"
-	case errors.As(err, &recordErr):
+	case errors.As(err, &recordErr), errors.Is(err, http.ErrSchemeMismatch):
 		te.Message = fmt.Sprintf("TLS handshake with %s failed: the server does not speak TLS", host)
 		te.Hint = "use an http:// URL if the service does not serve HTTPS"
 	case errors.As(err, &dnsErr):
@@ -253,7 +253,8 @@ func transportRetryable(te *TransportError) bool {
 	case errors.As(te.Err, &dnsErr):
 		return !dnsErr.IsNotFound
 	case errors.As(te.Err, &unknownAuth), errors.As(te.Err, &invalidCert), errors.As(te.Err, &hostErr),
-		errors.As(te.Err, &verifyErr), errors.As(te.Err, &recordErr):
+		errors.As(te.Err, &verifyErr), errors.As(te.Err, &recordErr), errors.Is(te.Err, http.ErrSchemeMismatch),
+		errors.Is(te.Err, errTooManyRedirects):
 		return false
 	}
 	return true
@@ -314,11 +315,14 @@ func sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
+// errTooManyRedirects ends a redirect loop; it is not retried.
+var errTooManyRedirects = fmt.Errorf("stopped after %d redirects", maxRedirects)
+
 // checkRedirect follows at most 10 redirects and keeps the credentials and
 // the extra headers off any origin other than the first request's.
 func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
-	if len(via) >= maxRedirects {
-		return fmt.Errorf("stopped after %d redirects", maxRedirects)
+	if len(via) > maxRedirects {
+		return errTooManyRedirects
 	}
 	foreign := !sameOrigin(via[0].URL, req.URL)
 	for _, prev := range via[1:] {

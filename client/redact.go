@@ -140,14 +140,18 @@ func redactQuoted(content []byte, depth int) ([]byte, bool) {
 // redacting more.
 func redactLoose(body []byte) []byte {
 	lower := asciiLower(body)
+	names := make([][]byte, len(secretFields))
+	for i, f := range secretFields {
+		names[i] = asciiLower([]byte(f))
+	}
 	var out []byte
 	copied := 0
 	for i := 1; i < len(body); i++ {
 		if body[i-1] != '"' || i < copied {
 			continue
 		}
-		for _, f := range secretFields {
-			if !bytes.HasPrefix(lower[i:], []byte(strings.ToLower(f))) {
+		for _, f := range names {
+			if !bytes.HasPrefix(lower[i:], f) {
 				continue
 			}
 			k := i + len(f)
@@ -162,32 +166,16 @@ func redactLoose(body []byte) []byte {
 				continue
 			}
 			v := skipSpace(body, k+1)
-			for v < len(body) && body[v] == '\\' {
-				v++
-			}
-			var end int
-			switch {
-			case v >= len(body):
-				end = len(body)
-			case body[v] == '"':
-				end = min(stringEnd(body, v), len(body))
-			case body[v] == '{' || body[v] == '[':
-				end = valueEndAt(body, v)
-			default:
-				end = v
-				for end < len(body) && !bytes.ContainsRune([]byte(",}] \t\r\n\\\""), rune(body[end])) {
-					end++
-				}
-			}
-			if end <= v || bytes.Equal(body[v:end], []byte(`"`+redacted+`"`)) || bytes.Equal(body[v:end], []byte(redacted)) {
+			from, to := looseValue(body, v)
+			if to <= from || string(body[from:to]) == redacted {
 				break
 			}
 			if out == nil {
 				out = make([]byte, 0, len(body))
 			}
-			out = append(out, body[copied:v]...)
+			out = append(out, body[copied:from]...)
 			out = append(out, redacted...)
-			copied = end
+			copied = to
 			break
 		}
 	}
@@ -195,6 +183,45 @@ func redactLoose(body []byte) []byte {
 		return body
 	}
 	return append(out, body[copied:]...)
+}
+
+// looseValue returns the span to redact of the value starting at body[v]: the
+// inside of a string, its quotes possibly escaped as in JSON quoted in JSON,
+// or a whole object, array or bare token. What does not end runs to the end.
+func looseValue(body []byte, v int) (from, to int) {
+	q := v
+	for q < len(body) && body[q] == '\\' {
+		q++
+	}
+	switch {
+	case q >= len(body):
+		return v, len(body)
+	case body[q] == '"' && q == v:
+		return q + 1, max(q+1, min(stringEnd(body, q)-1, len(body)))
+	case body[q] == '"':
+		// A quote escaped n times ends at the next quote after exactly n backslashes.
+		n := q - v
+		for i := q + 1; i < len(body); i++ {
+			if body[i] != '"' {
+				continue
+			}
+			run := 0
+			for run < i-q-1 && body[i-1-run] == '\\' {
+				run++
+			}
+			if run == n {
+				return q + 1, i - n
+			}
+		}
+		return q + 1, len(body)
+	case body[q] == '{' || body[q] == '[':
+		return q, valueEndAt(body, q)
+	}
+	end := q
+	for end < len(body) && !bytes.ContainsRune([]byte(",}] \t\r\n\\\""), rune(body[end])) {
+		end++
+	}
+	return q, end
 }
 
 // asciiLower returns a copy of b with ASCII letters in lower case, byte for byte.
@@ -278,9 +305,13 @@ type secretScrubber struct {
 	secrets []string
 }
 
-// add records a secret; empty values are ignored.
+// minScrubbed is the length below which a value is too common a string to
+// be scrubbed everywhere; the fields and headers holding it are still redacted.
+const minScrubbed = 4
+
+// add records a secret; values shorter than minScrubbed are ignored.
 func (s *secretScrubber) add(secret string) {
-	if secret == "" {
+	if len(secret) < minScrubbed {
 		return
 	}
 	s.secrets = append(s.secrets, secret)

@@ -1,0 +1,110 @@
+package client
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestBuilders_refuseBadInputBeforeSending(t *testing.T) {
+	db := DatabaseName{Instance: "prod", Database: "app"}
+	tests := []struct {
+		name    string
+		build   func() (*Request, error)
+		wantErr error
+		wantMsg string
+	}{
+		{name: "catalog of a bad database", build: func() (*Request, error) {
+			return UpdateCatalogCall(DatabaseName{Instance: "a/b", Database: "d"}, &DatabaseCatalog{}, false)
+		}, wantErr: ErrInvalidName, wantMsg: `instance id "a/b"`},
+		{name: "catalog of another database", build: func() (*Request, error) {
+			return UpdateCatalogCall(db, &DatabaseCatalog{Name: "instances/prod/databases/other/catalog"}, false)
+		}, wantErr: ErrInvalidName, wantMsg: "is not the catalog of instances/prod/databases/app"},
+		{name: "no catalog", build: func() (*Request, error) { return UpdateCatalogCall(db, nil, false) },
+			wantErr: ErrInvalidRequest, wantMsg: "no catalog"},
+		{name: "no revisions", build: func() (*Request, error) { return BatchCreateRevisionsCall(db, nil) },
+			wantErr: ErrInvalidRequest, wantMsg: "no revisions"},
+		{name: "unknown revision type", build: func() (*Request, error) {
+			return BatchCreateRevisionsCall(db, []RevisionInput{{Version: "1"}, {Version: "2", Type: "SNAPSHOT"}})
+		}, wantErr: ErrInvalidRequest, wantMsg: `requests[1].revision.type: unknown revision type "SNAPSHOT"`},
+		{name: "review config with a slash", build: func() (*Request, error) { return GetReviewConfigCall("a/b") },
+			wantErr: ErrInvalidName, wantMsg: `review config id "a/b"`},
+		{name: "no users", build: func() (*Request, error) { return BatchGetUsersCall(nil) },
+			wantErr: ErrInvalidRequest, wantMsg: "no users"},
+		{name: "a bad user among good ones", build: func() (*Request, error) {
+			return BatchGetUsersCall([]string{"a@x.com", "b@x.com&names=users/c@x.com"})
+		}, wantErr: ErrInvalidName, wantMsg: `may not contain "/"`},
+		{name: "undelete of a bad user", build: func() (*Request, error) { return UndeleteUserCall("a@x.com#x") },
+			wantErr: ErrInvalidName, wantMsg: `may not contain "#"`},
+		{name: "unknown policy type", build: func() (*Request, error) {
+			return ListPoliciesCall(db, ListPoliciesOptions{PolicyType: "masking_rule"})
+		}, wantErr: ErrInvalidRequest, wantMsg: `unknown policy type "masking_rule"`},
+		{name: "unspecified policy type", build: func() (*Request, error) {
+			return ListPoliciesCall(db, ListPoliciesOptions{PolicyType: PolicyTypeUnspecified})
+		}, wantErr: ErrInvalidRequest, wantMsg: "unknown policy type"},
+		{name: "diff with both targets", build: func() (*Request, error) {
+			return DiffSchemaCall(db, "1", &DiffSchemaRequest{Schema: "x", Changelog: "2"})
+		}, wantErr: ErrInvalidRequest, wantMsg: "not both"},
+		{name: "diff without target", build: func() (*Request, error) { return DiffSchemaCall(db, "1", &DiffSchemaRequest{}) },
+			wantErr: ErrInvalidRequest, wantMsg: "give a target schema or a target changelog"},
+		{name: "diff naming another changelog", build: func() (*Request, error) {
+			return DiffSchemaCall(db, "1", &DiffSchemaRequest{Name: "instances/prod/databases/app/changelogs/9", Schema: "x"})
+		}, wantErr: ErrInvalidName, wantMsg: "not the changelog instances/prod/databases/app/changelogs/1"},
+		{name: "diff against a malformed changelog name", build: func() (*Request, error) {
+			return DiffSchemaCall(db, "1", &DiffSchemaRequest{Changelog: "changelogs/2"})
+		}, wantErr: ErrInvalidName, wantMsg: "not of the form"},
+		{name: "diff of a bad changelog id", build: func() (*Request, error) {
+			return DiffSchemaCall(db, "..", &DiffSchemaRequest{Schema: "x"})
+		}, wantErr: ErrInvalidName, wantMsg: `changelog id ".."`},
+		{name: "raw request outside /v1", build: func() (*Request, error) { return NewRawRequest("GET", "/v2/users", nil) },
+			wantErr: ErrInvalidRequest, wantMsg: "does not begin with /v1/"},
+		{name: "raw request climbing out of /v1", build: func() (*Request, error) { return NewRawRequest("GET", "/v1/../admin", nil) },
+			wantErr: ErrInvalidRequest, wantMsg: ". or .. segments"},
+		{name: "raw request climbing with escapes", build: func() (*Request, error) { return NewRawRequest("GET", "/v1/%2e%2E/admin", nil) },
+			wantErr: ErrInvalidRequest, wantMsg: ". or .. segments"},
+		{name: "raw request with a space", build: func() (*Request, error) { return NewRawRequest("GET", "/v1/a b", nil) },
+			wantErr: ErrInvalidRequest, wantMsg: "must be escaped"},
+		{name: "raw request with a fragment", build: func() (*Request, error) { return NewRawRequest("GET", "/v1/a#b", nil) },
+			wantErr: ErrInvalidRequest, wantMsg: "must be escaped"},
+		{name: "raw request with a bad escape", build: func() (*Request, error) { return NewRawRequest("GET", "/v1/a%zz", nil) },
+			wantErr: ErrInvalidRequest, wantMsg: "invalid URL escape"},
+		{name: "raw request with an odd method", build: func() (*Request, error) { return NewRawRequest("TRACE", "/v1/a", nil) },
+			wantErr: ErrInvalidRequest, wantMsg: `method "TRACE"`},
+		{name: "raw request with a body that is not JSON", build: func() (*Request, error) {
+			return NewRawRequest("POST", "/v1/a", []byte("{"))
+		}, wantErr: ErrInvalidRequest, wantMsg: "not valid JSON"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := tc.build()
+			if !errors.Is(err, tc.wantErr) || !strings.Contains(err.Error(), tc.wantMsg) {
+				t.Fatalf("got %+v, %v; want an error wrapping %v containing %q", r, err, tc.wantErr, tc.wantMsg)
+			}
+			if r != nil {
+				t.Errorf("a refused request was built: %+v", r)
+			}
+		})
+	}
+}
+
+func TestBuilders_doNotChangeTheCallersValues(t *testing.T) {
+	db := DatabaseName{Instance: "prod", Database: "app"}
+	cat := &DatabaseCatalog{}
+	if _, err := UpdateCatalogCall(db, cat, false); err != nil || cat.Name != "" {
+		t.Errorf("catalog after build: %+v, %v", cat, err)
+	}
+	diff := &DiffSchemaRequest{Changelog: "2"}
+	if _, err := DiffSchemaCall(db, "1", diff); err != nil || diff.Name != "" || diff.Changelog != "2" {
+		t.Errorf("diff request after build: %+v, %v", diff, err)
+	}
+}
+
+func TestNewRawRequest_splitsTheQuery(t *testing.T) {
+	r, err := NewRawRequest("patch", "/v1/instances/i/databases/d/catalog?allowMissing=true", []byte(`{"name":"x"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Method != "PATCH" || r.Path != "/v1/instances/i/databases/d/catalog" || r.Query.Get("allowMissing") != "true" || string(r.Body) != `{"name":"x"}` {
+		t.Errorf("got %+v", r)
+	}
+}
