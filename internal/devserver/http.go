@@ -17,13 +17,12 @@ import (
 	"github.com/dbgov/dbgov/client"
 )
 
-// request is what an operation's handler gets: the path ids, the query, the
-// raw body and who is calling.
+// request is what an operation's handler gets: the path ids, the query and
+// the raw body.
 type request struct {
-	ids    []string
-	query  url.Values
-	body   []byte
-	caller *grant
+	ids   []string
+	query url.Values
+	body  []byte
 }
 
 // route is one operation: its method, path pattern ("{}" matches one
@@ -127,21 +126,18 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 		writeError(w, routeError(http.StatusNotFound))
 		return
 	}
-	req := &request{ids: ids}
 	if !found.open {
-		caller, apiErr := s.authenticate(r.Header.Get("Authorization"), found.permission)
-		if apiErr != nil {
+		if apiErr := s.authenticate(r.Header.Get("Authorization"), found.permission); apiErr != nil {
 			writeError(w, apiErr)
 			return
 		}
-		req.caller = caller
 	}
 	query, apiErr := parseQuery(r.URL.RawQuery)
 	if apiErr != nil {
 		writeError(w, apiErr)
 		return
 	}
-	req.query = query
+	req := &request{ids: ids, query: query}
 	if r.Method != http.MethodGet {
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
 		var tooLarge *http.MaxBytesError
@@ -188,12 +184,12 @@ func parseQuery(raw string) (url.Values, *apiError) {
 	return q, nil
 }
 
-// authenticate maps a bearer token to its grant and checks the permission.
-func (s *Server) authenticate(header, permission string) (*grant, *apiError) {
+// authenticate checks that a bearer token is valid and holds the permission.
+func (s *Server) authenticate(header, permission string) *apiError {
 	scheme, token, _ := strings.Cut(header, " ")
 	token = strings.TrimSpace(token)
 	if !strings.EqualFold(scheme, "Bearer") || token == "" {
-		return nil, newError(codeUnauthenticated, "missing credentials: send the header Authorization: Bearer <token>")
+		return newError(codeUnauthenticated, "missing credentials: send the header Authorization: Bearer <token>")
 	}
 	s.mu.Lock()
 	g := s.st.tokens[token]
@@ -201,13 +197,13 @@ func (s *Server) authenticate(header, permission string) (*grant, *apiError) {
 	now := s.now()
 	switch {
 	case g == nil:
-		return nil, newError(codeUnauthenticated, "invalid token")
+		return newError(codeUnauthenticated, "invalid token")
 	case !g.expires.IsZero() && !now.Before(g.expires):
-		return nil, newError(codeUnauthenticated, "token expired at %s", formatTime(g.expires))
+		return newError(codeUnauthenticated, "token expired at %s", formatTime(g.expires))
 	case permission != "" && !slices.Contains(g.permissions, permission):
-		return nil, newError(codePermissionDenied, "permission denied: %s does not have permission %q", g.user, permission)
+		return newError(codePermissionDenied, "permission denied: %s does not have permission %q", g.user, permission)
 	}
-	return g, nil
+	return nil
 }
 
 // login exchanges a service account's email and key for a token.
