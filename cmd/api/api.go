@@ -53,8 +53,8 @@ METHOD is GET, POST, PATCH, PUT or DELETE, in any case. PATH begins with /v1/
 and may end with a query string; it is sent as given, so escape what must be
 escaped (a space as %20). --input gives the request body as a JSON or YAML
 file (YAML is sent as the same JSON); - reads it from standard input.`,
-		Example: `  # Read a user
-  dbgov api GET /v1/users/alice@example.com
+		Example: `  # Read a SQL review configuration
+  dbgov api GET /v1/reviewConfigs/sql-review-prod
 
   # List the masking policies of a database, keeping their names
   dbgov api GET '/v1/instances/prod-pg/databases/orders/policies?policyType=MASKING_RULE' --jq '.policies[].name'

@@ -29,7 +29,9 @@ profile is the one --profile or DBGOV_PROFILE names, else the file's current
 profile, else "default". A flag or an environment variable overrides the
 profile's value of the same setting.
 
-The keys of a profile are: ` + strings.Join(config.Keys(), ", ") + `.
+The keys of a profile are:
+` + keyList() + `.
+
 token, service_key and the values of headers are secrets: they are shown as
 ` + output.Mask + ` unless --show-secrets is given. The file is written readable by
 its owner alone. These commands send nothing to the service.`,
@@ -98,4 +100,30 @@ func unknownVerb(cmd *cobra.Command, args []string) error {
 		hint = fmt.Sprintf("; did you mean one of %s?", strings.Join(s, ", "))
 	}
 	return exitcode.Usagef("unknown command %q for %q%s\nrun '%s --help' for usage", args[0], cmd.CommandPath(), hint, cmd.CommandPath())
+}
+
+// keyList lists the keys of a profile for help text, wrapped to fit a
+// terminal.
+func keyList() string {
+	var b strings.Builder
+	width := 0
+	for i, k := range config.Keys() {
+		if i > 0 {
+			b.WriteString(",")
+			width++
+			if width+1+len(k) > 72 {
+				b.WriteString("\n  ")
+				width = 2
+			} else {
+				b.WriteString(" ")
+				width++
+			}
+		} else {
+			b.WriteString("  ")
+			width = 2
+		}
+		b.WriteString(k)
+		width += len(k)
+	}
+	return b.String()
 }

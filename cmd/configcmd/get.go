@@ -32,7 +32,8 @@ func newGetCmd(f *factory.Factory, runF func(context.Context, *getOptions) error
 when the key is not set. headers prints one "Name: value" a line.
 
 A secret (token, service_key, header values) is shown as ******** unless
---show-secrets is given. The keys are: ` + strings.Join(config.Keys(), ", ") + `.`,
+--show-secrets is given. The keys are:
+` + keyList() + `.`,
 		Example: `  dbgov config get url
   dbgov config get --profile staging timeout
   export DBGOV_TOKEN="$(dbgov config get token --show-secrets)"`,

@@ -40,7 +40,7 @@ replaces the list), ca_cert a path (stored absolute).
 
 A VALUE of - reads the value from the first line of standard input, so that a
 token or a key stays out of the shell's history. The keys are:
-` + strings.Join(config.Keys(), ", ") + `.`,
+` + keyList() + `.`,
 		Example: `  dbgov config set url https://dbgov.example.com
   dbgov config set token - < token.txt
   pass show dbgov/ci-key | dbgov config set service_key -

@@ -3,7 +3,6 @@ package configcmd
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -27,7 +26,7 @@ func newUnsetCmd(f *factory.Factory, runF func(context.Context, *unsetOptions) e
 		Short: "Remove a setting from the profile",
 		Long: `Remove KEY from the profile in use, so that its default applies again.
 Removing a key that is not set does nothing. The keys are:
-` + strings.Join(config.Keys(), ", ") + `.`,
+` + keyList() + `.`,
 		Example: `  dbgov config unset token
   dbgov config unset --profile staging headers`,
 		Args:              exitcode.ExactArgs(1, "a KEY"),
