@@ -5,6 +5,7 @@ package root
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/spf13/cobra"
 
@@ -36,7 +37,30 @@ authenticate with --token, or with --service-account and --service-key.`,
 	})
 	registerCompletions(cmd)
 	addCommands(cmd, f)
+	refuseUnknownSubcommands(cmd)
 	return cmd
+}
+
+// refuseUnknownSubcommands makes every command group answer an unknown verb
+// with a usage error (cobra would print the help and succeed), and a bare
+// group with its help.
+func refuseUnknownSubcommands(cmd *cobra.Command) {
+	for _, c := range cmd.Commands() {
+		if c.HasSubCommands() && c.Run == nil && c.RunE == nil {
+			c.Args = cobra.ArbitraryArgs
+			c.RunE = func(c *cobra.Command, args []string) error {
+				if len(args) == 0 {
+					return c.Help()
+				}
+				msg := fmt.Sprintf("unknown command %q for %q", args[0], c.CommandPath())
+				if s := c.SuggestionsFor(args[0]); len(s) > 0 {
+					msg += fmt.Sprintf("; did you mean %q?", s[0])
+				}
+				return exitcode.Usagef("%s\nrun '%s --help' for usage", msg, c.CommandPath())
+			}
+		}
+		refuseUnknownSubcommands(c)
+	}
 }
 
 // Run executes the command line args and returns the exit code, having

@@ -100,7 +100,8 @@ func Classify(err error) Report {
 	case errors.Is(err, client.ErrNoCredentials):
 		r.Code, r.Kind = Auth, "UNAUTHENTICATED"
 		r.Hint = "pass --token or set DBGOV_TOKEN (or `dbgov config set token -`), or log in with --service-account and --service-key"
-	case errors.As(err, &usage), errors.Is(err, client.ErrInvalidName), errors.Is(err, config.ErrInvalid),
+	case errors.As(err, &usage), errors.Is(err, client.ErrInvalidName), errors.Is(err, client.ErrInvalidRequest),
+		errors.Is(err, client.ErrInvalidOptions), errors.Is(err, config.ErrInvalid),
 		errors.Is(err, input.ErrInvalid), errors.Is(err, output.ErrInvalidOptions):
 		r.Code, r.Kind = Usage, "USAGE"
 	}
