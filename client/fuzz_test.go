@@ -130,3 +130,32 @@ func FuzzParseUser(f *testing.F) {
 		}
 	})
 }
+
+// FuzzRedactJSON checks that the value of a secret field never reaches the
+// debug log, whatever text surrounds it, valid JSON or not.
+func FuzzRedactJSON(f *testing.F) {
+	f.Add(`{"email":"a@x.com",`, uint8(0), " ", `}`)
+	f.Add(`{"token":`, uint8(1), "", `}`)
+	f.Add(`{"message":"echo {\"a\":1, `, uint8(3), "\n", `}"}`)
+	f.Add(`oops "`, uint8(2), "\t", ``)
+	f.Fuzz(func(t *testing.T, prefix string, field uint8, space, suffix string) {
+		const marker = "MZQXJV"
+		if strings.Contains(prefix, "MZQ") || strings.Contains(suffix, "MZQ") {
+			return
+		}
+		space = strings.Map(func(r rune) rune {
+			if r == ' ' || r == '\t' || r == '\n' || r == '\r' {
+				return r
+			}
+			return -1
+		}, space)
+		key := secretFields[int(field)%len(secretFields)]
+		if field&0x80 != 0 {
+			key = strings.ToUpper(key)
+		}
+		body := prefix + `"` + key + `"` + space + ":" + space + `"` + marker + `"` + suffix
+		if out := redactJSON([]byte(body)); strings.Contains(string(out), marker) {
+			t.Fatalf("redactJSON(%q) = %q", body, out)
+		}
+	})
+}

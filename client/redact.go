@@ -135,49 +135,56 @@ func redactQuoted(content []byte, depth int) ([]byte, bool) {
 
 // redactLoose is the second pass of redactJSON, for text whose quoting the
 // first pass may misread (a body that is not JSON, JSON quoted in JSON): it
-// finds every secret field name between quotes and followed by a colon, and
-// redacts what follows up to the end of that value, erring on the side of
-// redacting more.
+// takes every quote as the possible start of a key, and when a secret field
+// name follows, closed by a quote (escaped or not) and a colon, it redacts
+// what follows up to the end of that value, erring on the side of redacting more.
 func redactLoose(body []byte) []byte {
-	lower := asciiLower(body)
-	names := make([][]byte, len(secretFields))
-	for i, f := range secretFields {
-		names[i] = asciiLower([]byte(f))
-	}
 	var out []byte
 	copied := 0
 	for i := 1; i < len(body); i++ {
 		if body[i-1] != '"' || i < copied {
 			continue
 		}
-		for _, f := range names {
-			if !bytes.HasPrefix(lower[i:], f) {
-				continue
-			}
-			k := i + len(f)
-			for k < len(body) && body[k] == '\\' {
-				k++
-			}
-			if k >= len(body) || body[k] != '"' {
-				continue
-			}
-			k = skipSpace(body, k+1)
-			if k >= len(body) || body[k] != ':' {
-				continue
-			}
-			v := skipSpace(body, k+1)
-			from, to := looseValue(body, v)
-			if to <= from || string(body[from:to]) == redacted {
+		// The key runs to the next quote, less the backslashes escaping it.
+		q := i
+		for q < len(body) && q-i <= maxKeyLen && body[q] != '"' {
+			q++
+		}
+		if q >= len(body) || body[q] != '"' {
+			continue
+		}
+		keyEnd := q
+		for keyEnd > i && body[keyEnd-1] == '\\' {
+			keyEnd--
+		}
+		if !isLooseSecretKey(body[i:keyEnd]) {
+			continue
+		}
+		k := skipSpace(body, q+1)
+		if k >= len(body) || body[k] != ':' {
+			continue
+		}
+		from, to, next := looseValue(body, skipSpace(body, k+1))
+		// A "value" followed by a colon was a key (of a malformed or cut
+		// body): the value after it is redacted too.
+		chained := false
+		for range maxChain {
+			colon := skipSpace(body, next)
+			if colon >= len(body) || body[colon] != ':' {
 				break
 			}
-			if out == nil {
-				out = make([]byte, 0, len(body))
-			}
-			out = append(out, body[copied:from]...)
-			out = append(out, redacted...)
-			copied = to
-			break
+			_, to, next = looseValue(body, skipSpace(body, colon+1))
+			chained = true
 		}
+		if to <= from || (!chained && string(body[from:to]) == redacted) {
+			continue
+		}
+		if out == nil {
+			out = make([]byte, 0, len(body))
+		}
+		out = append(out, body[copied:from]...)
+		out = append(out, redacted...)
+		copied = to
 	}
 	if out == nil {
 		return body
@@ -185,19 +192,51 @@ func redactLoose(body []byte) []byte {
 	return append(out, body[copied:]...)
 }
 
-// looseValue returns the span to redact of the value starting at body[v]: the
-// inside of a string, its quotes possibly escaped as in JSON quoted in JSON,
-// or a whole object, array or bare token. What does not end runs to the end.
-func looseValue(body []byte, v int) (from, to int) {
+// maxChain bounds how many key-like values in a row the loose pass follows.
+const maxChain = 16
+
+// maxKeyLen bounds the keys the loose pass reads; secret names are shorter.
+const maxKeyLen = 128
+
+// isLooseSecretKey reports whether raw text between quotes, escaped once or
+// more, names a secret field.
+func isLooseSecretKey(raw []byte) bool {
+	for range 4 {
+		if bytes.IndexByte(raw, '\\') < 0 {
+			break
+		}
+		var decoded string
+		if json.Unmarshal(append(append([]byte{'"'}, raw...), '"'), &decoded) != nil {
+			return false
+		}
+		raw = []byte(decoded)
+	}
+	for _, f := range secretFields {
+		if strings.EqualFold(string(raw), f) {
+			return true
+		}
+	}
+	return false
+}
+
+// looseValue returns the span to redact of the value starting at body[v] and
+// the index just past the value: for a string, its inside, its quotes possibly
+// escaped as in JSON quoted in JSON; for an object, array or bare token, all
+// of it. A value that does not end runs to the end of body.
+func looseValue(body []byte, v int) (from, to, next int) {
 	q := v
 	for q < len(body) && body[q] == '\\' {
 		q++
 	}
 	switch {
 	case q >= len(body):
-		return v, len(body)
+		return v, len(body), len(body)
 	case body[q] == '"' && q == v:
-		return q + 1, max(q+1, min(stringEnd(body, q)-1, len(body)))
+		end := stringEnd(body, q)
+		if end > len(body) {
+			return q + 1, len(body), len(body)
+		}
+		return q + 1, end - 1, end
 	case body[q] == '"':
 		// A quote escaped n times ends at the next quote after exactly n backslashes.
 		n := q - v
@@ -210,30 +249,19 @@ func looseValue(body []byte, v int) (from, to int) {
 				run++
 			}
 			if run == n {
-				return q + 1, i - n
+				return q + 1, i - n, i + 1
 			}
 		}
-		return q + 1, len(body)
+		return q + 1, len(body), len(body)
 	case body[q] == '{' || body[q] == '[':
-		return q, valueEndAt(body, q)
+		end := valueEndAt(body, q)
+		return q, end, end
 	}
 	end := q
 	for end < len(body) && !bytes.ContainsRune([]byte(",}] \t\r\n\\\""), rune(body[end])) {
 		end++
 	}
-	return q, end
-}
-
-// asciiLower returns a copy of b with ASCII letters in lower case, byte for byte.
-func asciiLower(b []byte) []byte {
-	l := make([]byte, len(b))
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		l[i] = c
-	}
-	return l
+	return q, end, end
 }
 
 // stringEnd returns the index just past the JSON string starting at the quote
