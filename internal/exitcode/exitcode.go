@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -155,7 +156,7 @@ func Write(w io.Writer, err error, asJSON bool) int {
 			return r.Code
 		}
 	}
-	fmt.Fprintf(w, "dbgov: %s\n", r.Message)
+	fmt.Fprintf(w, "dbgov: %s\n", escapeLines(r.Message))
 	if r.Hint != "" {
 		fmt.Fprintf(w, "hint: %s\n", r.Hint)
 	}
@@ -181,4 +182,15 @@ func MinArgs(n int, what string) func(*cobra.Command, []string) error {
 		}
 		return nil
 	}
+}
+
+// escapeLines escapes control characters in each line of msg, so a hostile
+// service message cannot drive the terminal; the line breaks dbgov itself
+// puts in a message stay.
+func escapeLines(msg string) string {
+	lines := strings.Split(msg, "\n")
+	for i, l := range lines {
+		lines[i] = output.EscapeControl(l)
+	}
+	return strings.Join(lines, "\n")
 }

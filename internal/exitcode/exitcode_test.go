@@ -1,0 +1,113 @@
+package exitcode
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/dbgov/dbgov/client"
+	"github.com/dbgov/dbgov/config"
+	"github.com/dbgov/dbgov/internal/input"
+	"github.com/dbgov/dbgov/output"
+)
+
+func apiErr(status int, name string) error {
+	return fmt.Errorf("get thing: %w", &client.APIError{HTTPStatus: status, CodeName: name, Message: "the service says no"})
+}
+
+func TestClassify_followsTheContractTable(t *testing.T) {
+	tests := []struct {
+		name string
+		err  error
+		want int
+	}{
+		{"plain error", errors.New("boom"), Failure},
+		{"usage", Usagef("bad flag"), Usage},
+		{"invalid name", fmt.Errorf("x: %w", client.ErrInvalidName), Usage},
+		{"invalid request", fmt.Errorf("x: %w", client.ErrInvalidRequest), Usage},
+		{"invalid config", fmt.Errorf("x: %w", config.ErrInvalid), Usage},
+		{"invalid input", fmt.Errorf("x: %w", input.ErrInvalid), Usage},
+		{"invalid output options", fmt.Errorf("x: %w", output.ErrInvalidOptions), Usage},
+		{"no credentials", fmt.Errorf("x: %w", client.ErrNoCredentials), Auth},
+		{"401", apiErr(401, "UNAUTHENTICATED"), Auth},
+		{"403", apiErr(403, "PERMISSION_DENIED"), Permission},
+		{"404", apiErr(404, "NOT_FOUND"), NotFound},
+		{"400", apiErr(400, "INVALID_ARGUMENT"), Rejected},
+		{"409", apiErr(409, "ALREADY_EXISTS"), Rejected},
+		{"412", apiErr(412, "FAILED_PRECONDITION"), Rejected},
+		{"422", apiErr(422, "INVALID_ARGUMENT"), Rejected},
+		{"429", apiErr(429, "RESOURCE_EXHAUSTED"), Service},
+		{"500", apiErr(500, "INTERNAL"), Service},
+		{"502", apiErr(502, "UNAVAILABLE"), Service},
+		{"503", apiErr(503, "UNAVAILABLE"), Service},
+		{"501", apiErr(501, "UNIMPLEMENTED"), Service},
+		{"405", apiErr(405, "UNKNOWN"), Failure},
+		{"no answer", &client.TransportError{Message: "connection refused"}, NoAnswer},
+		{"invalid response", &client.InvalidResponseError{HTTPStatus: 200, Err: errors.New("truncated")}, Failure},
+		{"differences", &SilentError{Code: Differences}, Differences},
+		{"interrupted", fmt.Errorf("list: %w", context.Canceled), Interrupted},
+		{"interrupted wins over the request's error", errors.Join(context.Canceled, apiErr(503, "UNAVAILABLE")), Interrupted},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Classify(tt.err).Code; got != tt.want {
+				t.Fatalf("Classify(%v) = %d, want %d", tt.err, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestWrite_text(t *testing.T) {
+	var buf bytes.Buffer
+	code := Write(&buf, apiErr(404, "NOT_FOUND"), false)
+	want := "dbgov: get thing: the service says no (HTTP 404 NOT_FOUND)\n"
+	if code != NotFound || buf.String() != want {
+		t.Fatalf("Write = %d %q, want %d %q", code, buf.String(), NotFound, want)
+	}
+}
+
+func TestWrite_hintOnItsOwnLine(t *testing.T) {
+	var buf bytes.Buffer
+	Write(&buf, apiErr(401, "UNAUTHENTICATED"), false)
+	lines := bytes.Split(bytes.TrimSpace(buf.Bytes()), []byte("\n"))
+	if len(lines) != 2 || !bytes.HasPrefix(lines[1], []byte("hint: ")) {
+		t.Fatalf("got %q, want an error line and a hint line", buf.String())
+	}
+}
+
+func TestWrite_jsonIsOneLine(t *testing.T) {
+	var buf bytes.Buffer
+	err := fmt.Errorf("get: %w", &client.APIError{HTTPStatus: 404, CodeName: "NOT_FOUND", Message: "nope",
+		Details: []json.RawMessage{json.RawMessage(`{"@type":"x"}`)}})
+	if code := Write(&buf, err, true); code != NotFound {
+		t.Fatalf("code %d", code)
+	}
+	want := `{"error":{"httpStatus":404,"code":"NOT_FOUND","message":"nope","details":[{"@type":"x"}],"exitCode":5}}` + "\n"
+	if buf.String() != want {
+		t.Fatalf("got %s want %s", buf.String(), want)
+	}
+	buf.Reset()
+	Write(&buf, Usagef("bad flag"), true)
+	want = `{"error":{"code":"USAGE","message":"bad flag","exitCode":2}}` + "\n"
+	if buf.String() != want {
+		t.Fatalf("got %s want %s", buf.String(), want)
+	}
+}
+
+func TestWrite_silentPrintsNothing(t *testing.T) {
+	var buf bytes.Buffer
+	if code := Write(&buf, &SilentError{Code: Differences}, false); code != Differences || buf.Len() != 0 {
+		t.Fatalf("Write = %d %q", code, buf.String())
+	}
+}
+
+func TestWrite_escapesControlCharacters(t *testing.T) {
+	var buf bytes.Buffer
+	Write(&buf, &client.APIError{HTTPStatus: 500, CodeName: "INTERNAL", Message: "bad \x1b]0;pwned\x07 thing"}, false)
+	if bytes.ContainsAny(buf.Bytes(), "\x1b\x07") {
+		t.Fatalf("raw control characters reached stderr: %q", buf.String())
+	}
+}
