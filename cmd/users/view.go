@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/dbgov/dbgov/client"
@@ -31,7 +32,7 @@ var userColumns = []output.Column[*userRow]{
 	{Header: "TITLE", Value: func(u *userRow) string { return u.Title }},
 	{Header: "TYPE", Value: func(u *userRow) string { return string(u.UserType) }},
 	{Header: "STATE", Value: func(u *userRow) string { return string(u.State) }},
-	{Header: "MFA", Value: func(u *userRow) string { return yesNo(u.MfaEnabled) }},
+	{Header: "MFA", Value: func(u *userRow) string { return strconv.FormatBool(u.MfaEnabled) }},
 	{Header: "GROUPS", Value: func(u *userRow) string { return strings.Join(u.Groups, ", ") }},
 }
 
@@ -49,13 +50,6 @@ func usersTable(rows []userRow) output.Table {
 		ptrs[i] = &rows[i]
 	}
 	return output.TableOf(ptrs, userColumns)
-}
-
-func yesNo(b bool) string {
-	if b {
-		return "yes"
-	}
-	return "no"
 }
 
 // errNotObject is the fault of an answer that is not a JSON object.
