@@ -1,0 +1,432 @@
+package e2e_test
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// userState returns the state the server holds for a user, read with
+// dbgov itself.
+func userState(t *testing.T, c *cli, email string) string {
+	t.Helper()
+	r := c.run(t, "users", "batch-get", email, "--jq", ".users[0].state").expect(t, 0)
+	return strings.TrimSpace(r.stdout)
+}
+
+func TestUsersUndelete_restoresADeletedUserOnce(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t)
+	c := newCLI(t, srv)
+
+	// The steps share the server's state, so they run in order.
+	t.Run("dry-run prints the request and sends nothing", func(t *testing.T) {
+		var r result
+		sent := srv.sent(t, func() { r = c.run(t, "users", "undelete", "bob@example.com", "--dry-run").expect(t, 0) })
+		if len(sent) != 0 {
+			t.Errorf("--dry-run sent %q", sent)
+		}
+		r.stdoutHas(t, "POST "+srv.url+"/v1/users/bob@example.com:undelete", `"name": "users/bob@example.com"`)
+		if got := userState(t, c, "bob@example.com"); got != "DELETED" {
+			t.Errorf("after --dry-run, bob is %s, want DELETED", got)
+		}
+	})
+
+	t.Run("undelete makes the user active", func(t *testing.T) {
+		var r result
+		sent := srv.sent(t, func() { r = c.run(t, "users", "undelete", "users/bob@example.com").expect(t, 0) })
+		if want := []string{"POST /v1/users/bob@example.com:undelete 200"}; !slices.Equal(sent, want) {
+			t.Errorf("requests = %q, want %q", sent, want)
+		}
+		rows := tableRows(t, r.stdout)
+		cellsAre(t, rows, "NAME", "users/bob@example.com")
+		cellsAre(t, rows, "STATE", "ACTIVE")
+		if got := userState(t, c, "bob@example.com"); got != "ACTIVE" {
+			t.Errorf("after undelete, bob is %s, want ACTIVE", got)
+		}
+	})
+
+	t.Run("undeleting an active user is rejected", func(t *testing.T) {
+		r := c.run(t, "users", "undelete", "bob@example.com").expect(t, 6)
+		r.stdoutEmpty(t)
+		r.stderrIsErrorLine(t, "bob@example.com", "(HTTP 400 FAILED_PRECONDITION)")
+	})
+
+	t.Run("rejection as a JSON line", func(t *testing.T) {
+		r := c.run(t, "users", "undelete", "bob@example.com", "-o", "json").expect(t, 6)
+		r.stdoutEmpty(t)
+		e := r.jsonError(t)
+		if e["httpStatus"] != json.Number("400") || e["code"] != "FAILED_PRECONDITION" {
+			t.Errorf("error = %v, want httpStatus 400 and code FAILED_PRECONDITION", e)
+		}
+	})
+
+	t.Run("unknown user is not found", func(t *testing.T) {
+		r := c.run(t, "users", "undelete", "nobody@example.com").expect(t, 5)
+		r.stdoutEmpty(t)
+		r.stderrIsErrorLine(t, "nobody@example.com", "(HTTP 404 NOT_FOUND)")
+	})
+
+	t.Run("json of the undeleted user", func(t *testing.T) {
+		r := c.run(t, "users", "undelete", "erin@example.com", "-o", "json").expect(t, 0)
+		doc := r.jsonOut(t)
+		if doc["name"] != "users/erin@example.com" || doc["state"] != "ACTIVE" {
+			t.Errorf("undeleted user = %v, want erin, ACTIVE", doc)
+		}
+	})
+
+	t.Run("a name that cannot be a user is a usage error", func(t *testing.T) {
+		var r result
+		sent := srv.sent(t, func() { r = c.run(t, "users", "undelete", "a/b@example.com").expect(t, 2) })
+		if len(sent) != 0 {
+			t.Errorf("requests sent: %q", sent)
+		}
+		r.stdoutEmpty(t)
+	})
+}
+
+const catalogYAML = `# customers only: the update replaces the whole catalog
+schemas:
+  - name: public
+    tables:
+      - name: customers
+        classification: "1-2"
+        columns:
+          columns:
+            - name: id
+            - name: email
+              semanticType: email
+              classification: "1-2"
+              labels:
+                pii: "true"
+`
+
+const catalogJSON = `{
+  "name": "instances/prod-pg/databases/orders/catalog",
+  "schemas": [
+    {
+      "name": "billing",
+      "tables": [
+        {
+          "name": "payments",
+          "classification": "1-3",
+          "columns": {"columns": [
+            {"name": "id"},
+            {"name": "card_number", "semanticType": "credit-card", "labels": {"pci": "true"}}
+          ]}
+        }
+      ]
+    }
+  ]
+}
+`
+
+func TestCatalogUpdate_replacesTheCatalog(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t)
+	c := newCLI(t, srv)
+	yamlFile := c.file(t, "catalog.yaml", catalogYAML)
+	jsonFile := c.file(t, "catalog.json", catalogJSON)
+	orders := []string{"catalog", "update", "--instance", "prod-pg", "--database", "orders"}
+	inventory := []string{"catalog", "update", "--instance", "prod-pg", "--database", "inventory"}
+
+	// The steps share the server's state, so they run in order.
+	t.Run("dry-run prints the request and sends nothing", func(t *testing.T) {
+		var r result
+		sent := srv.sent(t, func() {
+			r = c.run(t, append(slices.Clone(inventory), "-f", yamlFile, "--allow-missing", "--dry-run")...).expect(t, 0)
+		})
+		if len(sent) != 0 {
+			t.Errorf("--dry-run sent %q", sent)
+		}
+		r.stdoutHas(t, "PATCH "+srv.url+"/v1/instances/prod-pg/databases/inventory/catalog?allowMissing=true",
+			`"name": "instances/prod-pg/databases/inventory/catalog"`, `"semanticType": "email"`)
+	})
+
+	t.Run("from YAML", func(t *testing.T) {
+		var r result
+		sent := srv.sent(t, func() { r = c.run(t, append(slices.Clone(orders), "-f", yamlFile)...).expect(t, 0) })
+		if want := []string{"PATCH /v1/instances/prod-pg/databases/orders/catalog 200"}; !slices.Equal(sent, want) {
+			t.Errorf("requests = %q, want %q", sent, want)
+		}
+		rows := tableRows(t, r.stdout)
+		cellsAre(t, rows, "SCHEMA", "public", "public", "public")
+		cellsAre(t, rows, "TABLE", "customers", "customers", "customers")
+		cellsAre(t, rows, "COLUMN", "", "id", "email")
+		cellsAre(t, rows, "SEMANTIC TYPE", "", "", "email")
+		cellsAre(t, rows, "CLASSIFICATION", "1-2", "", "1-2")
+		cellsAre(t, rows, "LABELS", "", "", "pii=true")
+	})
+
+	t.Run("from JSON, with the full database name", func(t *testing.T) {
+		r := c.run(t, "catalog", "update", "--database", "instances/prod-pg/databases/orders", "-f", jsonFile, "-o", "json").expect(t, 0)
+		doc := r.jsonOut(t)
+		if got := field(t, doc, "schemas", 0, "tables", 0, "columns", "columns", 1, "labels", "pci"); got != "true" {
+			t.Errorf("card_number label pci = %v, want true", got)
+		}
+		if n := len(field(t, doc, "schemas").([]any)); n != 1 {
+			t.Errorf("the catalog has %d schemas after the update, want 1: it replaces the whole catalog", n)
+		}
+	})
+
+	t.Run("from stdin", func(t *testing.T) {
+		r := c.runStdin(t, catalogYAML, append(slices.Clone(orders), "-f", "-", "--jq", ".schemas[].tables[].name")...).expect(t, 0)
+		r.stdoutIs(t, "customers\n")
+	})
+
+	t.Run("a database without a catalog needs allow-missing", func(t *testing.T) {
+		r := c.run(t, append(slices.Clone(inventory), "-f", yamlFile)...).expect(t, 5)
+		r.stdoutEmpty(t)
+		r.stderrIsErrorLine(t, "(HTTP 404 NOT_FOUND)")
+	})
+
+	t.Run("allow-missing creates it", func(t *testing.T) {
+		r := c.run(t, append(slices.Clone(inventory), "-f", yamlFile, "--allow-missing", "-o", "name")...).expect(t, 0)
+		r.stdoutHas(t, "instances/prod-pg/databases/inventory/catalog")
+		// Now it exists, so an update without the flag works.
+		c.run(t, append(slices.Clone(inventory), "-f", yamlFile)...).expect(t, 0)
+	})
+
+	bad := []struct {
+		name     string
+		file     string
+		content  string
+		inStderr []string
+	}{
+		{name: "unknown field", file: "bad-field.json", content: `{"schemas": [{"name": "public", "tabels": []}]}`, inStderr: []string{"tabels"}},
+		{name: "wrong type", file: "bad-type.yaml", content: "schemas:\n  - name: public\n    tables: yes\n", inStderr: []string{"tables"}},
+		{name: "not JSON or YAML", file: "bad-syntax.json", content: `{"schemas": [`},
+		{name: "another database's catalog", file: "other.yaml", content: "name: instances/prod-pg/databases/inventory/catalog\n", inStderr: []string{"inventory"}},
+	}
+	for _, tt := range bad {
+		t.Run("bad file: "+tt.name, func(t *testing.T) {
+			path := c.file(t, tt.file, tt.content)
+			var r result
+			sent := srv.sent(t, func() { r = c.run(t, append(slices.Clone(orders), "-f", path)...).expect(t, 2) })
+			if len(sent) != 0 {
+				t.Errorf("a bad file sent %q", sent)
+			}
+			r.stdoutEmpty(t)
+			r.stderrIsErrorLine(t, append([]string{tt.file}, tt.inStderr...)...)
+		})
+	}
+
+	t.Run("missing file is a usage error", func(t *testing.T) {
+		r := c.run(t, append(slices.Clone(orders), "-f", "no-such-file.yaml")...).expect(t, 2)
+		r.stderrIsErrorLine(t, "no-such-file.yaml")
+	})
+
+	t.Run("no file is a usage error", func(t *testing.T) {
+		c.run(t, orders...).expect(t, 2).stdoutEmpty(t)
+	})
+}
+
+const revisionsYAML = `- version: "3.0.0"
+  type: VERSIONED
+  file: migrations/3.0.0_status.sql
+  sheet: projects/orders/sheets/201
+- version: "3.1.0"
+  type: VERSIONED
+  file: migrations/3.1.0_index.sql
+  sheet: projects/orders/sheets/202
+- version: "3.2.0"
+  type: VERSIONED
+  file: migrations/3.2.0.sql
+`
+
+func TestRevisionsBatchCreate_createsInBatchesAndReportsWhatWasCreated(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t)
+	c := newCLI(t, srv)
+	orders := []string{"revisions", "batch-create", "--instance", "prod-pg", "--database", "orders"}
+	list := c.file(t, "revisions.yaml", revisionsYAML)
+
+	// The steps share the server's state, so they run in order.
+	t.Run("dry-run prints every batch and sends nothing", func(t *testing.T) {
+		var r result
+		sent := srv.sent(t, func() {
+			r = c.run(t, append(slices.Clone(orders), "-f", list, "--batch-size", "2", "--dry-run")...).expect(t, 0)
+		})
+		if len(sent) != 0 {
+			t.Errorf("--dry-run sent %q", sent)
+		}
+		if n := strings.Count(r.stdout, "POST "+srv.url+"/v1/instances/prod-pg/databases/orders/revisions:batchCreate"); n != 2 {
+			t.Errorf("dry-run printed %d requests, want 2 batches\n%s", n, r.dump())
+		}
+		r.stdoutHas(t, `"parent": "instances/prod-pg/databases/orders"`, `"version": "3.2.0"`)
+	})
+
+	t.Run("a list in batches of two", func(t *testing.T) {
+		var r result
+		sent := srv.sent(t, func() {
+			r = c.run(t, append(slices.Clone(orders), "-f", list, "--batch-size", "2", "-o", "json")...).expect(t, 0)
+		})
+		post := "POST /v1/instances/prod-pg/databases/orders/revisions:batchCreate 200"
+		if want := []string{post, post}; !slices.Equal(sent, want) {
+			t.Errorf("requests = %q, want two batches %q", sent, want)
+		}
+		var versions []string
+		for _, rev := range field(t, r.jsonOut(t), "revisions").([]any) {
+			versions = append(versions, rev.(map[string]any)["version"].(string))
+		}
+		if want := []string{"3.0.0", "3.1.0", "3.2.0"}; !slices.Equal(versions, want) {
+			t.Errorf("created versions = %q, want %q", versions, want)
+		}
+	})
+
+	t.Run("table of the created revisions", func(t *testing.T) {
+		f := c.file(t, "one.yaml", "- {version: \"4.0.0\", type: DECLARATIVE, file: schema/orders.sql}\n")
+		r := c.run(t, append(slices.Clone(orders), "-f", f)...).expect(t, 0)
+		rows := tableRows(t, r.stdout)
+		if len(rows) != 1 || !strings.HasPrefix(rows[0]["NAME"], "instances/prod-pg/databases/orders/revisions/") {
+			t.Fatalf("want one revision row\n%s", r.dump())
+		}
+		cellsAre(t, rows, "VERSION", "4.0.0")
+		cellsAre(t, rows, "TYPE", "DECLARATIVE")
+		cellsAre(t, rows, "FILE", "schema/orders.sql")
+	})
+
+	t.Run("the full request body", func(t *testing.T) {
+		f := c.file(t, "body.json", `{"parent": "instances/prod-pg/databases/orders",
+  "requests": [{"revision": {"version": "5.0.0", "type": "VERSIONED", "file": "migrations/5.0.0.sql"}}]}`)
+		r := c.run(t, "revisions", "batch-create", "--database", "instances/prod-pg/databases/orders", "-f", f, "-o", "name").expect(t, 0)
+		if got := lines(r.stdout); len(got) != 1 || !strings.HasPrefix(got[0], "instances/prod-pg/databases/orders/revisions/") {
+			t.Errorf("want one revision name\n%s", r.dump())
+		}
+	})
+
+	t.Run("a duplicate version stops and prints those created", func(t *testing.T) {
+		f := c.file(t, "dup.yaml", `- {version: "6.0.0", type: VERSIONED, file: a.sql}
+- {version: "6.1.0", type: VERSIONED, file: b.sql}
+- {version: "3.0.0", type: VERSIONED, file: again.sql}
+- {version: "6.2.0", type: VERSIONED, file: c.sql}
+`)
+		var r result
+		sent := srv.sent(t, func() {
+			r = c.run(t, append(slices.Clone(orders), "-f", f, "--batch-size", "1", "-o", "name")...).expect(t, 6)
+		})
+		post := "POST /v1/instances/prod-pg/databases/orders/revisions:batchCreate "
+		if want := []string{post + "200", post + "200", post + "409"}; !slices.Equal(sent, want) {
+			t.Errorf("requests = %q, want two created then the duplicate refused, and nothing after it: %q", sent, want)
+		}
+		if got := lines(r.stdout); len(got) != 2 {
+			t.Errorf("stdout should name the 2 revisions created\n%s", r.dump())
+		}
+		r.stderrHas(t, "3.0.0", "ALREADY_EXISTS", "2 of 4")
+		r.stdoutLacks(t, "dbgov:")
+	})
+
+	t.Run("a stop midway with -o json gives one JSON error line", func(t *testing.T) {
+		t.Skip("known defect: on a partial failure with -o json, revisions batch-create writes two JSON lines to stderr ({\"incomplete\": ...} then {\"error\": ...}); the contract gives errors one JSON line")
+		f := c.file(t, "dup-json.yaml", "- {version: \"8.0.0\", type: VERSIONED, file: a.sql}\n- {version: \"3.0.0\", type: VERSIONED, file: again.sql}\n")
+		r := c.run(t, append(slices.Clone(orders), "-f", f, "--batch-size", "1", "-o", "json")...).expect(t, 6)
+		e := r.jsonError(t)
+		if e["httpStatus"] != json.Number("409") || e["code"] != "ALREADY_EXISTS" {
+			t.Errorf("error = %v, want httpStatus 409 and code ALREADY_EXISTS", e)
+		}
+		if got := field(t, r.jsonOut(t), "revisions", 0, "version"); got != "8.0.0" {
+			t.Errorf("stdout should hold the revision created, got %v", got)
+		}
+	})
+
+	t.Run("the earlier ones stay created", func(t *testing.T) {
+		f := c.file(t, "again.yaml", "- {version: \"6.1.0\", type: VERSIONED, file: b.sql}\n")
+		r := c.run(t, append(slices.Clone(orders), "-f", f)...).expect(t, 6)
+		r.stderrHas(t, "6.1.0", "(HTTP 409 ALREADY_EXISTS)")
+	})
+
+	bad := []struct {
+		name    string
+		content string
+		flags   []string
+	}{
+		{name: "unknown type", content: `[{"version": "7.0.0", "type": "NOPE"}]`},
+		{name: "unknown field", content: `[{"version": "7.0.0", "type": "VERSIONED", "flie": "x.sql"}]`},
+		{name: "parent of another database", content: `{"parent": "instances/prod-pg/databases/inventory", "requests": [{"revision": {"version": "7.0.0", "type": "VERSIONED"}}]}`},
+		{name: "batch size zero", content: `[{"version": "7.0.0", "type": "VERSIONED"}]`, flags: []string{"--batch-size", "0"}},
+	}
+	for _, tt := range bad {
+		t.Run("usage error: "+tt.name, func(t *testing.T) {
+			f := c.file(t, "bad.json", tt.content)
+			var r result
+			sent := srv.sent(t, func() {
+				r = c.run(t, append(append(slices.Clone(orders), "-f", f), tt.flags...)...).expect(t, 2)
+			})
+			if len(sent) != 0 {
+				t.Errorf("requests sent: %q", sent)
+			}
+			r.stdoutEmpty(t)
+		})
+	}
+}
+
+func TestAPI_sendsAnyRequestWithTheSameCredentialsAndCodes(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t)
+	c := newCLI(t, srv)
+
+	t.Run("GET prints pretty JSON by default", func(t *testing.T) {
+		r := c.run(t, "api", "GET", "/v1/idps").expect(t, 0)
+		if !strings.HasPrefix(r.stdout, "{\n  \"identityProviders\": [") {
+			t.Errorf("want pretty JSON\n%s", r.dump())
+		}
+		if got := field(t, r.jsonOut(t), "identityProviders", 0, "config", "oauth2Config", "clientSecret"); got != "********" {
+			t.Errorf("clientSecret = %v, want ********", got)
+		}
+	})
+
+	t.Run("GET with jq and a query string", func(t *testing.T) {
+		r := c.run(t, "api", "get", "/v1/instances/prod-pg/databases/orders/policies?policyType=TAG&showDeleted=true", "--jq", ".policies[].name").expect(t, 0)
+		r.stdoutIs(t, "instances/prod-pg/databases/orders/policies/tag\ninstances/prod-pg/databases/orders/policies/tag-2023\n")
+	})
+
+	t.Run("POST with input from a file", func(t *testing.T) {
+		body := c.file(t, "undelete.yaml", "name: users/bob@example.com\n")
+		var r result
+		sent := srv.sent(t, func() {
+			r = c.run(t, "api", "POST", "/v1/users/bob@example.com:undelete", "--input", body).expect(t, 0)
+		})
+		if want := []string{"POST /v1/users/bob@example.com:undelete 200"}; !slices.Equal(sent, want) {
+			t.Errorf("requests = %q, want %q", sent, want)
+		}
+		if got := field(t, r.jsonOut(t), "state"); got != "ACTIVE" {
+			t.Errorf("state = %v, want ACTIVE", got)
+		}
+		if got := userState(t, c, "bob@example.com"); got != "ACTIVE" {
+			t.Errorf("bob is %s after the POST, want ACTIVE", got)
+		}
+	})
+
+	t.Run("POST with input from stdin, rejected", func(t *testing.T) {
+		r := c.runStdin(t, `{"name": "users/bob@example.com"}`, "api", "POST", "/v1/users/bob@example.com:undelete", "--input", "-").expect(t, 6)
+		r.stdoutEmpty(t)
+		r.stderrIsErrorLine(t, "(HTTP 400 FAILED_PRECONDITION)")
+	})
+
+	t.Run("unknown route is not found", func(t *testing.T) {
+		r := c.run(t, "api", "GET", "/v1/nothing-here").expect(t, 5)
+		r.stderrIsErrorLine(t, "(HTTP 404")
+	})
+
+	t.Run("permission denied", func(t *testing.T) {
+		body := c.file(t, "catalog.yaml", catalogYAML)
+		r := c.with("DBGOV_TOKEN", "dev-readonly-token").run(t, "api", "PATCH", "/v1/instances/prod-pg/databases/orders/catalog", "--input", body).expect(t, 4)
+		r.stderrIsErrorLine(t, "svc.databaseCatalogs.update", "(HTTP 403 PERMISSION_DENIED)")
+	})
+
+	t.Run("an open route needs no token", func(t *testing.T) {
+		t.Skip("known defect: dbgov api GET /v1/idps without a token exits 3 (\"no credentials\") before sending, although the route is open; it should send the request without credentials")
+		r := c.without("DBGOV_TOKEN").run(t, "api", "GET", "/v1/idps", "--jq", ".identityProviders | length").expect(t, 0)
+		r.stdoutIs(t, "3\n")
+	})
+
+	t.Run("bad method is a usage error", func(t *testing.T) {
+		var r result
+		sent := srv.sent(t, func() { r = c.run(t, "api", "FETCH", "/v1/idps").expect(t, 2) })
+		if len(sent) != 0 {
+			t.Errorf("requests sent: %q", sent)
+		}
+		r.stderrIsErrorLine(t, "FETCH")
+	})
+}
