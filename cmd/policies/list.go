@@ -1,0 +1,136 @@
+package policies
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dbgov/dbgov/client"
+	"github.com/dbgov/dbgov/cmd/dbname"
+	"github.com/dbgov/dbgov/cmd/factory"
+	"github.com/dbgov/dbgov/internal/exitcode"
+	"github.com/dbgov/dbgov/internal/iostreams"
+	"github.com/dbgov/dbgov/output"
+)
+
+type listOptions struct {
+	IO      *iostreams.IOStreams
+	Client  func() (*client.Client, error)
+	Printer func() (output.Printer, error)
+
+	DB          client.DatabaseName
+	Type        client.PolicyType // empty: every type
+	ShowDeleted bool
+}
+
+func newListCmd(f *factory.Factory, runF func(context.Context, *listOptions) error) *cobra.Command {
+	opts := &listOptions{IO: f.IO, Client: f.Client, Printer: f.Printer}
+	var db dbname.Flags
+	var policyType string
+	cmd := &cobra.Command{
+		Use:   "list --instance I --database D [--type TYPE] [--show-deleted]",
+		Short: "List the policies of a database",
+		Long: `List the policies set on a database, one a row: its type, the kind of
+resource it is attached to, whether it is enforced and inherited from the
+parent, and a summary of its payload.
+
+--type keeps the policies of one type: ` + typeList() + `,
+in any case (masking_rule is MASKING_RULE). --show-deleted includes deleted
+policies.`,
+		Example: `  dbgov policies list --instance prod-pg --database orders
+  dbgov policies list --database instances/prod-pg/databases/orders --type masking_rule
+  dbgov policies list --instance prod-pg --database orders --type tag -o json`,
+		Args: exitcode.ExactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			d, err := db.Resolve()
+			if err != nil {
+				return err
+			}
+			opts.DB = d
+			if cmd.Flags().Changed("type") {
+				if opts.Type, err = parseType(policyType); err != nil {
+					return err
+				}
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runList(cmd.Context(), opts)
+		},
+	}
+	db.Add(cmd)
+	cmd.Flags().StringVar(&policyType, "type", "", "list only the policies of this `type` ("+typeList()+"), in any case")
+	cmd.Flags().BoolVar(&opts.ShowDeleted, "show-deleted", false, "include deleted policies")
+	_ = cmd.RegisterFlagCompletionFunc("type", completeType)
+	return cmd
+}
+
+func runList(ctx context.Context, opts *listOptions) error {
+	p, err := opts.Printer()
+	if err != nil {
+		return err
+	}
+	c, err := opts.Client()
+	if err != nil {
+		return err
+	}
+	resp, raw, err := c.ListPolicies(ctx, opts.DB, client.ListPoliciesOptions{PolicyType: opts.Type, ShowDeleted: opts.ShowDeleted})
+	if err != nil {
+		return fmt.Errorf("list policies of %s: %w", opts.DB, err)
+	}
+	return p.Print(opts.IO.Out, output.Document{
+		Raw:       raw,
+		ListField: "policies",
+		Names:     func() []string { return policyNames(resp.Policies) },
+		Tables:    func() []output.Table { return []output.Table{policiesTable(resp.Policies)} },
+	})
+}
+
+// parseType reads a policy type name given in any case.
+func parseType(s string) (client.PolicyType, error) {
+	for _, known := range client.PolicyTypes() {
+		if strings.EqualFold(s, string(known)) {
+			return known, nil
+		}
+	}
+	return "", exitcode.Usagef("unknown policy type %q for --type: use one of %s", s, typeList())
+}
+
+// typeList names the policy types --type takes.
+func typeList() string {
+	types := client.PolicyTypes()
+	names := make([]string, len(types))
+	for i, t := range types {
+		names[i] = string(t)
+	}
+	return strings.Join(names, ", ")
+}
+
+// completeType offers the policy types that start with what was typed, in
+// any case. Each keeps what was typed and goes on in the case of its last
+// letter, so that a shell that matches case keeps them: "mask" offers
+// masking_rule and masking_exemption, "" and "MASK" offer them in capitals.
+func completeType(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	lower := false
+	if i := strings.LastIndexFunc(toComplete, unicode.IsLetter); i >= 0 {
+		r, _ := utf8.DecodeRuneInString(toComplete[i:])
+		lower = unicode.IsLower(r)
+	}
+	var out []string
+	for _, t := range client.PolicyTypes() {
+		name := string(t)
+		if len(toComplete) > len(name) || !strings.EqualFold(name[:len(toComplete)], toComplete) {
+			continue
+		}
+		rest := name[len(toComplete):]
+		if lower {
+			rest = strings.ToLower(rest)
+		}
+		out = append(out, toComplete+rest)
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp
+}

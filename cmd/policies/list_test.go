@@ -1,0 +1,272 @@
+package policies_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/dbgov/dbgov/internal/cmdtest"
+	"github.com/dbgov/dbgov/internal/httpmock"
+)
+
+const ordersPath = "/v1/instances/prod-pg/databases/orders/policies"
+
+// ordersPolicies holds one policy of each type, spaced oddly as the service
+// sometimes does, plus one of a type this version does not know.
+const ordersPolicies = `{"policies": [
+ {"name": "instances/prod-pg/databases/orders/policies/masking_rule", "type": "MASKING_RULE", "resourceType": "PROJECT", "enforce": true,
+  "maskingRulePolicy": {"rules": [
+   {"id": "r1", "semanticType": "email", "condition": {"callExpr": {"function": "_==_", "args": [{"identExpr": {"name": "classification"}}, {"constExpr": {"stringValue": "1-2"}}]}}},
+   {"id": "r2", "semanticType": "phone-number"},
+   {"id": "r3", "semanticType": "credit-card"}]}} ,
+ {"name": "instances/prod-pg/databases/orders/policies/masking_exemption", "type": "MASKING_EXEMPTION", "resourceType": "PROJECT", "enforce": true,
+  "maskingExemptionPolicy": {"exemptions": [{"members": ["user:alice@example.com"]}, {"members": ["group:dba@example.com"]}]}},
+ {"name": "instances/prod-pg/databases/orders/policies/rollout", "type": "ROLLOUT_POLICY", "resourceType": "ENVIRONMENT", "inheritFromParent": true,
+  "rolloutPolicy": {"automatic": true, "roles": ["roles/projectOwner", "roles/dba"]}},
+ {"name": "instances/prod-pg/databases/orders/policies/tag", "type": "TAG", "resourceType": "WORKSPACE",
+  "tagPolicy": {"tags": {"env": "prod", "owner": "crm", "pii": "true", "tier": "1"}}},
+ {"name": "instances/prod-pg/databases/orders/policies/data_source_query", "type": "DATA_SOURCE_QUERY", "resourceType": "ENVIRONMENT", "enforce": true,
+  "dataSourceQueryPolicy": {"adminDataSourceRestriction": "DISALLOW", "disallowDdl": true, "disallowDml": true}},
+ {"name": "instances/prod-pg/databases/orders/policies/data_query", "type": "DATA_QUERY", "resourceType": "PROJECT", "enforce": true,
+  "queryDataPolicy": {"timeout": "30s", "disableExport": true, "maximumResultRows": 1000, "maximumResultSize": "10485760"}},
+ {"name": "instances/prod-pg/databases/orders/policies/future\u001b[31m", "type": "FUTURE_POLICY", "futurePolicy": {"x": 1}}
+]}`
+
+func TestList_formats(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		tty  bool
+	}{
+		{"table", nil, false},
+		{"table_tty", nil, true},
+		{"no_headers", []string{"--no-headers"}, false},
+		{"json", []string{"-o", "json"}, false},
+		{"yaml", []string{"-o", "yaml"}, false},
+		{"name", []string{"-o", "name"}, false},
+		{"jq", []string{"--jq", `.policies[] | select(.enforce) | .type`}, false},
+		{"template", []string{"--template", `{{range .policies}}{{.type}}{{if .inheritFromParent}} (inherited){{end}}{{"\n"}}{{end}}`}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := httpmock.New(t)
+			reg.Register(http.MethodGet, ordersPath, 200, ordersPolicies).Query("")
+			args := append([]string{"policies", "list", "--instance", "prod-pg", "--database", "orders"}, tt.args...)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), TTY: tt.tty}, args...).Expect(t, 0)
+			if res.Stderr != "" {
+				t.Errorf("stderr: %s", res.Stderr)
+			}
+			cmdtest.Golden(t, "list_"+tt.name, res.Stdout)
+		})
+	}
+}
+
+func TestList_emptyAnswer(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"table", nil, "NAME   TYPE   RESOURCE TYPE   ENFORCE   INHERIT   SUMMARY\n"},
+		{"json", []string{"-o", "json"}, "{\n  \"policies\": []\n}\n"},
+		{"jq", []string{"--jq", ".policies | length"}, "0\n"},
+		{"name", []string{"-o", "name"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := httpmock.New(t)
+			reg.Register(http.MethodGet, ordersPath, 200, `{}`)
+			args := append([]string{"policies", "list", "--instance", "prod-pg", "--database", "orders"}, tt.args...)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, args...).Expect(t, 0)
+			if res.Stdout != tt.want {
+				t.Errorf("stdout %q, want %q", res.Stdout, tt.want)
+			}
+		})
+	}
+}
+
+func TestList_summary(t *testing.T) {
+	tests := []struct {
+		name   string
+		policy string
+		want   string
+	}{
+		{"one rule", `"maskingRulePolicy": {"rules": [{"id": "r1"}]}`, "1 rule"},
+		{"no rules", `"maskingRulePolicy": {}`, "0 rules"},
+		{"one exemption", `"maskingExemptionPolicy": {"exemptions": [{"members": ["user:a@example.com"]}]}`, "1 exemption"},
+		{"manual rollout", `"rolloutPolicy": {"roles": ["roles/dba"]}`, "manual, 1 role"},
+		{"automatic rollout, no roles", `"rolloutPolicy": {"automatic": true}`, "automatic"},
+		{"one tag", `"tagPolicy": {"tags": {"env": "prod"}}`, "1 tag"},
+		{"DDL only", `"dataSourceQueryPolicy": {"disallowDdl": true}`, "DDL disallowed"},
+		{"admin fallback", `"dataSourceQueryPolicy": {"adminDataSourceRestriction": "FALLBACK"}`, "admin data source: FALLBACK"},
+		{"unspecified restriction", `"dataSourceQueryPolicy": {"adminDataSourceRestriction": "RESTRICTION_UNSPECIFIED"}`, "no restrictions"},
+		{"no data source restrictions", `"dataSourceQueryPolicy": {}`, "no restrictions"},
+		{"copy disabled", `"queryDataPolicy": {"disableCopyData": true, "maximumResultRows": 1}`, "copy disabled, max 1 row"},
+		{"size in bytes", `"queryDataPolicy": {"maximumResultSize": "512"}`, "max 512 bytes"},
+		{"size in GiB", `"queryDataPolicy": {"maximumResultSize": "1610612736"}`, "max 1.5 GiB"},
+		{"size not a number", `"queryDataPolicy": {"maximumResultSize": "lots"}`, "max lots bytes"},
+		{"timeout in hours", `"queryDataPolicy": {"timeout": "3600s"}`, "timeout 1h"},
+		{"timeout in minutes", `"queryDataPolicy": {"timeout": "90s"}`, "timeout 1m30s"},
+		{"timeout fraction", `"queryDataPolicy": {"timeout": "0.250s"}`, "timeout 250ms"},
+		{"timeout unreadable", `"queryDataPolicy": {"timeout": "soon"}`, "timeout soon"},
+		{"no limits", `"queryDataPolicy": {}`, "no limits"},
+		{"two payloads", `"tagPolicy": {"tags": {"a": "b"}}, "rolloutPolicy": {}`, "manual; 1 tag"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := httpmock.New(t)
+			reg.Register(http.MethodGet, ordersPath, 200, `{"policies": [{"name": "p", `+tt.policy+`}]}`)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, "policies", "list", "--instance", "prod-pg", "--database", "orders", "--no-headers").Expect(t, 0)
+			row := strings.TrimSuffix(res.Stdout, "\n")
+			if strings.Contains(row, "\n") {
+				t.Fatalf("want one row, got:\n%s", res.Stdout)
+			}
+			if !strings.HasSuffix(row, "   "+tt.want) {
+				t.Errorf("row %q does not end in the summary %q", row, tt.want)
+			}
+		})
+	}
+}
+
+func TestList_request(t *testing.T) {
+	tests := []struct {
+		name  string
+		args  []string
+		path  string
+		query string
+	}{
+		{"instance and database", []string{"--instance", "prod-pg", "--database", "orders"}, ordersPath, ""},
+		{"full database name", []string{"--database", "instances/prod-pg/databases/orders"}, ordersPath, ""},
+		{"full name and same instance", []string{"--instance", "prod-pg", "--database", "instances/prod-pg/databases/orders"}, ordersPath, ""},
+		{"type in lower case", []string{"--instance", "prod-pg", "--database", "orders", "--type", "masking_rule"}, ordersPath, "policyType=MASKING_RULE"},
+		{"type in mixed case", []string{"--instance", "prod-pg", "--database", "orders", "--type=Data_Query"}, ordersPath, "policyType=DATA_QUERY"},
+		{"type in capitals", []string{"--instance", "prod-pg", "--database", "orders", "--type", "ROLLOUT_POLICY"}, ordersPath, "policyType=ROLLOUT_POLICY"},
+		{"show deleted", []string{"--instance", "prod-pg", "--database", "orders", "--show-deleted"}, ordersPath, "showDeleted=true"},
+		{"show deleted off", []string{"--instance", "prod-pg", "--database", "orders", "--show-deleted=false"}, ordersPath, ""},
+		{"type and show deleted", []string{"--instance", "prod-pg", "--database", "orders", "--show-deleted", "--type", "tag"}, ordersPath, "policyType=TAG&showDeleted=true"},
+		{"ids escaped", []string{"--instance", "prod:pg", "--database", "ordérs"}, "/v1/instances/prod%3Apg/databases/ord%C3%A9rs/policies", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := httpmock.New(t)
+			reg.Register(http.MethodGet, tt.path, 200, `{"policies": []}`).Query(tt.query)
+			args := append([]string{"policies", "list"}, tt.args...)
+			cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, args...).Expect(t, 0)
+			reqs := reg.Requests()
+			if len(reqs) != 1 {
+				t.Fatalf("sent %d requests, want 1", len(reqs))
+			}
+			if got := reqs[0].Header.Get("Authorization"); got != "Bearer test-token" {
+				t.Errorf("Authorization %q, want the token", got)
+			}
+		})
+	}
+}
+
+func TestList_usage(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"no database", []string{"--instance", "prod-pg"}, []string{"--database is required"}},
+		{"database without instance", []string{"--database", "orders"}, []string{`database "orders" needs an instance`}},
+		{"instance does not match", []string{"--instance", "dev-pg", "--database", "instances/prod-pg/databases/orders"}, []string{`instance "dev-pg" does not match`}},
+		{"malformed full name", []string{"--database", "instances/prod-pg/orders"}, []string{"is not of the form instances/I/databases/D"}},
+		{"space in id", []string{"--instance", "prod pg", "--database", "orders"}, []string{"may not contain spaces"}},
+		{"unknown type", []string{"--instance", "prod-pg", "--database", "orders", "--type", "masking"},
+			[]string{`unknown policy type "masking" for --type: use one of MASKING_RULE, MASKING_EXEMPTION, ROLLOUT_POLICY, TAG, DATA_SOURCE_QUERY, DATA_QUERY`}},
+		{"empty type", []string{"--instance", "prod-pg", "--database", "orders", "--type", ""}, []string{`unknown policy type "" for --type`}},
+		{"unspecified type", []string{"--instance", "prod-pg", "--database", "orders", "--type", "policy_type_unspecified"}, []string{`unknown policy type "policy_type_unspecified"`}},
+		{"type with spaces", []string{"--instance", "prod-pg", "--database", "orders", "--type", " tag"}, []string{`unknown policy type " tag"`}},
+		{"argument", []string{"--instance", "prod-pg", "--database", "orders", "extra"}, []string{"takes no arguments (got 1 arguments)"}},
+		{"unknown flag", []string{"--instance", "prod-pg", "--database", "orders", "--deleted"}, []string{"unknown flag: --deleted"}},
+		{"show-deleted takes no value", []string{"--instance", "prod-pg", "--database", "orders", "--show-deleted=yes"}, []string{"invalid argument"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := httpmock.New(t)
+			args := append([]string{"policies", "list"}, tt.args...)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, args...).Expect(t, 2).StderrHas(t, tt.want...)
+			if res.Stdout != "" {
+				t.Errorf("stdout: %q", res.Stdout)
+			}
+			if n := len(reg.Requests()); n != 0 {
+				t.Errorf("sent %d requests", n)
+			}
+		})
+	}
+}
+
+func TestList_errors(t *testing.T) {
+	tests := []struct {
+		name     string
+		status   int
+		body     string
+		code     int
+		wantLine string
+		wantJSON string
+	}{
+		{"not found", 404, `{"code": 5, "message": "database \"instances/prod-pg/databases/orders\" not found"}`, 5,
+			`dbgov: list policies of instances/prod-pg/databases/orders: database "instances/prod-pg/databases/orders" not found (HTTP 404 NOT_FOUND)`,
+			`{"error":{"httpStatus":404,"code":"NOT_FOUND","message":"database \"instances/prod-pg/databases/orders\" not found","exitCode":5}}`},
+		{"missing database reported as internal", 500, `{"code": 13, "message": "failed to find database"}`, 7,
+			`dbgov: list policies of instances/prod-pg/databases/orders: failed to find database (HTTP 500 INTERNAL)`,
+			`{"error":{"httpStatus":500,"code":"INTERNAL","message":"failed to find database","exitCode":7}}`},
+		{"rejected", 400, `{"code": 3, "message": "invalid policy type"}`, 6,
+			`(HTTP 400 INVALID_ARGUMENT)`, `"code":"INVALID_ARGUMENT"`},
+		{"permission denied", 403, `{"code": 7, "message": "permission denied"}`, 4,
+			`(HTTP 403 PERMISSION_DENIED)`, `"exitCode":4`},
+		{"unauthenticated", 401, `{"code": 16, "message": "no token"}`, 3,
+			`(HTTP 401 UNAUTHENTICATED)`, `"exitCode":3`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := httpmock.New(t)
+			reg.Register(http.MethodGet, ordersPath, tt.status, tt.body)
+			args := []string{"policies", "list", "--instance", "prod-pg", "--database", "orders"}
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, args...).Expect(t, tt.code).StderrHas(t, tt.wantLine)
+			if res.Stdout != "" {
+				t.Errorf("stdout: %q", res.Stdout)
+			}
+			res = cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, append(args, "-o", "json")...).Expect(t, tt.code).StderrHas(t, tt.wantJSON)
+			if lines := strings.Count(res.Stderr, "\n"); lines != 1 || !strings.HasPrefix(res.Stderr, `{"error":`) {
+				t.Errorf("stderr is not one JSON line: %q", res.Stderr)
+			}
+		})
+	}
+}
+
+func TestList_typeCompletion(t *testing.T) {
+	tests := []struct {
+		name  string
+		typed string
+		want  []string
+	}{
+		{"nothing typed", "", []string{"MASKING_RULE", "MASKING_EXEMPTION", "ROLLOUT_POLICY", "TAG", "DATA_SOURCE_QUERY", "DATA_QUERY"}},
+		{"lower case", "mask", []string{"masking_rule", "masking_exemption"}},
+		{"capitals", "DATA_", []string{"DATA_SOURCE_QUERY", "DATA_QUERY"}},
+		{"mixed case follows the last letter", "Ro", []string{"Rollout_policy"}},
+		{"underscore after lower case", "data_s", []string{"data_source_query"}},
+		{"no match", "x", nil},
+		{"longer than any", "masking_rule_and_more", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := cmdtest.Run(t, cmdtest.Options{}, "__complete", "policies", "list", "--type", tt.typed).Expect(t, 0)
+			lines := strings.Split(strings.TrimSuffix(res.Stdout, "\n"), "\n")
+			directive := lines[len(lines)-1]
+			if directive != ":4" {
+				t.Errorf("directive %q, want :4 (no file completion)", directive)
+			}
+			got := lines[:len(lines)-1]
+			if strings.Join(got, ",") != strings.Join(tt.want, ",") {
+				t.Errorf("completions %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestList_noURL(t *testing.T) {
+	cmdtest.Run(t, cmdtest.Options{}, "policies", "list", "--instance", "prod-pg", "--database", "orders").Expect(t, 2).StderrHas(t, "DBGOV_URL")
+}

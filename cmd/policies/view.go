@@ -1,0 +1,165 @@
+package policies
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dbgov/dbgov/client"
+	"github.com/dbgov/dbgov/output"
+)
+
+// policyColumns is the table of policies.
+var policyColumns = []output.Column[*client.Policy]{
+	{Header: "NAME", Value: func(p *client.Policy) string { return p.Name }},
+	{Header: "TYPE", Value: func(p *client.Policy) string { return string(p.Type) }},
+	{Header: "RESOURCE TYPE", Value: func(p *client.Policy) string { return string(p.ResourceType) }},
+	{Header: "ENFORCE", Value: func(p *client.Policy) string { return strconv.FormatBool(p.Enforce) }},
+	{Header: "INHERIT", Value: func(p *client.Policy) string { return strconv.FormatBool(p.InheritFromParent) }},
+	{Header: "SUMMARY", Value: summary},
+}
+
+// policiesTable is the table of policies, one row each.
+func policiesTable(policies []client.Policy) output.Table {
+	ptrs := make([]*client.Policy, len(policies))
+	for i := range policies {
+		ptrs[i] = &policies[i]
+	}
+	return output.TableOf(ptrs, policyColumns)
+}
+
+// policyNames lists the names of policies, for -o name.
+func policyNames(policies []client.Policy) []string {
+	names := make([]string, len(policies))
+	for i := range policies {
+		names[i] = policies[i].Name
+	}
+	return names
+}
+
+// summary says in a few words what the policy's payload holds. A policy
+// normally has the one payload of its type; should it have several, each
+// is summarised, separated by "; ".
+func summary(p *client.Policy) string {
+	var parts []string
+	if r := p.RolloutPolicy; r != nil {
+		s := "manual"
+		if r.Automatic {
+			s = "automatic"
+		}
+		if len(r.Roles) > 0 {
+			s += ", " + count(len(r.Roles), "role")
+		}
+		parts = append(parts, s)
+	}
+	if m := p.MaskingRulePolicy; m != nil {
+		parts = append(parts, count(len(m.Rules), "rule"))
+	}
+	if m := p.MaskingExemptionPolicy; m != nil {
+		parts = append(parts, count(len(m.Exemptions), "exemption"))
+	}
+	if t := p.TagPolicy; t != nil {
+		parts = append(parts, count(len(t.Tags), "tag"))
+	}
+	if d := p.DataSourceQueryPolicy; d != nil {
+		parts = append(parts, dataSourceQuery(d))
+	}
+	if q := p.QueryDataPolicy; q != nil {
+		parts = append(parts, queryData(q))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// dataSourceQuery summarises the restrictions of a DATA_SOURCE_QUERY policy.
+func dataSourceQuery(d *client.DataSourceQueryPolicy) string {
+	var parts []string
+	if d.DisallowDdl {
+		parts = append(parts, "DDL disallowed")
+	}
+	if d.DisallowDml {
+		parts = append(parts, "DML disallowed")
+	}
+	if r := d.AdminDataSourceRestriction; r != "" && r != client.AdminDataSourceRestrictionUnspecified {
+		parts = append(parts, "admin data source: "+string(r))
+	}
+	if len(parts) == 0 {
+		return "no restrictions"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// queryData summarises the limits of a DATA_QUERY policy.
+func queryData(q *client.QueryDataPolicy) string {
+	var parts []string
+	if q.DisableExport {
+		parts = append(parts, "export disabled")
+	}
+	if q.DisableCopyData {
+		parts = append(parts, "copy disabled")
+	}
+	if q.MaximumResultRows != 0 {
+		parts = append(parts, "max "+count(int(q.MaximumResultRows), "row"))
+	}
+	if q.MaximumResultSize != "" && q.MaximumResultSize != "0" {
+		parts = append(parts, "max "+size(q.MaximumResultSize))
+	}
+	if q.Timeout != "" {
+		parts = append(parts, "timeout "+duration(q.Timeout))
+	}
+	if len(parts) == 0 {
+		return "no limits"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// count is "1 rule", "2 rules", "0 rules".
+func count(n int, noun string) string {
+	s := strconv.Itoa(n) + " " + noun
+	if n != 1 {
+		s += "s"
+	}
+	return s
+}
+
+// size shows a byte count sent as an int64 string in binary units: "512
+// bytes", "10 MiB", "1.5 GiB". A value that is no number is shown as sent.
+func size(s string) string {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 {
+		return s + " bytes"
+	}
+	if n < 1024 {
+		return count(int(n), "byte")
+	}
+	v := float64(n)
+	unit := 0
+	units := []string{"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
+	for v /= 1024; v >= 1024 && unit < len(units)-1; v /= 1024 {
+		unit++
+	}
+	return trimFloat(v) + " " + units[unit]
+}
+
+// trimFloat formats v with at most one decimal, without a trailing ".0".
+func trimFloat(v float64) string {
+	s := strconv.FormatFloat(v, 'f', 1, 64)
+	return strings.TrimSuffix(s, ".0")
+}
+
+// duration shows a protobuf duration ("3600s", "1.5s") the short way Go
+// writes it, without zero units: "1h", "1m30s", "1.5s". A value Go cannot
+// read is shown as sent.
+func duration(s string) string {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return s
+	}
+	out := d.String()
+	if strings.HasSuffix(out, "m0s") {
+		out = strings.TrimSuffix(out, "0s")
+	}
+	if strings.HasSuffix(out, "h0m") {
+		out = strings.TrimSuffix(out, "0m")
+	}
+	return out
+}
