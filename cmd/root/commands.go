@@ -11,6 +11,7 @@ import (
 	"github.com/dbgov/dbgov/cmd/completion"
 	"github.com/dbgov/dbgov/cmd/configcmd"
 	"github.com/dbgov/dbgov/cmd/factory"
+	"github.com/dbgov/dbgov/cmd/idps"
 	"github.com/dbgov/dbgov/cmd/policies"
 	"github.com/dbgov/dbgov/cmd/reviewconfigs"
 	"github.com/dbgov/dbgov/cmd/schema"
@@ -24,6 +25,7 @@ func addCommands(cmd *cobra.Command, f *factory.Factory) {
 		catalog.NewCmd(f),
 		completion.NewCmd(f),
 		configcmd.NewCmd(f),
+		idps.NewCmd(f),
 		policies.NewCmd(f),
 		reviewconfigs.NewCmd(f),
 		schema.NewCmd(f),
