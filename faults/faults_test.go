@@ -1,0 +1,487 @@
+package faults
+
+import (
+	"encoding/json"
+	"encoding/pem"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Exit codes of the contract.
+const (
+	exitOK          = 0
+	exitFailure     = 1
+	exitUsage       = 2
+	exitService     = 7
+	exitNoAnswer    = 8
+	exitInterrupted = 130
+)
+
+func TestFault_getRetriedAfterTwo503s(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t, func(w http.ResponseWriter, _ *http.Request, n int) {
+		if n < 2 {
+			respond(w, http.StatusServiceUnavailable, apiError(14, "the service is restarting"))
+			return
+		}
+		respond(w, http.StatusOK, reviewConfigBody)
+	})
+	res := run(t, opts{env: withURL(srv, nil)}, "review-configs", "get", "x", "-o", "json").expect(t, exitOK)
+	reqs := srv.expectRequests(t, 3)
+	for _, r := range reqs {
+		if r.Method != http.MethodGet || r.Path != "/v1/reviewConfigs/x" {
+			t.Errorf("request %s %s, want GET /v1/reviewConfigs/x", r.Method, r.Path)
+		}
+	}
+	if !strings.Contains(res.stdout, `"Production review"`) {
+		t.Errorf("stdout lacks the review config:\n%s", res.stdout)
+	}
+}
+
+func TestFault_postNeverRetried(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		status int
+		body   string
+	}{
+		{"503", http.StatusServiceUnavailable, apiError(14, "the service is restarting")},
+		{"429", http.StatusTooManyRequests, apiError(8, "slow down")},
+		{"502 from a proxy", http.StatusBadGateway, "<html><body>Bad Gateway</body></html>"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := newServer(t, func(w http.ResponseWriter, _ *http.Request, _ int) {
+				w.Header().Set("Retry-After", "0")
+				respond(w, tt.status, tt.body)
+			})
+			run(t, opts{env: withURL(srv, nil)}, "users", "undelete", "a@x.com").expect(t, exitService).noPanic(t)
+			reqs := srv.expectRequests(t, 1)
+			if len(reqs) > 0 && (reqs[0].Method != http.MethodPost || reqs[0].Path != "/v1/users/a@x.com:undelete") {
+				t.Errorf("request %s %s, want POST /v1/users/a@x.com:undelete", reqs[0].Method, reqs[0].Path)
+			}
+		})
+	}
+}
+
+func TestFault_429HonoursRetryAfter(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t, func(w http.ResponseWriter, _ *http.Request, n int) {
+		if n == 0 {
+			w.Header().Set("Retry-After", "1")
+			respond(w, http.StatusTooManyRequests, apiError(8, "quota exceeded"))
+			return
+		}
+		respond(w, http.StatusOK, reviewConfigBody)
+	})
+	res := run(t, opts{env: withURL(srv, nil)}, "review-configs", "get", "x").expect(t, exitOK)
+	reqs := srv.expectRequests(t, 2)
+	if len(reqs) == 2 {
+		if gap := reqs[1].At.Sub(reqs[0].At); gap < 950*time.Millisecond {
+			t.Errorf("retried %s after a 429 with Retry-After: 1, want at least 1s", gap)
+		}
+	}
+	if !strings.Contains(res.stdout, "Production review") {
+		t.Errorf("stdout lacks the review config:\n%s", res.stdout)
+	}
+}
+
+func TestFault_htmlFromProxyGivesStatusNotPage(t *testing.T) {
+	t.Parallel()
+	const page = `<html>
+<head><title>502 Bad Gateway</title></head>
+<body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx/1.25.3 upstream-pool-7</center></body>
+</html>`
+	srv := newServer(t, func(w http.ResponseWriter, _ *http.Request, _ int) {
+		w.Header().Set("Content-Type", "text/html")
+		w.WriteHeader(http.StatusBadGateway)
+		io.WriteString(w, page)
+	})
+	for _, format := range []string{"table", "json"} {
+		t.Run(format, func(t *testing.T) {
+			srv.mu.Lock()
+			srv.reqs = nil
+			srv.mu.Unlock()
+			res := run(t, opts{env: withURL(srv, nil)}, "review-configs", "get", "x", "-o", format).expect(t, exitService).noPanic(t)
+			srv.expectRequests(t, 4) // the first attempt and 3 retries
+			res.stderrHas(t, "502")
+			for _, s := range []string{"<html", "<h1>", "<center>", "nginx", "upstream-pool-7"} {
+				if strings.Contains(res.stderr, s) {
+					t.Errorf("stderr shows the proxy's page (%q):\n%s", s, res.stderr)
+				}
+			}
+			if res.stdout != "" {
+				t.Errorf("stdout: %q, want nothing", res.stdout)
+			}
+			if lines := strings.Count(strings.TrimRight(res.stderr, "\n"), "\n") + 1; lines > 2 {
+				t.Errorf("stderr has %d lines, want the error line and at most a hint:\n%s", lines, res.stderr)
+			}
+		})
+	}
+}
+
+func TestFault_invalidSuccessBody(t *testing.T) {
+	t.Parallel()
+	bodies := []struct {
+		name      string
+		body      string
+		usersOnly bool // wrong only for a list of users
+		// deep is a body of the right shape with a field of the wrong type
+		// inside: -o json may print it as the service sent it.
+		deep bool
+	}{
+		{name: "truncated", body: `{"users": [{"name": "users/a@x.com", "email": "a@x`},
+		{name: "list field a string", body: `{"users": "x"}`, usersOnly: true},
+		{name: "array", body: `[]`},
+		{name: "null", body: `null`},
+		{name: "number", body: `42`},
+		{name: "empty", body: ``},
+		{name: "html", body: `<html><body>OK</body></html>`},
+		{name: "user a string", body: `{"users": ["x"]}`, usersOnly: true},
+		{name: "groups an object", body: `{"users": [{"name": "users/a@x.com", "groups": {"a": 1}}]}`, usersOnly: true, deep: true},
+		{name: "title a number", body: `{"users": [{"name": "users/a@x.com", "title": 7}], "title": 7}`, deep: true},
+		{name: "deeply nested", body: `{"users": [{"profile": ` + strings.Repeat(`{"a":`, 100000) + `1` + strings.Repeat(`}`, 100000) + `}]}`, usersOnly: true, deep: true},
+	}
+	commands := []struct {
+		name string
+		args []string
+		json bool
+	}{
+		{"users batch-get", []string{"users", "batch-get", "a@x.com"}, false},
+		{"users batch-get json", []string{"users", "batch-get", "a@x.com", "-o", "json"}, true},
+		{"users batch-get jq", []string{"users", "batch-get", "a@x.com", "--jq", ".users[].name"}, true},
+		{"review-configs get", []string{"review-configs", "get", "x"}, false},
+		{"review-configs get json", []string{"review-configs", "get", "x", "-o", "json"}, true},
+		{"users undelete", []string{"users", "undelete", "a@x.com"}, false},
+	}
+	for _, b := range bodies {
+		for _, c := range commands {
+			if b.usersOnly && !strings.HasPrefix(c.name, "users batch-get") {
+				continue
+			}
+			t.Run(b.name+"/"+c.name, func(t *testing.T) {
+				t.Parallel()
+				srv := newServer(t, always(http.StatusOK, b.body))
+				res := run(t, opts{env: withURL(srv, nil)}, c.args...).noPanic(t)
+				if b.deep && c.json && res.code == exitOK {
+					return // the document as sent: fine for -o json, --jq
+				}
+				if b.name == "deeply nested" && res.code == exitOK {
+					return // a depth the decoder accepts is fine; a crash is not
+				}
+				res.expect(t, exitFailure).stderrHas(t, "invalid response")
+				if res.stdout != "" {
+					t.Errorf("stdout: %q, want nothing", clip(res.stdout))
+				}
+			})
+		}
+	}
+}
+
+// hangingListener accepts connections and never answers; it reports each
+// connection it accepts on the returned channel.
+func hangingListener(t *testing.T) (addr string, accepted <-chan struct{}) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch := make(chan struct{}, 16)
+	var mu sync.Mutex
+	var conns []net.Conn
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+			go io.Copy(io.Discard, c) // read the request, answer nothing
+			select {
+			case ch <- struct{}{}:
+			default:
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		ln.Close()
+		<-done
+		mu.Lock()
+		for _, c := range conns {
+			c.Close()
+		}
+		mu.Unlock()
+	})
+	return ln.Addr().String(), ch
+}
+
+func TestFault_noAnswerEndsAtTimeout(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"GET", []string{"review-configs", "get", "x"}},
+		{"POST", []string{"users", "undelete", "a@x.com"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			addr, _ := hangingListener(t)
+			const timeout = time.Second
+			args := append(append([]string(nil), tt.args...), "--timeout", timeout.String())
+			res := run(t, opts{env: map[string]string{"DBGOV_URL": "http://" + addr, "DBGOV_TOKEN": "t"}}, args...)
+			res.expect(t, exitNoAnswer).noPanic(t)
+			res.stderrHasAny(t, "timeout", "time limit", "within", "timed out")
+			if limit := timeout + 3*time.Second; res.elapsed > limit {
+				t.Errorf("dbgov ran %s against a server that never answers, want at most %s (--timeout %s)", res.elapsed.Round(time.Millisecond), limit, timeout)
+			}
+			if res.elapsed < timeout {
+				t.Errorf("dbgov gave up after %s, before --timeout %s", res.elapsed.Round(time.Millisecond), timeout)
+			}
+		})
+	}
+}
+
+// closedPort returns the address of a port on 127.0.0.1 that nothing listens on.
+func closedPort(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	return addr
+}
+
+func TestFault_connectionRefused(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"GET", []string{"review-configs", "get", "x"}},
+		{"POST", []string{"users", "undelete", "a@x.com"}},
+		{"GET json", []string{"review-configs", "get", "x", "-o", "json"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			addr := closedPort(t)
+			res := run(t, opts{env: map[string]string{"DBGOV_URL": "http://" + addr, "DBGOV_TOKEN": "t"}}, tt.args...)
+			res.expect(t, exitNoAnswer).noPanic(t).stderrHas(t, "refused")
+			if res.stdout != "" {
+				t.Errorf("stdout: %q, want nothing", res.stdout)
+			}
+		})
+	}
+}
+
+// writeServerCA writes the certificate of a TLS test server as PEM.
+func writeServerCA(t *testing.T, s *server) string {
+	t.Helper()
+	block := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: s.Certificate().Raw})
+	return writeFile(t, "ca.pem", block)
+}
+
+func TestFault_selfSignedCertificate(t *testing.T) {
+	t.Parallel()
+	srv := newTLSServer(t, always(http.StatusOK, reviewConfigBody))
+
+	t.Run("refused with a hint", func(t *testing.T) {
+		res := run(t, opts{env: withURL(srv, nil)}, "review-configs", "get", "x", "--timeout", "2s")
+		res.expect(t, exitNoAnswer).noPanic(t).stderrHas(t, "--ca-cert")
+		if res.stdout != "" {
+			t.Errorf("stdout: %q, want nothing", res.stdout)
+		}
+	})
+	t.Run("trusted with --ca-cert", func(t *testing.T) {
+		ca := writeServerCA(t, srv)
+		res := run(t, opts{env: withURL(srv, nil)}, "review-configs", "get", "x", "--ca-cert", ca).expect(t, exitOK)
+		if !strings.Contains(res.stdout, "Production review") {
+			t.Errorf("stdout lacks the review config:\n%s", res.stdout)
+		}
+	})
+}
+
+func TestFault_redirectKeepsCredentialsOffOtherHosts(t *testing.T) {
+	t.Parallel()
+	const (
+		token     = "tok-REDIRECT-4c1d"
+		headerVal = "hdr-REDIRECT-99ab"
+	)
+	tests := []struct {
+		name string
+		args []string
+		host func(b *server) string // the host A redirects to
+	}{
+		{"GET to another port", []string{"review-configs", "get", "x"}, func(b *server) string { return b.Listener.Addr().String() }},
+		{"GET to another name", []string{"review-configs", "get", "x"}, func(b *server) string {
+			return "localhost:" + strconv.Itoa(b.Listener.Addr().(*net.TCPAddr).Port)
+		}},
+		{"POST to another port", []string{"users", "undelete", "a@x.com"}, func(b *server) string { return b.Listener.Addr().String() }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			b := newServer(t, func(w http.ResponseWriter, r *http.Request, _ int) {
+				if r.Method == http.MethodPost {
+					respond(w, http.StatusOK, userBody)
+					return
+				}
+				respond(w, http.StatusOK, reviewConfigBody)
+			})
+			a := newServer(t, func(w http.ResponseWriter, r *http.Request, _ int) {
+				w.Header().Set("Location", "http://"+tt.host(b)+r.URL.RequestURI())
+				w.WriteHeader(http.StatusTemporaryRedirect)
+			})
+			env := map[string]string{"DBGOV_URL": a.URL, "DBGOV_TOKEN": token}
+			args := append(append([]string(nil), tt.args...), "--header", "X-Proxy-Auth: "+headerVal)
+			run(t, opts{env: env}, args...).noPanic(t)
+			aReqs := a.expectRequests(t, 1)
+			if len(aReqs) == 1 {
+				if got := aReqs[0].Header.Get("Authorization"); got != "Bearer "+token {
+					t.Errorf("server A got Authorization %q, want the token", got)
+				}
+				if got := aReqs[0].Header.Get("X-Proxy-Auth"); got != headerVal {
+					t.Errorf("server A got X-Proxy-Auth %q, want the --header value", got)
+				}
+			}
+			bReqs := b.requests()
+			if len(bReqs) == 0 {
+				t.Fatalf("the redirect to B was not followed")
+			}
+			for _, r := range bReqs {
+				var dump strings.Builder
+				r.Header.Write(&dump)
+				for _, secret := range []string{token, headerVal} {
+					if strings.Contains(dump.String(), secret) || strings.Contains(string(r.Body), secret) {
+						t.Errorf("server B (another host) received a credential %q:\n%s", secret, dump.String())
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestFault_largeResponse(t *testing.T) {
+	t.Parallel()
+	const users = 4000
+	emails := make([]string, users)
+	for i := range emails {
+		emails[i] = fmt.Sprintf("user%04d@x.com", i)
+	}
+	// About 10 kB a user: 40 MB in all.
+	group := strings.Repeat("g", 48)
+	var groups []string
+	for i := 0; i < 180; i++ {
+		groups = append(groups, fmt.Sprintf("groups/%s%03d@x.com", group, i))
+	}
+	type user struct {
+		Name   string   `json:"name"`
+		Email  string   `json:"email"`
+		Title  string   `json:"title"`
+		State  string   `json:"state"`
+		Groups []string `json:"groups"`
+	}
+	list := make([]user, users)
+	for i, e := range emails {
+		list[i] = user{Name: "users/" + e, Email: e, Title: fmt.Sprintf("User %d", i), State: "ACTIVE", Groups: groups}
+	}
+	body, err := json.Marshal(map[string]any{"users": list})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(body) < 40<<20 {
+		t.Fatalf("body is %d bytes, want at least 40 MB", len(body))
+	}
+	srv := newServer(t, func(w http.ResponseWriter, _ *http.Request, _ int) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(body)
+	})
+	stdin := strings.Join(emails, "\n") + "\n"
+
+	t.Run("json", func(t *testing.T) {
+		t.Parallel()
+		res := run(t, opts{env: withURL(srv, nil), stdin: stdin}, "users", "batch-get", "-", "-o", "json").expect(t, exitOK).noPanic(t)
+		var got struct {
+			Users []user `json:"users"`
+		}
+		if err := json.Unmarshal([]byte(res.stdout), &got); err != nil {
+			t.Fatalf("stdout (%d bytes) is not the JSON document: %v", len(res.stdout), err)
+		}
+		if len(got.Users) != users {
+			t.Fatalf("stdout holds %d users, want %d", len(got.Users), users)
+		}
+		last := got.Users[users-1]
+		if last.Email != emails[users-1] || len(last.Groups) != len(groups) || last.Groups[len(groups)-1] != groups[len(groups)-1] {
+			t.Errorf("the last user is not complete: %s with %d groups", last.Email, len(last.Groups))
+		}
+	})
+	t.Run("table", func(t *testing.T) {
+		t.Parallel()
+		res := run(t, opts{env: withURL(srv, nil), stdin: stdin}, "users", "batch-get", "-").expect(t, exitOK).noPanic(t)
+		lines := strings.Split(strings.TrimRight(res.stdout, "\n"), "\n")
+		if len(lines) != users+1 {
+			t.Fatalf("table has %d lines, want a header and %d rows", len(lines), users)
+		}
+		for i, e := range emails {
+			row := lines[i+1]
+			if !strings.Contains(row, "users/"+e) || !strings.Contains(row, groups[len(groups)-1]) {
+				t.Fatalf("row %d is not complete for %s: %s", i+1, e, clip(row))
+			}
+		}
+	})
+}
+
+func TestFault_interruptDuringRequest(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"GET", []string{"review-configs", "get", "x"}},
+		{"GET json", []string{"review-configs", "get", "x", "-o", "json"}},
+		{"POST", []string{"users", "undelete", "a@x.com"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			addr, accepted := hangingListener(t)
+			env := map[string]string{"DBGOV_URL": "http://" + addr, "DBGOV_TOKEN": "t"}
+			args := append(append([]string(nil), tt.args...), "--timeout", "20s")
+			res := run(t, opts{env: env, started: func(p *os.Process) {
+				select {
+				case <-accepted:
+				case <-time.After(10 * time.Second):
+					t.Error("dbgov never connected")
+				}
+				time.Sleep(100 * time.Millisecond) // let the request be written
+				if err := p.Signal(os.Interrupt); err != nil {
+					t.Errorf("send SIGINT: %v", err)
+				}
+			}}, args...)
+			res.expect(t, exitInterrupted).noPanic(t)
+			if res.stdout != "" {
+				t.Errorf("stdout: %q, want nothing", res.stdout)
+			}
+			if res.elapsed > 5*time.Second {
+				t.Errorf("dbgov took %s to end after SIGINT", res.elapsed)
+			}
+		})
+	}
+}
