@@ -313,12 +313,7 @@ func (c *cli) runStdin(t *testing.T, stdin string, args ...string) result {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, dbgovPath, args...)
-	cmd.Dir = c.dir
-	for k, v := range c.env {
-		cmd.Env = append(cmd.Env, k+"="+v)
-	}
-	slices.Sort(cmd.Env)
+	cmd := c.command(ctx, args...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -337,6 +332,18 @@ func (c *cli) runStdin(t *testing.T, stdin string, args ...string) result {
 		t.Errorf("dbgov %s panicked\n%s", strings.Join(args, " "), r.dump())
 	}
 	return r
+}
+
+// command returns dbgov with args, ready to start in c's directory and
+// environment.
+func (c *cli) command(ctx context.Context, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, dbgovPath, args...)
+	cmd.Dir = c.dir
+	for k, v := range c.env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	slices.Sort(cmd.Env)
+	return cmd
 }
 
 func (r result) dump() string {
