@@ -10,10 +10,12 @@ import (
 	"github.com/dbgov/dbgov/cmd/catalog"
 	"github.com/dbgov/dbgov/cmd/completion"
 	"github.com/dbgov/dbgov/cmd/configcmd"
+	"github.com/dbgov/dbgov/cmd/devservercmd"
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/cmd/idps"
 	"github.com/dbgov/dbgov/cmd/policies"
 	"github.com/dbgov/dbgov/cmd/reviewconfigs"
+	"github.com/dbgov/dbgov/cmd/revisions"
 	"github.com/dbgov/dbgov/cmd/schema"
 	"github.com/dbgov/dbgov/cmd/users"
 	"github.com/dbgov/dbgov/cmd/version"
@@ -28,9 +30,11 @@ func addCommands(cmd *cobra.Command, f *factory.Factory) {
 		idps.NewCmd(f),
 		policies.NewCmd(f),
 		reviewconfigs.NewCmd(f),
+		revisions.NewCmd(f),
 		schema.NewCmd(f),
 		users.NewCmd(f),
 		version.NewCmd(f),
+		devservercmd.NewCmd(f),
 	)
 }
 

@@ -1,0 +1,68 @@
+package catalog_test
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dbgov/dbgov/internal/cmdtest"
+	"github.com/dbgov/dbgov/internal/httpmock"
+)
+
+// bigCatalog is a catalog of tables × columns, each column with a semantic
+// type, a classification and two labels.
+func bigCatalog(tables, columns int) string {
+	var b strings.Builder
+	b.WriteString(`{"name": "instances/prod-pg/databases/orders/catalog", "schemas": [{"name": "public", "tables": [`)
+	for t := range tables {
+		if t > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"name": "table_%d", "classification": "2", "columns": {"columns": [`, t)
+		for c := range columns {
+			if c > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `{"name": "column_%d", "semanticType": "email", "classification": "1-1", "labels": {"pii": "yes", "owner": "team-%d"}}`, c, t%7)
+		}
+		b.WriteString(`]}}`)
+	}
+	b.WriteString(`]}]}`)
+	return b.String()
+}
+
+// BenchmarkUpdate echoes a catalog of 5,000 tables of 20 columns in each
+// format.
+func BenchmarkUpdate(b *testing.B) {
+	cat := bigCatalog(5000, 20)
+	file := filepath.Join(b.TempDir(), "catalog.json")
+	if err := os.WriteFile(file, []byte(cat), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	for _, bm := range []struct {
+		name string
+		args []string
+	}{
+		{"table", nil},
+		{"json", []string{"-o", "json"}},
+		{"jq", []string{"--jq", ".schemas[0].tables | length"}},
+		{"name", []string{"-o", "name"}},
+	} {
+		b.Run(bm.name, func(b *testing.B) {
+			reg := httpmock.New(b)
+			reg.Register(http.MethodPatch, catalogPath, 200, cat)
+			args := update(append([]string{"-f", file}, bm.args...)...)
+			b.SetBytes(int64(len(cat)))
+			b.ReportAllocs()
+			for b.Loop() {
+				res := cmdtest.Run(b, cmdtest.Options{URL: reg.URL()}, args...)
+				if res.Code != 0 {
+					b.Fatalf("exit %d: %s", res.Code, res.Stderr)
+				}
+			}
+		})
+	}
+}

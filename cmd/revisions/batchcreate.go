@@ -1,0 +1,198 @@
+package revisions
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dbgov/dbgov/client"
+	"github.com/dbgov/dbgov/cmd/dbname"
+	"github.com/dbgov/dbgov/cmd/dryrun"
+	"github.com/dbgov/dbgov/cmd/factory"
+	"github.com/dbgov/dbgov/internal/exitcode"
+	"github.com/dbgov/dbgov/internal/input"
+	"github.com/dbgov/dbgov/internal/iostreams"
+	"github.com/dbgov/dbgov/output"
+)
+
+// Bounds and default of --batch-size.
+const (
+	defaultBatchSize = 100
+	maxBatchSize     = 1000
+)
+
+type batchCreateOptions struct {
+	IO         *iostreams.IOStreams
+	Client     func() (*client.Client, error)
+	Printer    func() (output.Printer, error)
+	JSONErrors func() bool
+
+	Database  client.DatabaseName
+	File      string
+	BatchSize int
+	DryRun    bool
+}
+
+func newBatchCreateCmd(f *factory.Factory, runF func(context.Context, *batchCreateOptions) error) *cobra.Command {
+	opts := &batchCreateOptions{IO: f.IO, Client: f.Client, Printer: f.Printer, JSONErrors: f.JSONErrors}
+	var db dbname.Flags
+	cmd := &cobra.Command{
+		Use:   "batch-create --instance I --database D -f FILE",
+		Short: "Create schema revisions of a database from a file",
+		Long: `Create the schema revisions listed in FILE, in order, and show those created.
+
+FILE is JSON or YAML ("-" reads standard input): either a list of revisions,
+or the whole request body {"parent": ..., "requests": [{"parent": ...,
+"revision": {...}}]}. dbgov fills every parent with the database given by
+--instance and --database, and refuses a parent naming another one. Each
+revision needs a version and a type (VERSIONED or DECLARATIVE); a sheet,
+when given, has the form projects/{project}/sheets/{id}; a type and version
+may appear only once. A file with any problem is refused before anything
+is sent.
+
+The revisions are sent in batches of --batch-size, one request each. The
+service does not create a batch atomically: when a batch fails, dbgov
+stops, prints the revisions created so far, says on stderr which entries
+were not created (the failed batch may be partly created, and a rerun
+reports those as ALREADY_EXISTS), and exits with the error's code. Ctrl-C
+stops the same way, with exit code 130.
+
+The JSON document (-o json, --jq, --template) is {"revisions": [...]} with
+every created revision as the service sent it.
+
+When stderr is a terminal, progress is shown there.`,
+		Example: `  dbgov revisions batch-create --instance prod-pg --database orders -f revisions.yaml
+  dbgov revisions batch-create --database instances/prod-pg/databases/orders -f request.json -o json
+  dbgov revisions batch-create --instance prod-pg --database orders -f revisions.yaml --batch-size 500 -o name
+  dbgov revisions batch-create --instance prod-pg --database orders -f revisions.yaml --dry-run`,
+		Args: exitcode.ExactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			d, err := db.Resolve()
+			if err != nil {
+				return err
+			}
+			if opts.File == "" {
+				return exitcode.Usagef("-f/--file is required: the revisions to create, as JSON or YAML (- for standard input)")
+			}
+			if opts.BatchSize < 1 || opts.BatchSize > maxBatchSize {
+				return exitcode.Usagef("--batch-size must be between 1 and %d, not %d", maxBatchSize, opts.BatchSize)
+			}
+			opts.Database = d
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runBatchCreate(cmd.Context(), opts)
+		},
+	}
+	db.Add(cmd)
+	cmd.Flags().StringVarP(&opts.File, "file", "f", "", "revisions `file`, JSON or YAML; - reads standard input")
+	cmd.Flags().IntVar(&opts.BatchSize, "batch-size", defaultBatchSize, fmt.Sprintf("revisions per request (1 to %d)", maxBatchSize))
+	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "print the requests that would be sent, and send nothing")
+	return cmd
+}
+
+// batchResponse keeps each created revision as the service sent it, so that
+// fields this version does not know are printed too; typed values are
+// decoded only for table and name output.
+type batchResponse struct {
+	Revisions []json.RawMessage `json:"revisions"`
+}
+
+func runBatchCreate(ctx context.Context, opts *batchCreateOptions) error {
+	p, err := opts.Printer()
+	if err != nil {
+		return err
+	}
+	name := input.Name(opts.File)
+	data, err := input.Read(opts.File, opts.IO.In)
+	if err != nil {
+		return err
+	}
+	revs, err := readRevisions(name, data, opts.Database)
+	if err != nil {
+		return err
+	}
+	c, err := opts.Client()
+	if err != nil {
+		return err
+	}
+	if opts.DryRun {
+		for lo := 0; lo < len(revs); lo += opts.BatchSize {
+			req, err := batchCall(opts.Database, revs, lo, opts.BatchSize)
+			if err != nil {
+				return err
+			}
+			if err := dryrun.Print(opts.IO.Out, p, c, req); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+
+	run := newRun(opts, revs)
+	var sendErr error
+	for lo := 0; lo < len(revs); lo += opts.BatchSize {
+		hi := min(lo+opts.BatchSize, len(revs))
+		if err := ctx.Err(); err != nil {
+			run.stopAt(lo, lo)
+			sendErr = fmt.Errorf("create revisions in %s: stopped before %s: %w", opts.Database, describe(revs, lo, len(revs)), err)
+			break
+		}
+		req, err := batchCall(opts.Database, revs, lo, opts.BatchSize)
+		if err != nil {
+			return err
+		}
+		var res batchResponse
+		raw, err := c.Send(ctx, req, &res)
+		if err != nil {
+			sent := hi
+			if createdNothing(err) {
+				sent = lo
+			}
+			run.stopAt(lo, sent)
+			sendErr = fmt.Errorf("create %s in %s: %w", describe(revs, lo, hi), opts.Database, err)
+			break
+		}
+		run.add(raw, res.Revisions)
+	}
+	run.clearProgress()
+	if sendErr != nil && len(run.created) == 0 {
+		if run.failedHi > run.notFrom {
+			run.reportIncomplete()
+		}
+		return sendErr
+	}
+	if err := run.print(p); err != nil {
+		return fmt.Errorf("show the created revisions: %w", err)
+	}
+	if sendErr != nil {
+		run.reportIncomplete()
+	}
+	return sendErr
+}
+
+// createdNothing reports whether a batch that failed with err certainly
+// created nothing: the service refused the credentials or the permission
+// before looking at the batch, or the request never left.
+func createdNothing(err error) bool {
+	var api *client.APIError
+	if errors.As(err, &api) {
+		return api.HTTPStatus == http.StatusUnauthorized || api.HTTPStatus == http.StatusForbidden
+	}
+	return errors.Is(err, client.ErrNoCredentials) || errors.Is(err, syscall.ECONNREFUSED)
+}
+
+// batchCall builds the request of the batch starting at entry lo.
+func batchCall(db client.DatabaseName, revs []client.RevisionInput, lo, size int) (*client.Request, error) {
+	hi := min(lo+size, len(revs))
+	req, err := client.BatchCreateRevisionsCall(db, revs[lo:hi])
+	if err != nil {
+		return nil, exitcode.NewUsage(fmt.Errorf("build the request for entries %d-%d: %w", lo+1, hi, err))
+	}
+	return req, nil
+}

@@ -1,0 +1,598 @@
+package revisions_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/dbgov/dbgov/internal/cmdtest"
+	"github.com/dbgov/dbgov/internal/httpmock"
+)
+
+const (
+	batchPath = "/v1/instances/prod-pg/databases/orders/revisions:batchCreate"
+	parent    = "instances/prod-pg/databases/orders"
+)
+
+// sentThree is the body dbgov sends for testdata/revisions.yaml and
+// testdata/request.json.
+const sentThree = `{"parent": "instances/prod-pg/databases/orders", "requests": [
+ {"parent": "instances/prod-pg/databases/orders", "revision": {"version": "1.0.0", "type": "VERSIONED", "file": "migrations/1.0.0_init.sql", "sheet": "projects/orders/sheets/101", "release": "releases/2024.05"}},
+ {"parent": "instances/prod-pg/databases/orders", "revision": {"version": "1.1.0", "type": "VERSIONED", "file": "migrations/1.1.0_add_email.sql", "sheet": "projects/orders/sheets/102", "release": "releases/2024.05"}},
+ {"parent": "instances/prod-pg/databases/orders", "revision": {"version": "2024.06", "type": "DECLARATIVE", "file": "schema/orders.sql"}}]}`
+
+// createdThree is the service's answer to sentThree, with a field this
+// version does not know and a hostile file name.
+const createdThree = `{"revisions": [
+ {"name": "instances/prod-pg/databases/orders/revisions/101", "release": "releases/2024.05", "file": "migrations/1.0.0_init.sql", "version": "1.0.0",
+  "sheet": "projects/orders/sheets/101", "type": "VERSIONED", "createTime": "2024-05-02T10:00:00Z", "sheetSha256": "9f2c0e", "statementSize": "2048", "futureField": {"x": 1}},
+ {"name": "instances/prod-pg/databases/orders/revisions/102", "release": "releases/2024.05", "file": "migrations/1.1.0_add_email.sql\u001b[8m", "version": "1.1.0",
+  "sheet": "projects/orders/sheets/102", "type": "VERSIONED", "createTime": "2024-05-02T10:00:01Z", "sheetSha256": "41aa07", "statementSize": "312"},
+ {"name" : "instances/prod-pg/databases/orders/revisions/103", "file": "schema/orders.sql", "version": "2024.06", "type": "DECLARATIVE", "createTime": "2024-05-02T10:00:02Z"}
+]}`
+
+func batchCreate(extra ...string) []string {
+	return append([]string{"revisions", "batch-create", "--instance", "prod-pg", "--database", "orders"}, extra...)
+}
+
+// generated writes n revisions, versions 1.0.1 to 1.0.n, as a JSON list and
+// returns the file's path.
+func generated(t testing.TB, n int) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("[")
+	for i := 1; i <= n; i++ {
+		if i > 1 {
+			b.WriteString(",\n")
+		}
+		fmt.Fprintf(&b, `{"version": "1.0.%d", "type": "VERSIONED", "file": "migrations/1.0.%d.sql"}`, i, i)
+	}
+	b.WriteString("]\n")
+	path := filepath.Join(t.TempDir(), "revisions.json")
+	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// sentBatch is the body creating the generated entries first to last (from 1).
+func sentBatch(first, last int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, `{"parent": %q, "requests": [`, parent)
+	for i := first; i <= last; i++ {
+		if i > first {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"parent": %q, "revision": {"version": "1.0.%d", "type": "VERSIONED", "file": "migrations/1.0.%d.sql"}}`, parent, i, i)
+	}
+	b.WriteString("]}")
+	return b.String()
+}
+
+// createdBatch is the answer creating the generated entries first to last.
+func createdBatch(first, last int) string {
+	var b strings.Builder
+	b.WriteString(`{"revisions": [`)
+	for i := first; i <= last; i++ {
+		if i > first {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"name": "%s/revisions/%d", "version": "1.0.%d", "type": "VERSIONED", "file": "migrations/1.0.%d.sql", "createTime": "2024-05-02T10:00:00Z", "futureField": %d}`,
+			parent, i, i, i, i)
+	}
+	b.WriteString("]}")
+	return b.String()
+}
+
+func names(first, last int) string {
+	var b strings.Builder
+	for i := first; i <= last; i++ {
+		fmt.Fprintf(&b, "%s/revisions/%d\n", parent, i)
+	}
+	return b.String()
+}
+
+func TestBatchCreate_formats(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		tty  bool
+	}{
+		{"table", nil, false},
+		{"table_tty", nil, true},
+		{"json", []string{"-o", "json"}, false},
+		{"yaml", []string{"-o", "yaml"}, false},
+		{"name", []string{"-o", "name"}, false},
+		{"jq", []string{"--jq", `.revisions[] | select(.type == "VERSIONED") | .version`}, false},
+		{"template", []string{"--template", `{{range .revisions}}{{.version}} {{.name}}{{"\n"}}{{end}}`}, false},
+		{"no_headers", []string{"--no-headers"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := httpmock.New(t)
+			reg.Register(http.MethodPost, batchPath, 200, createdThree).Query("").JSONBody(sentThree)
+			args := batchCreate(append([]string{"-f", "testdata/revisions.yaml"}, tt.args...)...)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), TTY: tt.tty}, args...).Expect(t, 0)
+			if tt.tty {
+				// Progress, then the line erased.
+				if want := "\rcreated 0/3 revisions\rcreated 3/3 revisions\r\x1b[K"; res.Stderr != want {
+					t.Errorf("stderr %q, want %q", res.Stderr, want)
+				}
+			} else if res.Stderr != "" {
+				t.Errorf("stderr: %q", res.Stderr)
+			}
+			cmdtest.Golden(t, "batch_create_"+tt.name, res.Stdout)
+		})
+	}
+}
+
+func TestBatchCreate_fillsEveryParent(t *testing.T) {
+	yamlList, err := os.ReadFile("testdata/revisions.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := os.ReadFile("testdata/request.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	jsonList := `[{"version": "1.0.0", "type": "VERSIONED", "file": "migrations/1.0.0_init.sql", "sheet": "projects/orders/sheets/101", "release": "releases/2024.05"},
+	 {"version": "1.1.0", "type": "VERSIONED", "file": "migrations/1.1.0_add_email.sql", "sheet": "projects/orders/sheets/102", "release": "releases/2024.05"},
+	 {"version": "2024.06", "type": "DECLARATIVE", "file": "schema/orders.sql"}]`
+	yamlBody := `requests:
+  - revision: {version: "1.0.0", type: VERSIONED, file: migrations/1.0.0_init.sql, sheet: projects/orders/sheets/101, release: releases/2024.05}
+  - revision: {version: "1.1.0", type: VERSIONED, file: migrations/1.1.0_add_email.sql, sheet: projects/orders/sheets/102, release: releases/2024.05}
+  - parent: instances/prod-pg/databases/orders
+    revision: {version: "2024.06", type: DECLARATIVE, file: schema/orders.sql}
+`
+	tests := []struct {
+		name  string
+		args  []string
+		stdin string
+	}{
+		{"yaml list file", batchCreate("-f", "testdata/revisions.yaml"), ""},
+		{"json request body file", batchCreate("-f", "testdata/request.json"), ""},
+		{"yaml list on stdin", batchCreate("-f", "-"), string(yamlList)},
+		{"json list on stdin", batchCreate("-f", "-"), jsonList},
+		{"json body on stdin", batchCreate("--file", "-"), string(body)},
+		{"yaml body without parents on stdin", batchCreate("-f", "-"), yamlBody},
+		{"full database name", []string{"revisions", "batch-create", "--database", parent, "-f", "testdata/request.json"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := httpmock.New(t)
+			reg.Register(http.MethodPost, batchPath, 200, createdThree).Query("").JSONBody(sentThree)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), Stdin: tt.stdin}, append(tt.args, "-o", "name")...).Expect(t, 0)
+			if want := parent + "/revisions/101\n" + parent + "/revisions/102\n" + parent + "/revisions/103\n"; res.Stdout != want {
+				t.Errorf("stdout %q, want %q", res.Stdout, want)
+			}
+			if n := len(reg.Requests()); n != 1 {
+				t.Errorf("sent %d requests, want 1", n)
+			}
+		})
+	}
+}
+
+func TestBatchCreate_sendsBatchesInFileOrder(t *testing.T) {
+	tests := []struct {
+		name    string
+		n       int
+		args    []string
+		batches [][2]int
+	}{
+		{"250 by the default 100", 250, nil, [][2]int{{1, 100}, {101, 200}, {201, 250}}},
+		{"250 by 100", 250, []string{"--batch-size", "100"}, [][2]int{{1, 100}, {101, 200}, {201, 250}}},
+		{"250 in one batch", 250, []string{"--batch-size", "250"}, [][2]int{{1, 250}}},
+		{"5 by 1", 5, []string{"--batch-size", "1"}, [][2]int{{1, 1}, {2, 2}, {3, 3}, {4, 4}, {5, 5}}},
+		{"1000 by the largest batch", 1000, []string{"--batch-size", "1000"}, [][2]int{{1, 1000}}},
+		{"10 by 4", 10, []string{"--batch-size=4"}, [][2]int{{1, 4}, {5, 8}, {9, 10}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			file := generated(t, tt.n)
+			for _, format := range []string{"json", "name"} {
+				reg := httpmock.New(t)
+				for _, b := range tt.batches {
+					reg.Register(http.MethodPost, batchPath, 200, createdBatch(b[0], b[1])).JSONBody(sentBatch(b[0], b[1])).Times(1)
+				}
+				res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, batchCreate(append([]string{"-f", file, "-o", format}, tt.args...)...)...).Expect(t, 0)
+				if res.Stderr != "" {
+					t.Errorf("stderr: %q", res.Stderr)
+				}
+				// The batches were sent in file order.
+				for i, req := range reg.Requests() {
+					var body struct {
+						Requests []struct {
+							Revision struct{ Version string }
+						}
+					}
+					if err := json.Unmarshal(req.Body, &body); err != nil {
+						t.Fatal(err)
+					}
+					if want := "1.0." + strconv.Itoa(tt.batches[i][0]); body.Requests[0].Revision.Version != want {
+						t.Errorf("request %d begins with %s, want %s", i+1, body.Requests[0].Revision.Version, want)
+					}
+				}
+				if format == "name" {
+					if res.Stdout != names(1, tt.n) {
+						t.Errorf("-o name printed\n%s", res.Stdout)
+					}
+					continue
+				}
+				var doc struct {
+					Revisions []map[string]any `json:"revisions"`
+				}
+				if err := json.Unmarshal([]byte(res.Stdout), &doc); err != nil {
+					t.Fatalf("stdout is not JSON: %v", err)
+				}
+				if len(doc.Revisions) != tt.n {
+					t.Fatalf("%d revisions printed, want %d", len(doc.Revisions), tt.n)
+				}
+				for i, rev := range doc.Revisions {
+					if rev["name"] != fmt.Sprintf("%s/revisions/%d", parent, i+1) || rev["futureField"] != float64(i+1) {
+						t.Errorf("revision %d printed as %v", i+1, rev)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestBatchCreate_partialFailure(t *testing.T) {
+	conflict := `{"code": 6, "message": "revision 1.0.3 already exists"}`
+	tests := []struct {
+		name   string
+		args   []string
+		golden string
+	}{
+		{"table", nil, "partial_table"},
+		{"json", []string{"-o", "json"}, "partial_json"},
+		{"name", []string{"-o", "name"}, "partial_name"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := httpmock.New(t)
+			reg.Register(http.MethodPost, batchPath, 200, createdBatch(1, 2)).JSONBody(sentBatch(1, 2)).Times(1)
+			reg.Register(http.MethodPost, batchPath, 409, conflict).JSONBody(sentBatch(3, 4)).Times(1)
+			// No third request: the run stops at the failed batch.
+			args := batchCreate(append([]string{"-f", generated(t, 5), "--batch-size", "2"}, tt.args...)...)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, args...).Expect(t, 6)
+			cmdtest.Golden(t, "batch_create_"+tt.golden, res.Stdout)
+			if tt.name == "json" {
+				lines := strings.Split(strings.TrimSuffix(res.Stderr, "\n"), "\n")
+				if len(lines) != 2 {
+					t.Fatalf("stderr is not two JSON lines:\n%s", res.Stderr)
+				}
+				var report struct {
+					Incomplete struct {
+						Created, Total     int
+						NotCreated         struct{ First, Last int }
+						MaybePartlyCreated struct{ First, Last int }
+						Message            string
+					}
+				}
+				if err := json.Unmarshal([]byte(lines[0]), &report); err != nil {
+					t.Fatalf("first line: %v", err)
+				}
+				r := report.Incomplete
+				if r.Created != 2 || r.Total != 5 || r.NotCreated.First != 3 || r.NotCreated.Last != 5 ||
+					r.MaybePartlyCreated.First != 3 || r.MaybePartlyCreated.Last != 4 || !strings.Contains(r.Message, "ALREADY_EXISTS") {
+					t.Errorf("report %+v", r)
+				}
+				var e struct {
+					Error struct{ Code, Message string }
+				}
+				if err := json.Unmarshal([]byte(lines[1]), &e); err != nil || e.Error.Code != "ALREADY_EXISTS" {
+					t.Errorf("second line %s (%v)", lines[1], err)
+				}
+				return
+			}
+			want := "dbgov: created 2 of 5 revisions; entries 3-5 (versions 1.0.3, 1.0.4, 1.0.5) were not created\n" +
+				"dbgov: the failed batch, entries 3-4 (versions 1.0.3, 1.0.4), may be partly created: the service does not create a batch atomically, and a rerun reports the revisions it did create as ALREADY_EXISTS\n" +
+				"dbgov: create entries 3-4 (versions 1.0.3, 1.0.4) in instances/prod-pg/databases/orders: revision 1.0.3 already exists (HTTP 409 ALREADY_EXISTS)\n"
+			if res.Stderr != want {
+				t.Errorf("stderr\n%s\nwant\n%s", res.Stderr, want)
+			}
+		})
+	}
+}
+
+func TestBatchCreate_reportsWhatWasNotCreated(t *testing.T) {
+	tests := []struct {
+		name      string
+		n, size   int
+		ok        [][2]int // batches answered with success
+		failed    [2]int
+		status    int
+		body      string
+		exit      int
+		stdout    string
+		stderrHas []string
+		stderrNot []string
+	}{
+		{"second of four batches", 350, 100, [][2]int{{1, 100}}, [2]int{101, 200}, 409, `{"code": 6, "message": "exists"}`, 6, names(1, 100),
+			[]string{"created 100 of 350 revisions; entries 101-350 (versions 1.0.101 ... 1.0.350) were not created\n",
+				"the failed batch, entries 101-200 (versions 1.0.101 ... 1.0.200), may be partly created"}, nil},
+		{"the last entry alone", 3, 2, [][2]int{{1, 2}}, [2]int{3, 3}, 500, `{"code": 13, "message": "boom"}`, 7, names(1, 2),
+			[]string{"created 2 of 3 revisions; entry 3 (version 1.0.3) was not created\n",
+				"the failed batch, entry 3 (version 1.0.3), may be partly created",
+				"create entry 3 (version 1.0.3) in instances/prod-pg/databases/orders: boom (HTTP 500 INTERNAL)"}, nil},
+		{"the first batch", 5, 2, nil, [2]int{1, 2}, 400, `{"code": 3, "message": "bad sheet"}`, 6, "",
+			[]string{"created 0 of 5 revisions; entries 1-5 (versions 1.0.1 ... 1.0.5) were not created\n",
+				"the failed batch, entries 1-2 (versions 1.0.1, 1.0.2), may be partly created"}, nil},
+		{"refused credentials create nothing", 5, 2, nil, [2]int{1, 2}, 401, `{"code": 16, "message": "token expired"}`, 3, "",
+			[]string{"token expired (HTTP 401 UNAUTHENTICATED)"}, []string{"created 0", "partly"}},
+		{"refused permission after a batch", 5, 2, [][2]int{{1, 2}}, [2]int{3, 4}, 403, `{"code": 7, "message": "denied"}`, 4, names(1, 2),
+			[]string{"created 2 of 5 revisions; entries 3-5 (versions 1.0.3, 1.0.4, 1.0.5) were not created\n", "denied (HTTP 403 PERMISSION_DENIED)"}, []string{"partly"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := httpmock.New(t)
+			for _, b := range tt.ok {
+				reg.Register(http.MethodPost, batchPath, 200, createdBatch(b[0], b[1])).JSONBody(sentBatch(b[0], b[1])).Times(1)
+			}
+			reg.Register(http.MethodPost, batchPath, tt.status, tt.body).JSONBody(sentBatch(tt.failed[0], tt.failed[1])).Times(1)
+			args := batchCreate("-f", generated(t, tt.n), "--batch-size", strconv.Itoa(tt.size), "-o", "name")
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, args...).Expect(t, tt.exit).StderrHas(t, tt.stderrHas...)
+			if res.Stdout != tt.stdout {
+				t.Errorf("stdout\n%s\nwant\n%s", res.Stdout, tt.stdout)
+			}
+			for _, s := range tt.stderrNot {
+				if strings.Contains(res.Stderr, s) {
+					t.Errorf("stderr holds %q:\n%s", s, res.Stderr)
+				}
+			}
+		})
+	}
+}
+
+func TestBatchCreate_progressOnlyOnATerminal(t *testing.T) {
+	for _, tty := range []bool{false, true} {
+		t.Run("tty="+strconv.FormatBool(tty), func(t *testing.T) {
+			reg := httpmock.New(t)
+			reg.Register(http.MethodPost, batchPath, 200, createdBatch(1, 2)).JSONBody(sentBatch(1, 2)).Times(1)
+			reg.Register(http.MethodPost, batchPath, 200, createdBatch(3, 4)).JSONBody(sentBatch(3, 4)).Times(1)
+			reg.Register(http.MethodPost, batchPath, 503, `{"code": 14, "message": "try later"}`).JSONBody(sentBatch(5, 5)).Times(1)
+			args := batchCreate("-f", generated(t, 5), "--batch-size", "2", "-o", "name")
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), TTY: tty}, args...).Expect(t, 7)
+			report := "dbgov: created 4 of 5 revisions; entry 5 (version 1.0.5) was not created\n"
+			want := report
+			if tty {
+				want = "\rcreated 0/5 revisions\rcreated 2/5 revisions\rcreated 4/5 revisions\r\x1b[K" + report
+			}
+			if !strings.HasPrefix(res.Stderr, want) {
+				t.Errorf("stderr %q, want it to begin with %q", res.Stderr, want)
+			}
+			if res.Stdout != names(1, 4) {
+				t.Errorf("stdout %q", res.Stdout)
+			}
+		})
+	}
+}
+
+func TestBatchCreate_dryRunSendsNothing(t *testing.T) {
+	file := generated(t, 5)
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"table", nil},
+		{"json", []string{"-o", "json"}},
+		{"jq", []string{"--jq", `[.body.requests[].revision.version] | join(" ")`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := httpmock.New(t)
+			args := batchCreate(append([]string{"-f", file, "--batch-size", "2", "--dry-run"}, tt.args...)...)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), TTY: true}, args...).Expect(t, 0)
+			if len(reg.Requests()) != 0 {
+				t.Errorf("sent %d requests", len(reg.Requests()))
+			}
+			if res.Stderr != "" {
+				t.Errorf("stderr %q", res.Stderr)
+			}
+			cmdtest.Golden(t, "batch_create_dry_run_"+tt.name, strings.ReplaceAll(res.Stdout, reg.URL(), "http://dbgov.test"))
+		})
+	}
+}
+
+func TestBatchCreate_refusesBadInput(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	other := "instances/prod-pg/databases/inventory"
+	tests := []struct {
+		name  string
+		file  string
+		stdin string
+		want  []string
+	}{
+		{"unknown field", write("unknown.yaml", "- version: \"1\"\n  type: VERSIONED\n  statment: x\n"),
+			"", []string{"unknown.yaml", "line 3", `unknown field "statment"`}},
+		{"unknown field of the body", write("body.json", `{"parent": "x", "request": []}`), "", []string{"body.json", `unknown field "request"`}},
+		{"output-only field", write("out.json", `[{"version": "1", "type": "VERSIONED", "createTime": "2024-01-01T00:00:00Z"}]`),
+			"", []string{"out.json", `unknown field "createTime"`}},
+		{"wrong type", write("type.yaml", "- version: 1.2\n  type: VERSIONED\n"), "", []string{"type.yaml", "line 1", "version", "wrong type", "quote"}},
+		{"wrong type in json", write("type.json", `{"requests": {"revision": {}}}`), "", []string{"type.json", "requests", "wrong type"}},
+		{"unknown enum", write("enum.json", `[{"version": "1", "type": "IMPERATIVE"}]`), "", []string{"enum.json", "type", `"IMPERATIVE"`}},
+		{"empty file", write("empty.yaml", "  \n"), "", []string{"empty.yaml is empty"}},
+		{"empty stdin", "-", "", []string{"standard input", "empty"}},
+		{"missing file", filepath.Join(dir, "nope.yaml"), "", []string{"nope.yaml", "no such file"}},
+		{"empty list", write("none.json", "[]"), "", []string{"none.json holds no revisions"}},
+		{"no requests", write("none.yaml", "parent: "+parent+"\n"), "", []string{"none.yaml holds no revisions"}},
+		{"type missing", write("notype.yaml", "- {version: \"1.0\", type: VERSIONED}\n- {version: \"1.1\", type: VERSIONED}\n- {version: \"1.2\"}\n"),
+			"", []string{`notype.yaml: entry 3 (version "1.2"): type is required (VERSIONED or DECLARATIVE); nothing was sent`}},
+		{"type unspecified", write("unspec.json", `[{"version": "1.2", "type": "TYPE_UNSPECIFIED"}]`),
+			"", []string{`entry 1 (version "1.2"): type TYPE_UNSPECIFIED is not allowed`}},
+		{"version missing", write("nover.json", `[{"version": "1.0", "type": "VERSIONED"}, {"type": "VERSIONED", "file": "a.sql"}]`),
+			"", []string{"nover.json: entry 2: version is required"}},
+		{"bad sheet", write("sheet.json", `[{"version": "1.0", "type": "VERSIONED", "sheet": "sheets/12"}]`),
+			"", []string{`entry 1 (version "1.0"): sheet "sheets/12" is not of the form projects/{project}/sheets/{id}`}},
+		{"sheet without id", write("sheet2.json", `[{"version": "1.0", "type": "VERSIONED", "sheet": "projects/p/sheets/"}]`),
+			"", []string{`sheet "projects/p/sheets/"`}},
+		{"duplicate", write("dup.json", `[{"version": "1.0", "type": "VERSIONED"}, {"version": "1.0", "type": "DECLARATIVE"}, {"version": "1.0", "type": "VERSIONED"}]`),
+			"", []string{`entry 3 (version "1.0"): the VERSIONED revision "1.0" is already entry 1`}},
+		{"batch parent of another database", write("parent.json", `{"parent": "`+other+`", "requests": [{"revision": {"version": "1", "type": "VERSIONED"}}]}`),
+			"", []string{`parent "` + other + `" is not ` + parent}},
+		{"request parent of another database", write("rparent.yaml", "requests:\n  - revision: {version: \"1\", type: VERSIONED}\n  - parent: "+other+"\n    revision: {version: \"2\", type: VERSIONED}\n"),
+			"", []string{`entry 2 (version "2"): parent "` + other + `" is not ` + parent}},
+		{"many problems", write("many.json", `[{}, {}, {}, {}, {}, {}]`),
+			"", []string{"many.json has 12 problems; nothing was sent:\n  entry 1: version is required\n  entry 1: type is required", "\n  ... and 2 more"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := httpmock.New(t)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), Stdin: tt.stdin}, batchCreate("-f", tt.file)...).Expect(t, 2).StderrHas(t, tt.want...)
+			if res.Stdout != "" {
+				t.Errorf("stdout: %q", res.Stdout)
+			}
+			if len(reg.Requests()) != 0 {
+				t.Errorf("sent %d requests", len(reg.Requests()))
+			}
+		})
+	}
+}
+
+func TestBatchCreate_usage(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no file", batchCreate(), "-f/--file is required"},
+		{"no database", []string{"revisions", "batch-create", "--instance", "prod-pg", "-f", "testdata/revisions.yaml"}, "--database is required"},
+		{"bad database id", batchCreate("-f", "testdata/revisions.yaml", "--database", "a b"), "a b"},
+		{"batch size 0", batchCreate("-f", "testdata/revisions.yaml", "--batch-size", "0"), "--batch-size must be between 1 and 1000, not 0"},
+		{"batch size 1001", batchCreate("-f", "testdata/revisions.yaml", "--batch-size", "1001"), "not 1001"},
+		{"negative batch size", batchCreate("-f", "testdata/revisions.yaml", "--batch-size", "-3"), "not -3"},
+		{"batch size not a number", batchCreate("-f", "testdata/revisions.yaml", "--batch-size", "ten"), "ten"},
+		{"an argument", batchCreate("-f", "testdata/revisions.yaml", "extra"), "takes no arguments"},
+		{"bad output", batchCreate("-f", "testdata/revisions.yaml", "-o", "csv"), "csv"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := httpmock.New(t)
+			cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, tt.args...).Expect(t, 2).StderrHas(t, tt.want)
+			if len(reg.Requests()) != 0 {
+				t.Errorf("sent %d requests", len(reg.Requests()))
+			}
+		})
+	}
+}
+
+func TestBatchCreate_serviceErrors(t *testing.T) {
+	tests := []struct {
+		status, code int
+		codeName     string
+		exit         int
+	}{
+		{404, 5, "NOT_FOUND", 5},
+		{400, 3, "INVALID_ARGUMENT", 6},
+		{409, 6, "ALREADY_EXISTS", 6},
+		{403, 7, "PERMISSION_DENIED", 4},
+		{401, 16, "UNAUTHENTICATED", 3},
+		{500, 13, "INTERNAL", 7},
+		{503, 14, "UNAVAILABLE", 7},
+	}
+	for _, tt := range tests {
+		t.Run(tt.codeName, func(t *testing.T) {
+			reg := httpmock.New(t)
+			body := fmt.Sprintf(`{"code": %d, "message": "revisions say no"}`, tt.code)
+			reg.Register(http.MethodPost, batchPath, tt.status, body).Times(2)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, batchCreate("-f", "testdata/revisions.yaml")...).Expect(t, tt.exit)
+			if res.Stdout != "" {
+				t.Errorf("stdout: %q", res.Stdout)
+			}
+			want := fmt.Sprintf("dbgov: create entries 1-3 (versions 1.0.0, 1.1.0, 2024.06) in instances/prod-pg/databases/orders: revisions say no (HTTP %d %s)\n", tt.status, tt.codeName)
+			if !strings.Contains(res.Stderr, want) {
+				t.Errorf("stderr %q, want it to hold %q", res.Stderr, want)
+			}
+
+			res = cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, batchCreate("-f", "testdata/revisions.yaml", "-o", "json")...).Expect(t, tt.exit)
+			lines := strings.Split(strings.TrimSuffix(res.Stderr, "\n"), "\n")
+			var got struct {
+				Error struct {
+					HTTPStatus int    `json:"httpStatus"`
+					Code       string `json:"code"`
+					Message    string `json:"message"`
+				} `json:"error"`
+			}
+			if err := json.Unmarshal([]byte(lines[len(lines)-1]), &got); err != nil {
+				t.Fatalf("the last line of stderr is not JSON: %v\n%s", err, res.Stderr)
+			}
+			if got.Error.HTTPStatus != tt.status || got.Error.Code != tt.codeName || got.Error.Message != "revisions say no" {
+				t.Errorf("JSON error %+v", got.Error)
+			}
+			for _, l := range lines {
+				if !json.Valid([]byte(l)) {
+					t.Errorf("stderr line is not JSON: %s", l)
+				}
+			}
+		})
+	}
+}
+
+func TestBatchCreate_interruptedDuringABatch(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) == 1 {
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, createdBatch(1, 2))
+			return
+		}
+		// Ctrl-C while the second batch is in flight. The body is read so
+		// that the server notices when the client hangs up.
+		_, _ = io.ReadAll(r.Body)
+		cancel()
+		select {
+		case <-r.Context().Done():
+		case <-time.After(10 * time.Second):
+		}
+	}))
+	defer srv.Close()
+	args := batchCreate("-f", generated(t, 5), "--batch-size", "2", "-o", "name")
+	res := cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Ctx: ctx}, args...).Expect(t, 130).
+		StderrHas(t, "dbgov: created 2 of 5 revisions; entries 3-5 (versions 1.0.3, 1.0.4, 1.0.5) were not created\n",
+			"the failed batch, entries 3-4 (versions 1.0.3, 1.0.4), may be partly created", "interrupted")
+	if res.Stdout != names(1, 2) {
+		t.Errorf("stdout %q", res.Stdout)
+	}
+	if n := calls.Load(); n != 2 {
+		t.Errorf("%d requests, want 2", n)
+	}
+}
+
+func TestBatchCreate_unknownAnswerFieldsSurvive(t *testing.T) {
+	reg := httpmock.New(t)
+	reg.Register(http.MethodPost, batchPath, 200, `{"revisions": [{"name": "`+parent+`/revisions/1", "shard": {"id": 7}}], "nextHint": "x"}`).Times(1)
+	reg.Register(http.MethodPost, batchPath, 200, `{"revisions": [{"name": "`+parent+`/revisions/2", "shard": {"id": 8}}]}`).Times(1)
+	res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, batchCreate("-f", generated(t, 2), "--batch-size", "1", "--jq", ".revisions[].shard.id")...).Expect(t, 0)
+	if res.Stdout != "7\n8\n" {
+		t.Errorf("stdout %q", res.Stdout)
+	}
+}
+
+func TestBatchCreate_answerThatOmitsTheList(t *testing.T) {
+	reg := httpmock.New(t)
+	reg.Register(http.MethodPost, batchPath, 200, `{}`)
+	res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, batchCreate("-f", "testdata/revisions.yaml", "-o", "json")...).Expect(t, 0)
+	if res.Stdout != "{\n  \"revisions\": []\n}\n" {
+		t.Errorf("stdout %q", res.Stdout)
+	}
+}

@@ -1,0 +1,120 @@
+package revisions
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/dbgov/dbgov/client"
+	"github.com/dbgov/dbgov/internal/exitcode"
+	"github.com/dbgov/dbgov/internal/input"
+)
+
+// maxProblems bounds how many problems of an input file are listed.
+const maxProblems = 10
+
+// readRevisions decodes the revisions of an input file: either the whole
+// request body of revisions:batchCreate or a plain list of revisions. The
+// parents it holds must name db; every revision is checked before anything
+// is sent.
+func readRevisions(name string, data []byte, db client.DatabaseName) ([]client.RevisionInput, error) {
+	parent := db.String()
+	var revs []client.RevisionInput
+	var problems []string
+	if input.IsList(data) {
+		if err := input.Decode(name, data, &revs); err != nil {
+			return nil, err
+		}
+	} else {
+		var body client.BatchCreateRevisionsRequest
+		if err := input.Decode(name, data, &body); err != nil {
+			return nil, err
+		}
+		if body.Parent != "" && body.Parent != parent {
+			problems = append(problems, fmt.Sprintf("parent %q is not %s, the database given by --instance and --database", body.Parent, parent))
+		}
+		revs = make([]client.RevisionInput, len(body.Requests))
+		for i, r := range body.Requests {
+			if r.Parent != "" && r.Parent != parent {
+				problems = append(problems, fmt.Sprintf("%s: parent %q is not %s", entry(i, r.Revision.Version), r.Parent, parent))
+			}
+			revs[i] = r.Revision
+		}
+	}
+	if len(revs) == 0 {
+		return nil, exitcode.Usagef("%s holds no revisions", name)
+	}
+	problems = append(problems, check(revs)...)
+	switch len(problems) {
+	case 0:
+		return revs, nil
+	case 1:
+		return nil, exitcode.Usagef("%s: %s; nothing was sent", name, problems[0])
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s has %d problems; nothing was sent:", name, len(problems))
+	for _, p := range problems[:min(len(problems), maxProblems)] {
+		b.WriteString("\n  ")
+		b.WriteString(p)
+	}
+	if len(problems) > maxProblems {
+		fmt.Fprintf(&b, "\n  ... and %d more", len(problems)-maxProblems)
+	}
+	return nil, exitcode.Usagef("%s", b.String())
+}
+
+// revisionKey identifies a revision within a database.
+type revisionKey struct {
+	typ     client.RevisionType
+	version string
+}
+
+// check lists what is wrong with the revisions: a missing version or type,
+// a sheet not of the form projects/{p}/sheets/{id}, a (type, version) given
+// twice.
+func check(revs []client.RevisionInput) []string {
+	var problems []string
+	seen := make(map[revisionKey]int, len(revs))
+	for i, r := range revs {
+		at := entry(i, r.Version)
+		if r.Version == "" {
+			problems = append(problems, at+": version is required")
+		}
+		switch r.Type {
+		case client.RevisionTypeVersioned, client.RevisionTypeDeclarative:
+		case "":
+			problems = append(problems, at+": type is required (VERSIONED or DECLARATIVE)")
+		default:
+			problems = append(problems, fmt.Sprintf("%s: type %s is not allowed (VERSIONED or DECLARATIVE)", at, r.Type))
+		}
+		if r.Sheet != "" && !isSheetName(r.Sheet) {
+			problems = append(problems, fmt.Sprintf("%s: sheet %q is not of the form projects/{project}/sheets/{id}", at, r.Sheet))
+		}
+		if r.Version == "" || r.Type == "" {
+			continue
+		}
+		k := revisionKey{r.Type, r.Version}
+		if first, dup := seen[k]; dup {
+			problems = append(problems, fmt.Sprintf("%s: the %s revision %q is already entry %d", at, r.Type, r.Version, first+1))
+			continue
+		}
+		seen[k] = i
+	}
+	return problems
+}
+
+// entry names the revision at index i of the input, counting from 1, as
+// messages show it.
+func entry(i int, version string) string {
+	if version == "" {
+		return "entry " + strconv.Itoa(i+1)
+	}
+	return fmt.Sprintf("entry %d (version %q)", i+1, version)
+}
+
+// isSheetName reports whether s has the form projects/{project}/sheets/{id}.
+func isSheetName(s string) bool {
+	parts := strings.Split(s, "/")
+	return len(parts) == 4 && parts[0] == "projects" && parts[1] != "" &&
+		parts[2] == "sheets" && parts[3] != ""
+}

@@ -1,0 +1,64 @@
+package revisions_test
+
+import (
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/dbgov/dbgov/internal/cmdtest"
+	"github.com/dbgov/dbgov/internal/devserver"
+)
+
+// TestBatchCreate_againstTheReferenceServer stops at a failed batch of the
+// reference server, which like the real service is not atomic, and checks
+// what dbgov said against what the server then holds.
+func TestBatchCreate_againstTheReferenceServer(t *testing.T) {
+	s, err := devserver.New(devserver.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s.Handler())
+	defer srv.Close()
+	opts := cmdtest.Options{URL: srv.URL, Token: s.AdminToken()}
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	create := func(file string, extra ...string) cmdtest.Result {
+		args := append([]string{"revisions", "batch-create", "--instance", "prod-pg", "--database", "orders", "-f", file, "--batch-size", "2"}, extra...)
+		return cmdtest.Run(t, opts, args...)
+	}
+
+	// Entry 4 repeats the demo database's VERSIONED 1.1.0.
+	all := write("all.yaml", `- {version: "2.0.1", type: VERSIONED, file: a.sql}
+- {version: "2.0.2", type: VERSIONED, file: b.sql}
+- {version: "2.0.3", type: VERSIONED, file: c.sql}
+- {version: "1.1.0", type: VERSIONED, file: d.sql}
+- {version: "2.0.5", type: DECLARATIVE, file: e.sql}
+`)
+	res := create(all, "--jq", ".revisions[].version").Expect(t, 6).
+		StderrHas(t, `"created":2,"total":5`, `"notCreated":{"first":3,"last":5}`, `"maybePartlyCreated":{"first":3,"last":4}`, `"code":"ALREADY_EXISTS"`)
+	if res.Stdout != "2.0.1\n2.0.2\n" {
+		t.Errorf("stdout %q", res.Stdout)
+	}
+
+	// A rerun is refused at once: the first batch exists.
+	res = create(all).Expect(t, 6).StderrHas(t,
+		"dbgov: created 0 of 5 revisions; entries 1-5 (versions 2.0.1 ... 2.0.5) were not created\n",
+		`version "2.0.1" already exists`)
+	if res.Stdout != "" {
+		t.Errorf("stdout %q", res.Stdout)
+	}
+	// The failed batch was partly created, as dbgov warned: entry 3 exists,
+	// entry 5 was never sent.
+	create(write("third.yaml", "- {version: \"2.0.3\", type: VERSIONED}\n")).Expect(t, 6).StderrHas(t, "ALREADY_EXISTS")
+	res = create(write("fifth.yaml", "- {version: \"2.0.5\", type: DECLARATIVE, file: e.sql}\n"), "-o", "name").Expect(t, 0)
+	if res.Stdout == "" {
+		t.Error("entry 5 was not created on its own")
+	}
+}

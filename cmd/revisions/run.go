@@ -1,0 +1,194 @@
+package revisions
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/dbgov/dbgov/client"
+	"github.com/dbgov/dbgov/output"
+)
+
+// run follows one batch-create as its batches are sent: what was created,
+// where it stopped, and the progress shown on a terminal.
+type run struct {
+	opts *batchCreateOptions
+	revs []client.RevisionInput
+
+	created []json.RawMessage // the created revisions of every batch, in order
+	batches int               // batches the service answered with success
+	body    []byte            // the body of the last successful batch
+
+	stopped  bool
+	notFrom  int // first entry (from 0) of the batch that failed or was never sent
+	failedHi int // end of the batch that failed; notFrom when it was never sent
+
+	progress bool // progress is being shown on stderr
+}
+
+func newRun(opts *batchCreateOptions, revs []client.RevisionInput) *run {
+	r := &run{opts: opts, revs: revs, created: make([]json.RawMessage, 0, len(revs))}
+	if opts.IO.ErrTTY {
+		r.progress = true
+		r.showProgress()
+	}
+	return r
+}
+
+// add records a batch the service created.
+func (r *run) add(body []byte, created []json.RawMessage) {
+	r.batches++
+	r.body = body
+	r.created = append(r.created, created...)
+	r.showProgress()
+}
+
+// stopAt records that the entries from lo on were not confirmed created;
+// those up to hi were sent in the batch that failed.
+func (r *run) stopAt(lo, hi int) {
+	r.stopped, r.notFrom, r.failedHi = true, lo, hi
+}
+
+func (r *run) showProgress() {
+	if r.progress {
+		fmt.Fprintf(r.opts.IO.ErrOut, "\rcreated %d/%d revisions", len(r.created), len(r.revs))
+	}
+}
+
+// clearProgress erases the progress line, leaving stderr as it was.
+func (r *run) clearProgress() {
+	if r.progress {
+		_, _ = io.WriteString(r.opts.IO.ErrOut, "\r\x1b[K")
+		r.progress = false
+	}
+}
+
+// document is the JSON document of the created revisions: the body itself
+// when one batch did it all, else {"revisions": [...]} gathering the
+// revisions of every batch as the service sent them.
+func (r *run) document() []byte {
+	if r.batches == 1 && !r.stopped {
+		return r.body
+	}
+	const head, tail = `{"revisions":[`, `]}`
+	size := len(head) + len(tail) + len(r.created)
+	for _, rev := range r.created {
+		size += len(rev)
+	}
+	doc := make([]byte, 0, size)
+	doc = append(doc, head...)
+	for i, rev := range r.created {
+		if i > 0 {
+			doc = append(doc, ',')
+		}
+		doc = append(doc, rev...)
+	}
+	return append(doc, tail...)
+}
+
+// print shows the created revisions in the chosen format. Typed values are
+// decoded only when table or name output asks for them.
+func (r *run) print(p output.Printer) error {
+	var (
+		revs      []client.Revision
+		decodeErr error
+		once      sync.Once
+	)
+	decode := func() []client.Revision {
+		once.Do(func() {
+			revs = make([]client.Revision, len(r.created))
+			for i, raw := range r.created {
+				if err := json.Unmarshal(raw, &revs[i]); err != nil && decodeErr == nil {
+					decodeErr = fmt.Errorf("created revision %d is not a revision: %w", i+1, err)
+				}
+			}
+		})
+		return revs
+	}
+	doc := output.Document{
+		Raw:       r.document(),
+		ListField: "revisions",
+		Names: func() []string {
+			revs := decode()
+			names := make([]string, len(revs))
+			for i := range revs {
+				names[i] = revs[i].Name
+			}
+			return names
+		},
+		Tables: func() []output.Table {
+			return []output.Table{output.TableOf(decode(), revisionColumns)}
+		},
+	}
+	if err := p.Print(r.opts.IO.Out, doc); err != nil {
+		return err
+	}
+	return decodeErr
+}
+
+// reportIncomplete says on stderr how many revisions were created and which
+// entries were not, when the run stopped early.
+func (r *run) reportIncomplete() {
+	total := len(r.revs)
+	verb := "were"
+	if total-r.notFrom == 1 {
+		verb = "was"
+	}
+	msg := fmt.Sprintf("created %d of %d revisions; %s %s not created", len(r.created), total, describe(r.revs, r.notFrom, total), verb)
+	partly := ""
+	if r.failedHi > r.notFrom {
+		partly = fmt.Sprintf("the failed batch, %s, may be partly created: the service does not create a batch atomically, and a rerun reports the revisions it did create as ALREADY_EXISTS",
+			describe(r.revs, r.notFrom, r.failedHi))
+	}
+	w := r.opts.IO.ErrOut
+	if r.opts.JSONErrors != nil && r.opts.JSONErrors() {
+		type span struct {
+			First int `json:"first"`
+			Last  int `json:"last"`
+		}
+		type report struct {
+			Created            int    `json:"created"`
+			Total              int    `json:"total"`
+			NotCreated         span   `json:"notCreated"`
+			MaybePartlyCreated *span  `json:"maybePartlyCreated,omitempty"`
+			Message            string `json:"message"`
+		}
+		rep := report{Created: len(r.created), Total: total, NotCreated: span{r.notFrom + 1, total}, Message: msg}
+		if partly != "" {
+			rep.MaybePartlyCreated = &span{r.notFrom + 1, r.failedHi}
+			rep.Message += "; " + partly
+		}
+		if line, err := json.Marshal(map[string]report{"incomplete": rep}); err == nil {
+			fmt.Fprintf(w, "%s\n", line)
+			return
+		}
+	}
+	fmt.Fprintf(w, "dbgov: %s\n", msg)
+	if partly != "" {
+		fmt.Fprintf(w, "dbgov: %s\n", partly)
+	}
+}
+
+// describe names the entries lo to hi (from 0, hi excluded) compactly, by
+// their numbers (from 1) and versions: "entry 7 (version 1.2)", "entries
+// 7-9 (versions 1.2, 1.3, 1.4)", "entries 7-300 (versions 1.2 ... 3.5)".
+func describe(revs []client.RevisionInput, lo, hi int) string {
+	version := func(i int) string { return output.EscapeControl(revs[i].Version) }
+	switch n := hi - lo; {
+	case n <= 0:
+		return "no entries"
+	case n == 1:
+		return "entry " + strconv.Itoa(lo+1) + " (version " + version(lo) + ")"
+	case n <= 3:
+		vs := make([]string, 0, n)
+		for i := lo; i < hi; i++ {
+			vs = append(vs, version(i))
+		}
+		return fmt.Sprintf("entries %d-%d (versions %s)", lo+1, hi, strings.Join(vs, ", "))
+	default:
+		return fmt.Sprintf("entries %d-%d (versions %s ... %s)", lo+1, hi, version(lo), version(hi-1))
+	}
+}
