@@ -238,7 +238,7 @@ func (b *bench) oneRequest() error {
 		return err
 	}
 	b.rows = append(b.rows, row{section: "2. one request", what: d.name, dbgov: d, ref: &ref,
-		target: "no slower than curl | jq", met: d.wall <= ref.wall})
+		target: "no slower than curl \\| jq", met: d.wall <= ref.wall})
 	return nil
 }
 
@@ -273,7 +273,7 @@ func (b *bench) large(section, label string, size int64, rows int, stdin string,
 		switch m.name {
 		case "-o json":
 			rw.ref = &ref
-			rw.target += "; no slower than curl | jq ."
+			rw.target += "; no slower than curl \\| jq ."
 			rw.met = memOK && r.wall <= ref.wall
 		case "-o table":
 			if rows >= 50000 {
