@@ -101,16 +101,14 @@ func TestFault_htmlFromProxyGivesStatusNotPage(t *testing.T) {
 <head><title>502 Bad Gateway</title></head>
 <body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx/1.25.3 upstream-pool-7</center></body>
 </html>`
-	srv := newServer(t, func(w http.ResponseWriter, _ *http.Request, _ int) {
-		w.Header().Set("Content-Type", "text/html")
-		w.WriteHeader(http.StatusBadGateway)
-		io.WriteString(w, page)
-	})
 	for _, format := range []string{"table", "json"} {
 		t.Run(format, func(t *testing.T) {
-			srv.mu.Lock()
-			srv.reqs = nil
-			srv.mu.Unlock()
+			t.Parallel()
+			srv := newServer(t, func(w http.ResponseWriter, _ *http.Request, _ int) {
+				w.Header().Set("Content-Type", "text/html")
+				w.WriteHeader(http.StatusBadGateway)
+				io.WriteString(w, page)
+			})
 			res := run(t, opts{env: withURL(srv, nil)}, "review-configs", "get", "x", "-o", format).expect(t, exitService).noPanic(t)
 			srv.expectRequests(t, 4) // the first attempt and 3 retries
 			res.stderrHas(t, "502")
@@ -252,6 +250,92 @@ func TestFault_noAnswerEndsAtTimeout(t *testing.T) {
 			if res.elapsed < timeout {
 				t.Errorf("dbgov gave up after %s, before --timeout %s", res.elapsed.Round(time.Millisecond), timeout)
 			}
+		})
+	}
+}
+
+func TestFault_stalledBodyEndsAtTimeout(t *testing.T) {
+	t.Parallel()
+	// The service sends its headers and part of the body, then nothing more
+	// (or a byte now and then): the time limit covers the whole answer.
+	tests := []struct {
+		name    string
+		args    []string
+		trickle time.Duration // 0: silence after the first bytes
+	}{
+		{"GET silent", []string{"review-configs", "get", "x"}, 0},
+		{"GET trickle", []string{"review-configs", "get", "x"}, 100 * time.Millisecond},
+		{"POST silent", []string{"users", "undelete", "a@x.com"}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := newServer(t, func(w http.ResponseWriter, r *http.Request, _ int) {
+				w.Header().Set("Content-Type", "application/json")
+				w.Header().Set("Content-Length", "100000")
+				w.WriteHeader(http.StatusOK)
+				io.WriteString(w, `{"name": "`)
+				w.(http.Flusher).Flush()
+				stop := time.After(10 * time.Second)
+				var tick <-chan time.Time
+				if tt.trickle > 0 {
+					ticker := time.NewTicker(tt.trickle)
+					defer ticker.Stop()
+					tick = ticker.C
+				}
+				for {
+					select {
+					case <-r.Context().Done():
+						return
+					case <-stop:
+						return
+					case <-tick:
+						io.WriteString(w, "a")
+						w.(http.Flusher).Flush()
+					}
+				}
+			})
+			const timeout = time.Second
+			args := append(append([]string(nil), tt.args...), "--timeout", timeout.String())
+			res := run(t, opts{env: withURL(srv, nil)}, args...).expect(t, exitNoAnswer).noPanic(t)
+			if limit := timeout + 3*time.Second; res.elapsed > limit {
+				t.Errorf("dbgov ran %s against a stalled answer, want at most %s (--timeout %s)", res.elapsed.Round(time.Millisecond), limit, timeout)
+			}
+			if res.stdout != "" {
+				t.Errorf("stdout: %q, want nothing", clip(res.stdout))
+			}
+			srv.expectRequests(t, 1)
+		})
+	}
+}
+
+func TestFault_connectionCutMidAnswer(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		args     []string
+		requests int
+	}{
+		{"GET is retried", []string{"review-configs", "get", "x"}, 4},
+		{"POST is not", []string{"users", "undelete", "a@x.com"}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := newServer(t, func(w http.ResponseWriter, _ *http.Request, _ int) {
+				conn, buf, err := w.(http.Hijacker).Hijack()
+				if err != nil {
+					return
+				}
+				defer conn.Close()
+				buf.WriteString("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n{\"name\": \"users/a@x")
+				buf.Flush()
+			})
+			res := run(t, opts{env: withURL(srv, nil)}, tt.args...).expect(t, exitNoAnswer).noPanic(t)
+			if res.stdout != "" {
+				t.Errorf("stdout: %q, want nothing", clip(res.stdout))
+			}
+			srv.expectRequests(t, tt.requests)
 		})
 	}
 }
@@ -483,5 +567,146 @@ func TestFault_interruptDuringRequest(t *testing.T) {
 				t.Errorf("dbgov took %s to end after SIGINT", res.elapsed)
 			}
 		})
+	}
+}
+
+func TestFault_interruptDuringRetryWait(t *testing.T) {
+	t.Parallel()
+	got := make(chan struct{}, 4)
+	srv := newServer(t, func(w http.ResponseWriter, _ *http.Request, _ int) {
+		w.Header().Set("Retry-After", "5")
+		respond(w, http.StatusServiceUnavailable, apiError(14, "restarting"))
+		got <- struct{}{}
+	})
+	res := run(t, opts{env: withURL(srv, nil), started: func(p *os.Process) {
+		select {
+		case <-got:
+		case <-time.After(10 * time.Second):
+			t.Error("dbgov never sent its request")
+		}
+		time.Sleep(200 * time.Millisecond) // into the wait before the retry
+		if err := p.Signal(os.Interrupt); err != nil {
+			t.Errorf("send SIGINT: %v", err)
+		}
+	}}, "review-configs", "get", "x").expect(t, exitInterrupted).noPanic(t)
+	if res.elapsed > 3*time.Second {
+		t.Errorf("dbgov took %s to end after SIGINT during a 5s wait", res.elapsed.Round(time.Millisecond))
+	}
+	if res.stdout != "" {
+		t.Errorf("stdout: %q, want nothing", res.stdout)
+	}
+	srv.expectRequests(t, 1)
+}
+
+func TestFault_serviceAccountLogin(t *testing.T) {
+	t.Parallel()
+	env := func(s *server) map[string]string {
+		return map[string]string{"DBGOV_URL": s.URL, "DBGOV_SERVICE_ACCOUNT": "ci@x.com", "DBGOV_SERVICE_KEY": "k"}
+	}
+	count := func(reqs []seen, path string) int {
+		n := 0
+		for _, r := range reqs {
+			if r.Path == path {
+				n++
+			}
+		}
+		return n
+	}
+
+	t.Run("a 401 after logging in ends after one more login", func(t *testing.T) {
+		t.Parallel()
+		srv := newServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+			if r.URL.Path == "/v1/auth/login" {
+				respond(w, http.StatusOK, fmt.Sprintf(`{"token": "fresh-%d"}`, n))
+				return
+			}
+			respond(w, http.StatusUnauthorized, apiError(16, "token expired"))
+		})
+		run(t, opts{env: env(srv)}, "review-configs", "get", "x").expect(t, 3).noPanic(t)
+		reqs := srv.requests()
+		if logins, gets := count(reqs, "/v1/auth/login"), count(reqs, "/v1/reviewConfigs/x"); logins != 2 || gets != 2 {
+			t.Errorf("%d logins and %d GETs, want 2 of each: log in, try, log in again, try once more", logins, gets)
+		}
+	})
+	t.Run("a login that answers no token", func(t *testing.T) {
+		t.Parallel()
+		srv := newServer(t, func(w http.ResponseWriter, r *http.Request, _ int) {
+			if r.URL.Path == "/v1/auth/login" {
+				respond(w, http.StatusOK, `{}`)
+				return
+			}
+			respond(w, http.StatusOK, reviewConfigBody)
+		})
+		// The login's answer is not what the service promises: exit 1.
+		run(t, opts{env: env(srv)}, "review-configs", "get", "x").noPanic(t).expect(t, exitFailure).stderrHas(t, "invalid response")
+		if n := count(srv.requests(), "/v1/reviewConfigs/x"); n != 0 {
+			t.Errorf("the request was sent %d times without a token", n)
+		}
+	})
+	t.Run("a token with a line break is not sent", func(t *testing.T) {
+		t.Parallel()
+		srv := newServer(t, func(w http.ResponseWriter, r *http.Request, _ int) {
+			if r.URL.Path == "/v1/auth/login" {
+				respond(w, http.StatusOK, `{"token": "abc\r\nX-Injected: yes"}`)
+				return
+			}
+			respond(w, http.StatusOK, reviewConfigBody)
+		})
+		// The login's answer is not what the service promises: exit 1 at
+		// once, not exit 8 ("no answer", worth a retry) after three retries
+		// of a request that can never be sent.
+		res := run(t, opts{env: env(srv)}, "review-configs", "get", "x").noPanic(t).expect(t, exitFailure).stderrHas(t, "invalid response")
+		if strings.Contains(res.stderr, "X-Injected") || strings.Contains(res.stderr, "abc") {
+			t.Errorf("stderr shows the token:\n%s", res.stderr)
+		}
+		for _, r := range srv.requests() {
+			if r.Header.Get("X-Injected") != "" {
+				t.Errorf("a request to %s carries the injected header", r.Path)
+			}
+		}
+		if n := count(srv.requests(), "/v1/reviewConfigs/x"); n != 0 {
+			t.Errorf("the request was sent %d times with the broken token", n)
+		}
+	})
+}
+
+func TestFault_listFieldOfTheWrongShape(t *testing.T) {
+	t.Parallel()
+	revisions := writeFile(t, "revisions.json", []byte(goodRevisions))
+	commands := []struct {
+		name  string
+		field string
+		args  []string
+	}{
+		{"users batch-get", "users", []string{"users", "batch-get", "a@x.com"}},
+		{"policies list", "policies", []string{"policies", "list", "--instance", "i", "--database", "d"}},
+		{"idps list", "identityProviders", []string{"idps", "list"}},
+		{"revisions batch-create", "revisions", []string{"revisions", "batch-create", "--instance", "i", "--database", "d", "-f", revisions}},
+	}
+	shapes := []struct{ name, value string }{
+		{"a string", `"x"`},
+		{"an object", `{"a": 1}`},
+		{"a list of strings", `["x"]`},
+		{"a list of lists", `[[]]`},
+	}
+	formats := [][]string{nil, {"-o", "json"}, {"-o", "yaml"}, {"-o", "name"}}
+	for _, c := range commands {
+		for _, s := range shapes {
+			for _, f := range formats {
+				name := c.name + "/" + s.name + "/table"
+				if f != nil {
+					name = c.name + "/" + s.name + "/" + f[1]
+				}
+				t.Run(name, func(t *testing.T) {
+					t.Parallel()
+					srv := newServer(t, always(http.StatusOK, fmt.Sprintf(`{%q: %s}`, c.field, s.value)))
+					args := append(append([]string(nil), c.args...), f...)
+					res := run(t, opts{env: withURL(srv, nil)}, args...).noPanic(t).expect(t, exitFailure).stderrHas(t, "invalid response")
+					if res.stdout != "" {
+						t.Errorf("stdout: %q, want nothing", clip(res.stdout))
+					}
+				})
+			}
+		}
 	}
 }

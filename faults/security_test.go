@@ -601,3 +601,41 @@ func TestSecurity_credentialEchoedByServiceNotRepeated(t *testing.T) {
 		})
 	}
 }
+
+func TestSecurity_debugLogOfBadAnswersHidesSecrets(t *testing.T) {
+	t.Parallel()
+	// Answers that are not clean JSON still carry secret fields: the debug
+	// log shows the body, so it must hide their values all the same.
+	tests := []struct {
+		name   string
+		status int
+		body   string
+		code   int
+	}{
+		{"truncated", 200, `{"identityProviders": [{"config": {"oidcConfig": {"clientSecret": "` + secretOIDC, 1},
+		{"truncated after the value", 200, `{"identityProviders": [{"config": {"ldapConfig": {"bindPassword": "` + secretBind + `", "port": `, 1},
+		{"escaped key", 200, `{"identityProviders": [{"config": {"oauth2Config": {"client\u0053ecret": "` + secretClient + `"}}}]}`, 0},
+		{"in an error's details", 400, `{"code": 3, "message": "bad config", "details": [{"clientSecret": "` + secretClient + `"}]}`, 6},
+		{"quoted in an error's message", 500, `{"code": 13, "message": "cannot decode {\"bindPassword\": \"` + secretBind + `\"}"}`, 7},
+		// Found by FuzzRedactJSON: a key with a bad escape before a secret field.
+		{"bad escape before a secret field", 200, `{"\0":"clientSecret":"` + secretClient + `"}`, 1},
+		{"wrong type", 200, `{"identityProviders": [{"title": 7, "config": {"oidcConfig": {"clientSecret": "` + secretOIDC + `"}}}]}`, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := newServer(t, always(tt.status, tt.body))
+			for _, format := range []string{"table", "json"} {
+				res := run(t, opts{env: withURL(srv, nil)}, "idps", "list", "--debug", "-o", format).expect(t, tt.code).noPanic(t)
+				if !strings.Contains(res.stderr, "< ") {
+					t.Fatalf("--debug logged no answer:\n%s", clip(res.stderr))
+				}
+				for _, s := range allSecrets {
+					if strings.Contains(res.stderr, s) || strings.Contains(res.stdout, s) {
+						t.Errorf("-o %s: the output shows the secret %q:\nstdout: %s\nstderr: %s", format, s, clip(res.stdout), clip(res.stderr))
+					}
+				}
+			}
+		})
+	}
+}
