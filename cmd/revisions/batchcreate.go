@@ -161,19 +161,20 @@ func runBatchCreate(ctx context.Context, opts *batchCreateOptions) error {
 		run.add(raw, res.Revisions)
 	}
 	run.clearProgress()
-	if sendErr != nil && len(run.created) == 0 {
-		if run.failedHi > run.notFrom {
-			run.reportIncomplete()
+	var printErr error
+	if sendErr == nil || len(run.created) > 0 {
+		if err := run.print(p); err != nil {
+			printErr = fmt.Errorf("show the created revisions: %w", err)
 		}
-		return sendErr
 	}
-	if err := run.print(p); err != nil {
-		return fmt.Errorf("show the created revisions: %w", err)
+	if sendErr == nil {
+		return printErr
 	}
-	if sendErr != nil {
+	// Said even when nothing was created, unless nothing could have been.
+	if len(run.created) > 0 || run.failedHi > run.notFrom {
 		run.reportIncomplete()
 	}
-	return sendErr
+	return errors.Join(sendErr, printErr)
 }
 
 // createdNothing reports whether a batch that failed with err certainly
