@@ -123,6 +123,7 @@ type result struct {
 	stdout, stderr string
 	code           int
 	elapsed        time.Duration
+	ended          time.Time
 }
 
 // run runs dbgov with args in a clean environment: no DBGOV_* variable of
@@ -182,7 +183,8 @@ func run(t *testing.T, o opts, args ...string) result {
 		terminal.Close()
 		<-copied
 	}
-	res := result{args: args, stdout: stdout.String(), stderr: stderr.String(), elapsed: time.Since(start)}
+	ended := time.Now()
+	res := result{args: args, stdout: stdout.String(), stderr: stderr.String(), elapsed: ended.Sub(start), ended: ended}
 	var exitErr *exec.ExitError
 	switch {
 	case err == nil:
