@@ -112,35 +112,57 @@ func Decode(name string, data []byte, v any) error {
 	data = trimBOM(data)
 	if IsJSON(data) {
 		if err := decodeJSON(name, data, v); err != nil {
-			return err
+			// A YAML file may open with a flow collection ([{version: "1"}]):
+			// when the text is not JSON but is YAML, it is read as YAML.
+			if !unquotedScalar(data) {
+				return err
+			}
+			if err := decodeYAML(name, data, v); err != nil {
+				return err
+			}
 		}
-	} else {
-		var doc yaml.Node
-		if err := yaml.Unmarshal(data, &doc); err != nil {
-			return fmt.Errorf("%w: %s: %s", ErrInvalid, name, strings.TrimPrefix(err.Error(), "yaml: "))
-		}
-		if len(doc.Content) == 0 {
-			return fmt.Errorf("%w: %s is empty", ErrInvalid, name)
-		}
-		root := doc.Content[0]
-		if hasAlias(root) {
-			return fmt.Errorf("%w: %s: YAML aliases (*name) are not supported in input files", ErrInvalid, name)
-		}
-		if err := check(root, reflect.TypeOf(v).Elem(), ""); err != nil {
-			return fmt.Errorf("%w: %s: %v", ErrInvalid, name, err)
-		}
-		js, err := toJSON(root)
-		if err != nil {
-			return fmt.Errorf("%w: %s: %v", ErrInvalid, name, err)
-		}
-		if err := decodeJSON(name, js, v); err != nil {
-			return err
-		}
+	} else if err := decodeYAML(name, data, v); err != nil {
+		return err
 	}
-	if err := checkEnums(reflect.ValueOf(v).Elem(), ""); err != nil {
+	if err := checkEnums(reflect.ValueOf(v).Elem()); err != nil {
 		return fmt.Errorf("%w: %s: %v", ErrInvalid, name, err)
 	}
 	return nil
+}
+
+// unquotedScalar reports whether data fails as JSON at an unquoted word,
+// as YAML's flow style ({version: "1"}) does; other syntax errors (a trailing
+// comma, data after the document) stay JSON errors.
+func unquotedScalar(data []byte) bool {
+	var v any
+	var syn *json.SyntaxError
+	if err := json.Unmarshal(data, &v); !errors.As(err, &syn) || syn.Offset < 1 || syn.Offset > int64(len(data)) {
+		return false
+	}
+	c := data[syn.Offset-1]
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+func decodeYAML(name string, data []byte, v any) error {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return fmt.Errorf("%w: %s: %s", ErrInvalid, name, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	if len(doc.Content) == 0 {
+		return fmt.Errorf("%w: %s is empty", ErrInvalid, name)
+	}
+	root := doc.Content[0]
+	if hasAlias(root) {
+		return fmt.Errorf("%w: %s: YAML aliases (*name) are not supported in input files", ErrInvalid, name)
+	}
+	if err := check(root, reflect.TypeOf(v).Elem(), ""); err != nil {
+		return fmt.Errorf("%w: %s: %v", ErrInvalid, name, err)
+	}
+	js, err := toJSON(root)
+	if err != nil {
+		return fmt.Errorf("%w: %s: %v", ErrInvalid, name, err)
+	}
+	return decodeJSON(name, js, v)
 }
 
 func decodeJSON(name string, data []byte, v any) error {
@@ -392,14 +414,63 @@ type knower interface{ Known() bool }
 
 var knowerType = reflect.TypeFor[knower]()
 
+// enumError is an unknown enum value; its path is built on the way back up,
+// so that a walk over a large valid document builds no strings.
+type enumError struct {
+	path  []string // innermost first
+	value string
+}
+
+func (e *enumError) Error() string {
+	var b strings.Builder
+	for i := len(e.path) - 1; i >= 0; i-- {
+		if i < len(e.path)-1 && !strings.HasPrefix(e.path[i], "[") {
+			b.WriteByte('.')
+		}
+		b.WriteString(e.path[i])
+	}
+	return fmt.Sprintf("field %s: unknown value %q", b.String(), e.value)
+}
+
 // checkEnums refuses enum values this version does not know, naming the field.
-func checkEnums(v reflect.Value, path string) error {
+func checkEnums(v reflect.Value) error {
+	if err := walkEnums(v, map[reflect.Type]bool{}); err != nil {
+		return err
+	}
+	return nil
+}
+
+// hasEnums reports whether values of t can hold an enum, caching the answer.
+func hasEnums(t reflect.Type, seen map[reflect.Type]bool) bool {
+	if known, ok := seen[t]; ok {
+		return known
+	}
+	seen[t] = false // a recursive type is decided by its other fields
+	found := false
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
+		found = hasEnums(t.Elem(), seen)
+	case reflect.Struct:
+		for i := 0; i < t.NumField() && !found; i++ {
+			found = t.Field(i).IsExported() && hasEnums(t.Field(i).Type, seen)
+		}
+	case reflect.String:
+		found = t.Implements(knowerType)
+	}
+	seen[t] = found
+	return found
+}
+
+func walkEnums(v reflect.Value, seen map[reflect.Type]bool) *enumError {
+	if !hasEnums(v.Type(), seen) {
+		return nil
+	}
 	switch v.Kind() {
 	case reflect.Pointer:
 		if v.IsNil() {
 			return nil
 		}
-		return checkEnums(v.Elem(), path)
+		return walkEnums(v.Elem(), seen)
 	case reflect.Struct:
 		t := v.Type()
 		for i := 0; i < t.NumField(); i++ {
@@ -407,30 +478,33 @@ func checkEnums(v reflect.Value, path string) error {
 			if !f.IsExported() {
 				continue
 			}
-			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-			if name == "" {
-				name = f.Name
-			}
-			if err := checkEnums(v.Field(i), join(path, name)); err != nil {
+			if err := walkEnums(v.Field(i), seen); err != nil {
+				name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+				if name == "" {
+					name = f.Name
+				}
+				err.path = append(err.path, name)
 				return err
 			}
 		}
 	case reflect.Slice, reflect.Array:
 		for i := 0; i < v.Len(); i++ {
-			if err := checkEnums(v.Index(i), path+"["+strconv.Itoa(i)+"]"); err != nil {
+			if err := walkEnums(v.Index(i), seen); err != nil {
+				err.path = append(err.path, "["+strconv.Itoa(i)+"]")
 				return err
 			}
 		}
 	case reflect.Map:
 		iter := v.MapRange()
 		for iter.Next() {
-			if err := checkEnums(iter.Value(), join(path, fmt.Sprint(iter.Key().Interface()))); err != nil {
+			if err := walkEnums(iter.Value(), seen); err != nil {
+				err.path = append(err.path, fmt.Sprint(iter.Key().Interface()))
 				return err
 			}
 		}
 	case reflect.String:
-		if v.Type().Implements(knowerType) && v.Len() > 0 && !v.Interface().(knower).Known() {
-			return fmt.Errorf("field %s: unknown value %q", path, v.String())
+		if v.Len() > 0 && !v.Interface().(knower).Known() {
+			return &enumError{value: v.String()}
 		}
 	}
 	return nil

@@ -111,6 +111,9 @@ func TestDecode_revisionListAndEnum(t *testing.T) {
 	if len(revs) != 2 || revs[1].Type != client.RevisionTypeDeclarative {
 		t.Fatalf("got %+v", revs)
 	}
+	if err := Decode("r.yaml", []byte(`[{version: "2.0", type: VERSIONED}]`), &revs); err != nil || revs[0].Version != "2.0" {
+		t.Fatalf("YAML flow list: %+v, %v", revs, err)
+	}
 	err := Decode("r.json", []byte(`[{"version":"1","type":"versioned"}]`), &revs)
 	if err == nil || !strings.Contains(err.Error(), "[0].type") {
 		t.Fatalf("lower-case enum: %v", err)
