@@ -78,15 +78,33 @@ func (c *Client) login(ctx context.Context) (string, error) {
 	if err := decodeBody(r, res, &login); err != nil {
 		return "", fmt.Errorf("log in as service account %s: %w", c.account, err)
 	}
-	if login.Token == "" {
+	problem := ""
+	switch {
+	case login.Token == "":
+		problem = "the answer holds no token"
+	case !validToken(login.Token):
+		problem = "the token holds characters a header cannot carry"
+	}
+	if problem != "" {
 		return "", fmt.Errorf("log in as service account %s: %w", c.account, &InvalidResponseError{
 			Method: r.Method, Path: r.Path, HTTPStatus: res.status, ContentType: res.header.Get("Content-Type"),
-			Err: errors.New("the answer holds no token"),
+			Err: errors.New(problem),
 		})
 	}
-	c.log.addSecret(login.Token)
+	c.secrets.add(login.Token)
 	c.mu.Lock()
 	c.accountToken = login.Token
 	c.mu.Unlock()
 	return "Bearer " + login.Token, nil
+}
+
+// validToken reports whether a token can be sent in an Authorization header:
+// visible ASCII only.
+func validToken(token string) bool {
+	for _, c := range []byte(token) {
+		if c <= ' ' || c >= 0x7f {
+			return false
+		}
+	}
+	return true
 }

@@ -76,6 +76,9 @@ type Client struct {
 	retryWait    time.Duration
 	maxRetryWait time.Duration
 	log          *debugLog // nil when debugging is off
+	// secrets are the credentials this client knows, kept out of its
+	// errors and its debug log.
+	secrets *secretScrubber
 
 	loginMu sync.Mutex // held during a login
 	mu      sync.Mutex // guards accountToken
@@ -92,6 +95,9 @@ func New(opts Options) (*Client, error) {
 	headers, err := checkHeaders(opts.Headers)
 	if err != nil {
 		return nil, err
+	}
+	if opts.Token != "" && !validToken(opts.Token) {
+		return nil, fmt.Errorf("%w: the token holds spaces, control characters or non-ASCII characters", ErrInvalidOptions)
 	}
 	tlsConfig, err := newTLSConfig(opts.InsecureSkipTLSVerify, opts.CACertFile)
 	if err != nil {
@@ -127,15 +133,16 @@ func New(opts Options) (*Client, error) {
 	if c.maxRetryWait <= 0 {
 		c.maxRetryWait = DefaultMaxRetryWait
 	}
-	if opts.Debug != nil {
-		c.log = newDebugLog(opts.Debug, headers)
-		c.log.scrub.add(opts.Token)
-		c.log.scrub.add(opts.ServiceKey)
-		for _, values := range headers {
-			for _, v := range values {
-				c.log.scrub.add(v)
-			}
+	c.secrets = &secretScrubber{}
+	c.secrets.add(opts.Token)
+	c.secrets.add(opts.ServiceKey)
+	for _, values := range headers {
+		for _, v := range values {
+			c.secrets.add(v)
 		}
+	}
+	if opts.Debug != nil {
+		c.log = newDebugLog(opts.Debug, headers, c.secrets)
 	}
 
 	transport := http.DefaultTransport.(*http.Transport).Clone()

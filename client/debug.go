@@ -23,29 +23,20 @@ type debugLog struct {
 	mu     sync.Mutex
 	w      io.Writer
 	secret map[string]bool // canonical names of headers whose values are hidden
-	scrub  secretScrubber
+	scrub  *secretScrubber // shared with the client
 }
 
-// newDebugLog returns a log to w hiding the standard credential headers and
-// the values of the extra headers.
-func newDebugLog(w io.Writer, extra http.Header) *debugLog {
-	l := &debugLog{w: w, secret: map[string]bool{
-		"Authorization": true, "Cookie": true, "Set-Cookie": true, "Proxy-Authorization": true,
-	}}
+// newDebugLog returns a log to w hiding the standard credential headers, the
+// values of the extra headers and the secrets scrub knows.
+func newDebugLog(w io.Writer, extra http.Header, scrub *secretScrubber) *debugLog {
+	l := &debugLog{w: w, secret: map[string]bool{}, scrub: scrub}
+	for _, name := range sensitiveHeaders {
+		l.secret[name] = true
+	}
 	for name := range extra {
 		l.secret[http.CanonicalHeaderKey(name)] = true
 	}
 	return l
-}
-
-// addSecret hides a value learnt during the session, such as a login token.
-func (l *debugLog) addSecret(s string) {
-	if l == nil {
-		return
-	}
-	l.mu.Lock()
-	l.scrub.add(s)
-	l.mu.Unlock()
 }
 
 // request logs an attempt about to be sent.

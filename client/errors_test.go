@@ -389,3 +389,48 @@ func TestInvalidResponseError_keepsTheCause(t *testing.T) {
 		t.Errorf("err = %v, want it to wrap the decoding error", err)
 	}
 }
+
+func TestAPIError_hidesCredentialsTheServiceEchoes(t *testing.T) {
+	svc := newFakeService(t, func(w http.ResponseWriter, r *http.Request, _ int) {
+		if r.URL.Path == loginPath {
+			answer(w, http.StatusUnauthorized, `{"code":16,"message":"login with password `+testKey+` refused"}`)
+			return
+		}
+		details, _ := json.Marshal([]map[string]any{
+			{"@type": "debug", "headers": r.Header, "request": `{"password": "hunter22"}`},
+			{"clientSecret": "oauth-SECRET", "count": json.Number("12345678901234567890")},
+		})
+		answer(w, http.StatusBadRequest, `{"code":3,"message":"bad request from `+r.Header.Get("Authorization")+` via `+
+			r.Header.Get("X-Proxy-Auth")+`: cannot decode {\"bindPassword\": \"bind-SECRET\"}","details":`+string(details)+`}`)
+	})
+	c := newTestClient(t, svc.URL, func(o *Options) { o.Headers = http.Header{"X-Proxy-Auth": {testProxyValue}} })
+	_, _, err := c.UndeleteUser(context.Background(), "a@x.com")
+	var e *APIError
+	if !errors.As(err, &e) {
+		t.Fatalf("err = %v", err)
+	}
+	all := e.Error()
+	for _, d := range e.Details {
+		all += string(d)
+		if !json.Valid(d) {
+			t.Errorf("detail %s is not JSON", d)
+		}
+	}
+	for _, secret := range []string{testToken, testProxyValue, "bind-SECRET", "oauth-SECRET", "hunter22"} {
+		if strings.Contains(all, secret) {
+			t.Errorf("the error shows %q: %s", secret, all)
+		}
+	}
+	if want := `bad request from Bearer ******** via ********: cannot decode {"bindPassword": "********"}`; e.Message != want {
+		t.Errorf("message = %q, want %q", e.Message, want)
+	}
+	if !strings.Contains(string(e.Details[1]), `"count":12345678901234567890`) {
+		t.Errorf("a number was changed: %s", e.Details[1])
+	}
+
+	c = newTestClient(t, svc.URL, func(o *Options) { o.Token, o.ServiceAccount, o.ServiceKey = "", testAccount, testKey })
+	_, _, err = c.GetReviewConfig(context.Background(), "x")
+	if err == nil || strings.Contains(err.Error(), testKey) || !strings.Contains(err.Error(), "login with password ******** refused") {
+		t.Errorf("login failure = %v", err)
+	}
+}

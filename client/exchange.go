@@ -45,7 +45,9 @@ func (c *Client) exchange(ctx context.Context, r *Request, auth string) (*respon
 		if err == nil {
 			header = res.header
 			what = "HTTP " + statusText(res.status)
-			err = parseErrorBody(res.status, res.header.Get("Content-Type"), res.body)
+			apiErr := parseErrorBody(res.status, res.header.Get("Content-Type"), res.body)
+			c.cleanAPIError(apiErr)
+			err = apiErr
 			switch res.status {
 			case http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
 				retryable = idempotent

@@ -402,6 +402,11 @@ func TestServiceAccount_failedLoginIsReported(t *testing.T) {
 			var e *InvalidResponseError
 			return errors.As(err, &e) && strings.Contains(err.Error(), "holds no token")
 		}},
+		{name: "a token that cannot be a header", status: 200, body: `{"token":"abc\r\nX-Injected: yes"}`, check: func(err error) bool {
+			var e *InvalidResponseError
+			return errors.As(err, &e) && strings.Contains(err.Error(), "characters a header cannot carry") &&
+				!strings.Contains(err.Error(), "X-Injected")
+		}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -563,6 +568,7 @@ func TestNew_refusesBadOptions(t *testing.T) {
 		{name: "missing CA", opts: Options{BaseURL: "https://gov.example.com", CACertFile: filepath.Join(dir, "none.pem")}, want: "read CA bundle"},
 		{name: "invalid CA", opts: Options{BaseURL: "https://gov.example.com", CACertFile: notPEM}, want: "holds no PEM certificate"},
 		{name: "bad header name", opts: Options{BaseURL: "https://gov.example.com", Headers: http.Header{"X Bad": {"v"}}}, want: "header name"},
+		{name: "token with a line break", opts: Options{BaseURL: "https://gov.example.com", Token: "abc\nX-A: b"}, want: "the token holds"},
 		{name: "header value with newline", opts: Options{BaseURL: "https://gov.example.com", Headers: http.Header{"X-A": {"a\r\nX-B: b"}}}, want: "control character"},
 	}
 	for _, tc := range tests {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+	"sync"
 )
 
 // redacted replaces a secret in the debug log.
@@ -42,7 +43,7 @@ func isSecretField(rawKey []byte) bool {
 // end before the body does is redacted up to the end. JSON quoted inside a
 // string value (an error message quoting a request, say) is redacted as well.
 func redactJSON(body []byte) []byte {
-	return redactLoose(redactDepth(body, 0))
+	return redactDepth(redactLoose(body), 0)
 }
 
 // maxQuotedDepth bounds how deeply JSON quoted in strings is looked into.
@@ -87,6 +88,15 @@ func redactDepth(body []byte, depth int) []byte {
 		}
 		valueStart := skipSpace(body, j+1)
 		valueEnd := valueEndAt(body, valueStart)
+		// A "value" followed by a colon was a key (of a malformed or cut
+		// body): the value after it is redacted too.
+		for range maxChain {
+			colon := skipSpace(body, valueEnd)
+			if colon >= len(body) || body[colon] != ':' {
+				break
+			}
+			valueEnd = valueEndAt(body, skipSpace(body, colon+1))
+		}
 		if valueStart < len(body) && body[valueStart] == '"' {
 			splice(valueStart, valueEnd, []byte(`"`+redacted+`"`))
 		} else {
@@ -328,8 +338,10 @@ func valueEndAt(body []byte, i int) int {
 }
 
 // secretScrubber replaces known secret values (tokens, keys, header values)
-// wherever they appear in the debug log, as they are and as JSON escapes them.
+// wherever they appear, as they are and as JSON escapes them. It is safe for
+// concurrent use.
 type secretScrubber struct {
+	mu      sync.RWMutex
 	secrets []string
 }
 
@@ -342,6 +354,8 @@ func (s *secretScrubber) add(secret string) {
 	if len(secret) < minScrubbed {
 		return
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.secrets = append(s.secrets, secret)
 	if b, err := json.Marshal(secret); err == nil {
 		if quoted := string(b[1 : len(b)-1]); quoted != secret {
@@ -352,10 +366,95 @@ func (s *secretScrubber) add(secret string) {
 
 // scrub returns text with every known secret replaced.
 func (s *secretScrubber) scrub(text string) string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
 	for _, secret := range s.secrets {
 		if strings.Contains(text, secret) {
 			text = strings.ReplaceAll(text, secret, redacted)
 		}
 	}
 	return text
+}
+
+// sensitiveHeaders are the headers whose values are credentials.
+var sensitiveHeaders = [...]string{"Authorization", "Cookie", "Set-Cookie", "Proxy-Authorization"}
+
+// cleanAPIError keeps credentials out of an error the service sent: the
+// client's own secrets it may echo, and the values of secret fields or
+// credential headers quoted in its message or details.
+func (c *Client) cleanAPIError(e *APIError) {
+	e.Message = c.secrets.scrub(string(redactJSON([]byte(e.Message))))
+	for i, d := range e.Details {
+		e.Details[i] = c.cleanDetail(d)
+	}
+}
+
+// cleanDetail redacts one error detail, keeping it valid JSON; a detail that
+// cannot be read is hidden whole.
+func (c *Client) cleanDetail(raw json.RawMessage) json.RawMessage {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return json.RawMessage(`"` + redacted + `"`)
+	}
+	changed := false
+	v = c.cleanValue(v, &changed)
+	if !changed {
+		return raw
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return json.RawMessage(`"` + redacted + `"`)
+	}
+	return b
+}
+
+// cleanValue redacts a decoded JSON value in place and reports any change.
+func (c *Client) cleanValue(v any, changed *bool) any {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, val := range v {
+			if val != nil && c.isSecretName(k) {
+				v[k] = redacted
+				*changed = true
+				continue
+			}
+			v[k] = c.cleanValue(val, changed)
+		}
+		return v
+	case []any:
+		for i, val := range v {
+			v[i] = c.cleanValue(val, changed)
+		}
+		return v
+	case string:
+		clean := c.secrets.scrub(string(redactJSON([]byte(v))))
+		if clean != v {
+			*changed = true
+		}
+		return clean
+	}
+	return v
+}
+
+// isSecretName reports whether a field name names a secret field or a
+// header holding credentials.
+func (c *Client) isSecretName(name string) bool {
+	for _, f := range secretFields {
+		if strings.EqualFold(name, f) {
+			return true
+		}
+	}
+	for _, h := range sensitiveHeaders {
+		if strings.EqualFold(name, h) {
+			return true
+		}
+	}
+	for h := range c.headers {
+		if strings.EqualFold(name, h) {
+			return true
+		}
+	}
+	return false
 }
