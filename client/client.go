@@ -54,7 +54,9 @@ type Options struct {
 	UserAgent string
 	// Debug, when not nil, receives a log of each exchange with credentials redacted.
 	Debug io.Writer
-	// MaxRetries bounds the retries of a GET; 0 means 3, a negative value none.
+	// MaxRetries bounds the retries of a request (a GET on 429, 502, 503, 504 or
+	// a lost connection; any request that could not connect); 0 means 3, a
+	// negative value none.
 	MaxRetries int
 	// RetryWait is the first backoff (0 means 500ms), doubled at each retry,
 	// with jitter; a Retry-After header wins, capped at MaxRetryWait (0 means 10s).
