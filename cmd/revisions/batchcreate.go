@@ -170,11 +170,12 @@ func runBatchCreate(ctx context.Context, opts *batchCreateOptions) error {
 	if sendErr == nil {
 		return printErr
 	}
+	err = errors.Join(sendErr, printErr)
 	// Said even when nothing was created, unless nothing could have been.
 	if len(run.created) > 0 || run.failedHi > run.notFrom {
-		run.reportIncomplete()
+		return run.incomplete(err)
 	}
-	return errors.Join(sendErr, printErr)
+	return err
 }
 
 // createdNothing reports whether a batch that failed with err certainly

@@ -269,30 +269,26 @@ func TestBatchCreate_partialFailure(t *testing.T) {
 			cmdtest.Golden(t, "batch_create_"+tt.golden, res.Stdout)
 			if tt.name == "json" {
 				lines := strings.Split(strings.TrimSuffix(res.Stderr, "\n"), "\n")
-				if len(lines) != 2 {
-					t.Fatalf("stderr is not two JSON lines:\n%s", res.Stderr)
+				if len(lines) != 1 {
+					t.Fatalf("stderr is not one JSON line:\n%s", res.Stderr)
 				}
 				var report struct {
-					Incomplete struct {
-						Created, Total     int
-						NotCreated         struct{ First, Last int }
-						MaybePartlyCreated struct{ First, Last int }
-						Message            string
+					Error struct {
+						Code       string
+						Incomplete struct {
+							Created, Total     int
+							NotCreated         struct{ First, Last int }
+							MaybePartlyCreated struct{ First, Last int }
+						}
 					}
 				}
 				if err := json.Unmarshal([]byte(lines[0]), &report); err != nil {
-					t.Fatalf("first line: %v", err)
+					t.Fatalf("stderr line: %v", err)
 				}
-				r := report.Incomplete
-				if r.Created != 2 || r.Total != 5 || r.NotCreated.First != 3 || r.NotCreated.Last != 5 ||
-					r.MaybePartlyCreated.First != 3 || r.MaybePartlyCreated.Last != 4 || !strings.Contains(r.Message, "ALREADY_EXISTS") {
-					t.Errorf("report %+v", r)
-				}
-				var e struct {
-					Error struct{ Code, Message string }
-				}
-				if err := json.Unmarshal([]byte(lines[1]), &e); err != nil || e.Error.Code != "ALREADY_EXISTS" {
-					t.Errorf("second line %s (%v)", lines[1], err)
+				r := report.Error.Incomplete
+				if report.Error.Code != "ALREADY_EXISTS" || r.Created != 2 || r.Total != 5 || r.NotCreated.First != 3 || r.NotCreated.Last != 5 ||
+					r.MaybePartlyCreated.First != 3 || r.MaybePartlyCreated.Last != 4 {
+					t.Errorf("report %+v", report)
 				}
 				return
 			}

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/dbgov/dbgov/client"
+	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/output"
 )
 
@@ -129,47 +130,32 @@ func (r *run) print(p output.Printer) error {
 	return decodeErr
 }
 
-// reportIncomplete says on stderr how many revisions were created and which
-// entries were not, when the run stopped early.
-func (r *run) reportIncomplete() {
+// incomplete wraps err, the failure that stopped the run, with how many
+// revisions were created and which entries were not.
+func (r *run) incomplete(err error) error {
 	total := len(r.revs)
 	verb := "were"
 	if total-r.notFrom == 1 {
 		verb = "was"
 	}
-	msg := fmt.Sprintf("created %d of %d revisions; %s %s not created", len(r.created), total, describe(r.revs, r.notFrom, total), verb)
-	partly := ""
+	type span struct {
+		First int `json:"first"`
+		Last  int `json:"last"`
+	}
+	type detail struct {
+		Created            int   `json:"created"`
+		Total              int   `json:"total"`
+		NotCreated         span  `json:"notCreated"`
+		MaybePartlyCreated *span `json:"maybePartlyCreated,omitempty"`
+	}
+	d := detail{Created: len(r.created), Total: total, NotCreated: span{r.notFrom + 1, total}}
+	lines := []string{fmt.Sprintf("created %d of %d revisions; %s %s not created", len(r.created), total, describe(r.revs, r.notFrom, total), verb)}
 	if r.failedHi > r.notFrom {
-		partly = fmt.Sprintf("the failed batch, %s, may be partly created: the service does not create a batch atomically, and a rerun reports the revisions it did create as ALREADY_EXISTS",
-			describe(r.revs, r.notFrom, r.failedHi))
+		d.MaybePartlyCreated = &span{r.notFrom + 1, r.failedHi}
+		lines = append(lines, fmt.Sprintf("the failed batch, %s, may be partly created: the service does not create a batch atomically, and a rerun reports the revisions it did create as ALREADY_EXISTS",
+			describe(r.revs, r.notFrom, r.failedHi)))
 	}
-	w := r.opts.IO.ErrOut
-	if r.opts.JSONErrors != nil && r.opts.JSONErrors() {
-		type span struct {
-			First int `json:"first"`
-			Last  int `json:"last"`
-		}
-		type report struct {
-			Created            int    `json:"created"`
-			Total              int    `json:"total"`
-			NotCreated         span   `json:"notCreated"`
-			MaybePartlyCreated *span  `json:"maybePartlyCreated,omitempty"`
-			Message            string `json:"message"`
-		}
-		rep := report{Created: len(r.created), Total: total, NotCreated: span{r.notFrom + 1, total}, Message: msg}
-		if partly != "" {
-			rep.MaybePartlyCreated = &span{r.notFrom + 1, r.failedHi}
-			rep.Message += "; " + partly
-		}
-		if line, err := json.Marshal(map[string]report{"incomplete": rep}); err == nil {
-			fmt.Fprintf(w, "%s\n", line)
-			return
-		}
-	}
-	fmt.Fprintf(w, "dbgov: %s\n", msg)
-	if partly != "" {
-		fmt.Fprintf(w, "dbgov: %s\n", partly)
-	}
+	return &exitcode.IncompleteError{Err: err, Lines: lines, Detail: d}
 }
 
 // describe names the entries lo to hi (from 0, hi excluded) compactly, by

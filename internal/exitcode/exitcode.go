@@ -60,6 +60,18 @@ type SilentError struct{ Code int }
 
 func (e *SilentError) Error() string { return fmt.Sprintf("exit status %d", e.Code) }
 
+// IncompleteError is a failure after part of the work was done. Its lines
+// say what was done and what was not; they are printed before the error's own
+// line, and in the JSON form they go, with Detail, under "incomplete".
+type IncompleteError struct {
+	Err    error
+	Lines  []string
+	Detail any
+}
+
+func (e *IncompleteError) Error() string { return e.Err.Error() }
+func (e *IncompleteError) Unwrap() error { return e.Err }
+
 // Report is what an error comes to: the exit code, the message, a hint.
 type Report struct {
 	Code    int
@@ -137,6 +149,8 @@ func Write(w io.Writer, err error, asJSON bool) int {
 	if r.Message == "" {
 		return r.Code
 	}
+	var incomplete *IncompleteError
+	errors.As(err, &incomplete)
 	if asJSON {
 		type body struct {
 			HTTPStatus int               `json:"httpStatus,omitempty"`
@@ -145,8 +159,12 @@ func Write(w io.Writer, err error, asJSON bool) int {
 			Details    []json.RawMessage `json:"details,omitempty"`
 			Hint       string            `json:"hint,omitempty"`
 			ExitCode   int               `json:"exitCode"`
+			Incomplete any               `json:"incomplete,omitempty"`
 		}
 		b := body{Code: r.Kind, Message: r.Message, Hint: r.Hint, ExitCode: r.Code}
+		if incomplete != nil {
+			b.Incomplete = incomplete.Detail
+		}
 		if r.API != nil {
 			b.HTTPStatus, b.Message, b.Details = r.API.HTTPStatus, r.API.Message, r.API.Details
 		}
@@ -154,6 +172,11 @@ func Write(w io.Writer, err error, asJSON bool) int {
 		if merr == nil {
 			fmt.Fprintf(w, "%s\n", line)
 			return r.Code
+		}
+	}
+	if incomplete != nil {
+		for _, l := range incomplete.Lines {
+			fmt.Fprintf(w, "dbgov: %s\n", escapeLines(l))
 		}
 	}
 	fmt.Fprintf(w, "dbgov: %s\n", escapeLines(r.Message))

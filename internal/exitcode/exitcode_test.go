@@ -111,3 +111,21 @@ func TestWrite_escapesControlCharacters(t *testing.T) {
 		t.Fatalf("raw control characters reached stderr: %q", buf.String())
 	}
 }
+
+func TestWrite_incompleteSaysWhatWasDone(t *testing.T) {
+	err := &IncompleteError{Err: apiErr(409, "ALREADY_EXISTS"), Lines: []string{"created 2 of 5 revisions"}, Detail: map[string]int{"created": 2}}
+	var buf bytes.Buffer
+	if code := Write(&buf, err, false); code != Rejected {
+		t.Fatalf("code %d", code)
+	}
+	want := "dbgov: created 2 of 5 revisions\ndbgov: get thing: the service says no (HTTP 409 ALREADY_EXISTS)\n"
+	if buf.String() != want {
+		t.Fatalf("got %q want %q", buf.String(), want)
+	}
+	buf.Reset()
+	Write(&buf, err, true)
+	want = `{"error":{"httpStatus":409,"code":"ALREADY_EXISTS","message":"the service says no","exitCode":6,"incomplete":{"created":2}}}` + "\n"
+	if buf.String() != want {
+		t.Fatalf("got %s want %s", buf.String(), want)
+	}
+}
