@@ -235,7 +235,10 @@ func TestIdpsList_isOpenAndMasksSecrets(t *testing.T) {
 	t.Run("no token needed", func(t *testing.T) {
 		var r result
 		sent := srv.sent(t, func() { r = c.run(t, "idps", "list").expect(t, 0) })
-		r.stdoutHas(t, "idps/google", "idps/okta", "idps/corp-ldap", "OAUTH2", "OIDC", "LDAP")
+		rows := tableRows(t, r.stdout)
+		cellsAre(t, rows, "NAME", "idps/google", "idps/okta", "idps/corp-ldap")
+		cellsAre(t, rows, "TITLE", "Google", "Okta", "Corporate LDAP")
+		cellsAre(t, rows, "TYPE", "OAUTH2", "OIDC", "LDAP")
 		r.stdoutLacks(t, "dev-oauth2-client-secret", "dev-oidc-client-secret", "dev-ldap-bind-password")
 		if want := []string{"GET /v1/idps 200"}; !slices.Equal(sent, want) {
 			t.Errorf("requests = %q, want %q", sent, want)
@@ -327,8 +330,9 @@ func TestPoliciesList_filtersByTypeAndDeletion(t *testing.T) {
 
 	t.Run("table names each policy and its type", func(t *testing.T) {
 		r := c.run(t, append(slices.Clone(list), "--type", "masking_rule")...).expect(t, 0)
-		r.stdoutHas(t, "masking_rule", "MASKING_RULE")
-		r.stdoutLacks(t, "ROLLOUT_POLICY", "MASKING_EXEMPTION")
+		rows := tableRows(t, r.stdout)
+		cellsAre(t, rows, "NAME", live[1])
+		cellsAre(t, rows, "TYPE", "MASKING_RULE")
 	})
 
 	t.Run("json keeps the policy body", func(t *testing.T) {
