@@ -23,13 +23,16 @@ type batchGetOptions struct {
 	IO      *iostreams.IOStreams
 	Client  func() (*client.Client, error)
 	Printer func() (output.Printer, error)
+	// Output tells which output was asked for, so that no more of a large
+	// answer is decoded than it shows.
+	Output func() (output.Options, error)
 
 	// Emails are the users to get, each once, in the order first given.
 	Emails []string
 }
 
 func newBatchGetCmd(f *factory.Factory, runF func(context.Context, *batchGetOptions) error) *cobra.Command {
-	opts := &batchGetOptions{IO: f.IO, Client: f.Client, Printer: f.Printer}
+	opts := &batchGetOptions{IO: f.IO, Client: f.Client, Printer: f.Printer, Output: f.OutputOptions}
 	cmd := &cobra.Command{
 		Use:   "batch-get NAME...",
 		Short: "Show several users in one call",
@@ -79,43 +82,37 @@ func runBatchGet(ctx context.Context, opts *batchGetOptions) error {
 	if err != nil {
 		return exitcode.NewUsage(err)
 	}
-	// The answer is decoded only for the formats that need typed values,
-	// table and name, and then only into the fields they show: with tens of
-	// thousands of users, -o json, --jq and --template skip the decoding.
-	raw, err := c.Send(ctx, r, nil)
-	if err == nil && !isObject(raw) {
-		err = invalidAnswer(r, errNotObject)
+	// An answer may hold tens of thousands of users. It is decoded into the
+	// fields the table shows when a table or names will be printed, and
+	// otherwise only checked for its shape: -o json, yaml, --jq and
+	// --template print the body as it came.
+	var rows *rowsAnswer
+	var out any = new(shapeAnswer)
+	if o, err := opts.Output(); err == nil && showsFields(o) {
+		rows = new(rowsAnswer)
+		out = rows
 	}
+	raw, err := c.Send(ctx, r, out)
 	if err != nil {
 		return fmt.Errorf("get %s: %w", describeUsers(opts.Emails), err)
 	}
 	var decodeErr error
+	users := func() []userRow {
+		if rows == nil {
+			rows = new(rowsAnswer)
+			decodeErr = decodeAnswer(r, raw, rows)
+		}
+		return rows.Users
+	}
 	doc := output.Document{
 		Raw:       raw,
 		ListField: "users",
-		Names: func() []string {
-			var resp struct {
-				Users []struct {
-					Name string `json:"name"`
-				} `json:"users"`
-			}
-			if decodeErr = decodeAnswer(r, raw, &resp); decodeErr != nil {
-				return nil
-			}
-			names := make([]string, len(resp.Users))
-			for i, u := range resp.Users {
-				names[i] = u.Name
-			}
-			return names
-		},
+		Names:     func() []string { return userNames(users()) },
 		Tables: func() []output.Table {
-			var resp struct {
-				Users []userRow `json:"users"`
+			if u := users(); decodeErr == nil {
+				return []output.Table{usersTable(u)}
 			}
-			if decodeErr = decodeAnswer(r, raw, &resp); decodeErr != nil {
-				return nil
-			}
-			return []output.Table{usersTable(resp.Users)}
+			return nil
 		},
 	}
 	// A printer asks for the names or the tables before it writes anything,
@@ -127,6 +124,12 @@ func runBatchGet(ctx context.Context, opts *batchGetOptions) error {
 		return fmt.Errorf("get %s: %w", describeUsers(opts.Emails), decodeErr)
 	}
 	return nil
+}
+
+// showsFields reports whether the output chosen prints fields of the users
+// (a table, or names) rather than the body as it came.
+func showsFields(o output.Options) bool {
+	return o.JQ == "" && o.Template == "" && (o.Format == "" || o.Format == "table" || o.Format == "name")
 }
 
 // userEmails reads the users named by args, where "-" stands for the names

@@ -276,27 +276,62 @@ func TestBatchGet_noCredentials(t *testing.T) {
 }
 
 func TestBatchGet_invalidAnswerPrintsNothing(t *testing.T) {
-	tests := []struct {
+	bodies := []struct {
 		name string
 		body string
-		args []string
 		want string
 	}{
-		{"not an object", `["users/alice@example.com"]`, nil, "the body is not a JSON object"},
-		{"empty body", ``, []string{"-o", "json"}, "the body is not a JSON object"},
-		{"not JSON", `<html>ok</html>`, []string{"-o", "name"}, "invalid response"},
-		{"wrong type in table", `{"users": [{"name": "users/a@example.com", "mfaEnabled": "yes"}]}`, nil,
-			"field users.mfaEnabled holds a JSON string, expected bool"},
-		{"wrong type in names", `{"users": {"name": "users/a@example.com"}}`, []string{"-o", "name"},
-			"field users holds a JSON object"},
+		{"not an object", `["users/alice@example.com"]`, "the body is not a JSON object"},
+		{"empty body", ``, "the body is empty, expected a JSON object"},
+		{"not JSON", `<html>ok</html>`, "invalid response"},
+		{"truncated", `{"users": [{"name": "users/a@example.com"`, "invalid response"},
+		{"list a string", `{"users": "x"}`, "field users holds a JSON string, expected an array"},
+		{"user a string", `{"users": ["x"]}`, "field users holds a JSON string, expected an object"},
+		{"user a list", `{"users": [{"name": "users/a@example.com"}, []]}`, "field users holds a JSON array, expected an object"},
+		{"user a number", `{"users": [null, -1]}`, "field users holds a JSON number, expected an object"},
+	}
+	formats := [][]string{nil, {"-o", "name"}, {"-o", "json"}, {"-o", "yaml"}, {"--jq", ".users"}, {"--template", "{{.users}}"}}
+	for _, b := range bodies {
+		for _, format := range formats {
+			t.Run(b.name+"/"+strings.Join(format, " "), func(t *testing.T) {
+				reg := httpmock.New(t)
+				reg.Register(http.MethodGet, "/v1/users:batchGet", 200, b.body)
+				args := append([]string{"users", "batch-get", "a@example.com"}, format...)
+				res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, args...).Expect(t, 1).
+					StderrHas(t, "get user a@example.com: invalid response to GET /v1/users:batchGet", b.want)
+				if res.Stdout != "" {
+					t.Errorf("stdout: %q", res.Stdout)
+				}
+			})
+		}
+	}
+}
+
+func TestBatchGet_wrongFieldType(t *testing.T) {
+	// A field of the wrong type inside a user fails the formats that show
+	// that field; the others print the body as the service sent it.
+	const body = `{"users": [{"name": "users/a@example.com", "mfaEnabled": "yes"}]}`
+	tests := []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"table", nil, 1},
+		{"name", []string{"-o", "name"}, 1},
+		{"json", []string{"-o", "json"}, 0},
+		{"jq", []string{"--jq", ".users[].mfaEnabled"}, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			reg := httpmock.New(t)
-			reg.Register(http.MethodGet, "/v1/users:batchGet", 200, tt.body)
+			reg.Register(http.MethodGet, "/v1/users:batchGet", 200, body)
 			args := append([]string{"users", "batch-get", "a@example.com"}, tt.args...)
-			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, args...).Expect(t, 1).
-				StderrHas(t, "get user a@example.com: ", tt.want)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, args...).Expect(t, tt.code)
+			if tt.code == 0 {
+				res.StdoutHas(t, "yes")
+				return
+			}
+			res.StderrHas(t, "field users.mfaEnabled holds a JSON string, expected a boolean")
 			if res.Stdout != "" {
 				t.Errorf("stdout: %q", res.Stdout)
 			}

@@ -52,25 +52,49 @@ func usersTable(rows []userRow) output.Table {
 	return output.TableOf(ptrs, userColumns)
 }
 
-// errNotObject is the fault of an answer that is not a JSON object.
-var errNotObject = errors.New("the body is not a JSON object")
-
-// invalidAnswer reports an answer to r that is not what the operation
-// returns.
-func invalidAnswer(r *client.Request, err error) error {
-	return fmt.Errorf("invalid response to %s %s: %w", r.Method, r.Path, err)
+// rowsAnswer is a users:batchGet answer decoded into the fields of the
+// table only.
+type rowsAnswer struct {
+	Users []userRow `json:"users"`
 }
 
-// isObject reports whether the JSON text body is an object.
-func isObject(body []byte) bool {
-	for _, b := range body {
-		switch b {
-		case ' ', '\t', '\r', '\n':
-			continue
-		}
-		return b == '{'
+// shapeAnswer checks that a users:batchGet answer has the shape of one, a
+// list of objects, and decodes nothing of them.
+type shapeAnswer struct {
+	Users []objectShape `json:"users"`
+}
+
+// objectShape accepts a user, a JSON object (or null), and keeps nothing of
+// it.
+type objectShape struct{}
+
+// UnmarshalJSON refuses a value that is not an object or null, in the words
+// a decoding of the users would use.
+func (*objectShape) UnmarshalJSON(b []byte) error {
+	kind := "value"
+	switch {
+	case len(b) == 0:
+	case b[0] == '{', b[0] == 'n':
+		return nil
+	case b[0] == '"':
+		kind = "string"
+	case b[0] == '[':
+		kind = "array"
+	case b[0] == 't', b[0] == 'f':
+		kind = "bool"
+	default:
+		kind = "number"
 	}
-	return false
+	return fmt.Errorf("field users holds a JSON %s, expected an object", kind)
+}
+
+// userNames lists the names of users, for -o name.
+func userNames(users []userRow) []string {
+	names := make([]string, len(users))
+	for i := range users {
+		names[i] = users[i].Name
+	}
+	return names
 }
 
 // decodeAnswer decodes body, the JSON object answering r, into out.
@@ -78,9 +102,9 @@ func decodeAnswer(r *client.Request, body []byte, out any) error {
 	if err := json.Unmarshal(body, out); err != nil {
 		var typeErr *json.UnmarshalTypeError
 		if errors.As(err, &typeErr) && typeErr.Field != "" {
-			err = fmt.Errorf("field %s holds a JSON %s, expected %s", typeErr.Field, typeErr.Value, typeErr.Type)
+			err = fmt.Errorf("field %s holds a JSON %s", typeErr.Field, typeErr.Value)
 		}
-		return invalidAnswer(r, err)
+		return fmt.Errorf("invalid response to %s %s: %w", r.Method, r.Path, err)
 	}
 	return nil
 }
