@@ -36,7 +36,7 @@ func (c *Client) authorization(ctx context.Context, r *Request) (string, error) 
 		return "", fmt.Errorf("%w: service account %s has no service key", ErrNoCredentials, c.account)
 	case c.key != "":
 		return "", fmt.Errorf("%w: a service key was given without its service account", ErrNoCredentials)
-	case c.headers.Get("Authorization") != "":
+	case c.headers.Get("Authorization") != "", r.OptionalAuth:
 		return "", nil
 	}
 	return "", fmt.Errorf("%w: %s %s needs a token or a service account and its key", ErrNoCredentials, r.Method, r.Path)

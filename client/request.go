@@ -19,6 +19,9 @@ type Request struct {
 	Body []byte
 	// NoAuth marks a call that needs no credentials; none are sent with it.
 	NoAuth bool
+	// OptionalAuth sends the credentials when there are some and, when there
+	// are none, sends the call bare and lets the service decide (dbgov api).
+	OptionalAuth bool
 }
 
 // NewRawRequest builds a request from a method and a target /v1/PATH?QUERY a

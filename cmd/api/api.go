@@ -120,6 +120,9 @@ func runAPI(ctx context.Context, opts *apiOptions) error {
 	if err != nil {
 		return exitcode.NewUsage(err)
 	}
+	// Some routes are open (GET /v1/idps): without credentials the call goes
+	// bare, and the service says whether it needs them.
+	call.OptionalAuth = true
 	p, err := opts.Printer()
 	if err != nil {
 		return err

@@ -110,6 +110,9 @@ func trimBOM(data []byte) []byte { return bytes.TrimPrefix(data, []byte("\xef\xb
 // value of the client's types. name is the file's name for messages.
 func Decode(name string, data []byte, v any) error {
 	data = trimBOM(data)
+	if isNull(data) {
+		return fmt.Errorf("%w: %s holds no document (null)", ErrInvalid, name)
+	}
 	if IsJSON(data) {
 		if err := decodeJSON(name, data, v); err != nil {
 			// A YAML file may open with a flow collection ([{version: "1"}]):
@@ -128,6 +131,27 @@ func Decode(name string, data []byte, v any) error {
 		return fmt.Errorf("%w: %s: %v", ErrInvalid, name, err)
 	}
 	return nil
+}
+
+// isNull reports whether the document in data is null: JSON null, YAML ~ or
+// null, or a YAML stream with no content. Sending such a document would
+// erase what it stands for (a catalog update replaces the whole catalog).
+func isNull(data []byte) bool {
+	if IsJSON(data) {
+		return false
+	}
+	if t := bytes.TrimSpace(data); string(t) == "null" {
+		return true
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return false
+	}
+	if len(doc.Content) == 0 {
+		return true
+	}
+	root := doc.Content[0]
+	return root.Kind == yaml.ScalarNode && root.Tag == "!!null"
 }
 
 // unquotedScalar reports whether data fails as JSON at an unquoted word,
@@ -181,8 +205,12 @@ func decodeJSON(name string, data []byte, v any) error {
 	case errors.As(err, &syn):
 		return fmt.Errorf("%w: %s: line %d: %s", ErrInvalid, name, lineOf(data, syn.Offset), strings.TrimPrefix(syn.Error(), "json: "))
 	case errors.As(err, &typ):
-		return fmt.Errorf("%w: %s: line %d: field %s: wrong type: got a JSON %s, want %s",
-			ErrInvalid, name, lineOf(data, typ.Offset), typ.Field, typ.Value, describe(typ.Type))
+		field := "the document"
+		if typ.Field != "" {
+			field = "field " + typ.Field
+		}
+		return fmt.Errorf("%w: %s: line %d: %s: wrong type: got a JSON %s, want %s",
+			ErrInvalid, name, lineOf(data, typ.Offset), field, typ.Value, describe(typ.Type))
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		return fmt.Errorf("%w: %s: the document ends too early", ErrInvalid, name)
 	case strings.HasPrefix(err.Error(), "json: unknown field"):

@@ -85,7 +85,11 @@ func TestDecode_refusesBadInputNamingTheField(t *testing.T) {
 		{"truncated json", `{"name": "x", "schemas": [`, []string{"ends too early"}},
 		{"malformed yaml", "name: [unclosed\n", []string{"cat"}},
 		{"trailing data", `{"name": "x"} {"name": "y"}`, []string{"after the document"}},
-		{"list for object", `[1, 2]`, []string{"wrong type"}},
+		{"list for object", `[1, 2]`, []string{"the document: wrong type"}},
+		{"json null", "null\n", []string{"no document"}},
+		{"yaml tilde", "~\n", []string{"no document"}},
+		{"yaml empty document", "---\n", []string{"no document"}},
+		{"yaml comment only document", "---\n# nothing here\n", []string{"no document"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
