@@ -38,9 +38,10 @@ func newListCmd(f *factory.Factory, runF func(context.Context, *listOptions) err
 resource it is attached to, whether it is enforced and inherited from the
 parent, and a summary of its payload.
 
---type keeps the policies of one type: ` + typeList() + `,
-in any case (masking_rule is MASKING_RULE). --show-deleted includes deleted
-policies.`,
+--type keeps the policies of one type, named in any case (masking_rule is
+MASKING_RULE), one of:
+  ` + typeList() + `
+--show-deleted includes deleted policies.`,
 		Example: `  dbgov policies list --instance prod-pg --database orders
   dbgov policies list --database instances/prod-pg/databases/orders --type masking_rule
   dbgov policies list --instance prod-pg --database orders --type tag -o json`,

@@ -97,10 +97,14 @@ func runBatchGet(ctx context.Context, opts *batchGetOptions) error {
 		return fmt.Errorf("get %s: %w", describeUsers(opts.Emails), err)
 	}
 	var decodeErr error
+	// users are the decoded users, nil when the answer does not decode.
 	users := func() []userRow {
 		if rows == nil {
 			rows = new(rowsAnswer)
 			decodeErr = decodeAnswer(r, raw, rows)
+		}
+		if decodeErr != nil {
+			return nil
 		}
 		return rows.Users
 	}

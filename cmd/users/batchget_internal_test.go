@@ -33,6 +33,9 @@ func TestRunBatchGet_decodesLateWhenTheGuessWasWrong(t *testing.T) {
 		{"json guessed, table of a bad field", func() (output.Options, error) { return output.Options{Format: "json"}, nil },
 			`{"users": [{"name": "users/a@example.com", "groups": "dba"}]}`, output.Options{},
 			"", "get user a@example.com: invalid response to GET /v1/users:batchGet: field users.groups holds a JSON string"},
+		{"json guessed, names of a bad second user", func() (output.Options, error) { return output.Options{Format: "json"}, nil },
+			`{"users": [{"name": "users/a@example.com"}, {"name": 7}]}`, output.Options{Format: "name"},
+			"", "get user a@example.com: invalid response to GET /v1/users:batchGet: field users.name holds a JSON number"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
