@@ -101,7 +101,6 @@ func TestConfig_profilesCarryTheURLAndToken(t *testing.T) {
 
 func TestConfig_viewHonoursJSONOutput(t *testing.T) {
 	t.Parallel()
-	t.Skip("known defect: dbgov config view -o json prints YAML; -o json should print the config as JSON, as kubectl config view -o json does (or be refused)")
 	c := newCLI(t, nil)
 	c.run(t, "config", "set", "url", "https://gov.example.com").expect(t, 0)
 	r := c.run(t, "config", "view", "-o", "json").expect(t, 0)

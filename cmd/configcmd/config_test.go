@@ -341,3 +341,25 @@ func TestConfig_terminalConfirmsOnStderr(t *testing.T) {
 	res = cmdtest.Run(t, cmdtest.Options{Env: s.env, TTY: true, Token: "-"}, "config", "unset", "token").Expect(t, 0)
 	res.StderrHas(t, "Unset token in profile default of "+s.path)
 }
+
+func TestConfig_viewAsJSON(t *testing.T) {
+	s := newSession(t)
+	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	// A bad timeout must not stop the file from being shown in any format.
+	content := "current_profile: prod\nprofiles:\n  prod:\n    url: https://gov.example.com\n    token: tok-123\n    timeout: soon\n"
+	if err := os.WriteFile(s.path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	want := "{\n  \"current_profile\": \"prod\",\n  \"profiles\": {\n    \"prod\": {\n      \"url\": \"https://gov.example.com\",\n      \"token\": \"********\",\n      \"timeout\": \"soon\"\n    }\n  }\n}\n"
+	if got := s.ok("", "config", "view", "-o", "json"); got != want {
+		t.Errorf("view -o json:\n%s\nwant:\n%s", got, want)
+	}
+	if got := s.ok("", "config", "view", "--jq", ".profiles.prod.url"); got != "https://gov.example.com\n" {
+		t.Errorf("view --jq %q", got)
+	}
+	if got := s.ok("", "config", "view", "--show-secrets", "--jq", ".profiles.prod.token"); got != "tok-123\n" {
+		t.Errorf("view --show-secrets --jq %q", got)
+	}
+}

@@ -9,26 +9,31 @@ import (
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/config"
 	"github.com/dbgov/dbgov/internal/exitcode"
+	"github.com/dbgov/dbgov/internal/input"
 	"github.com/dbgov/dbgov/internal/iostreams"
+	"github.com/dbgov/dbgov/output"
 )
 
 type viewOptions struct {
-	IO   *iostreams.IOStreams
-	Open func() (*config.File, string, error)
+	IO      *iostreams.IOStreams
+	Open    func() (*config.File, string, error)
+	Printer func() (output.Printer, error)
 
 	ShowSecrets bool
 }
 
 func newViewCmd(f *factory.Factory, runF func(context.Context, *viewOptions) error) *cobra.Command {
-	opts := &viewOptions{IO: f.IO}
+	opts := &viewOptions{IO: f.IO, Printer: f.LocalPrinter}
 	cmd := &cobra.Command{
 		Use:   "view",
 		Short: "Print the config file",
 		Long: `Print the whole config file as YAML, every profile included, without its
 comments. Secrets (token, service_key, header values) are shown as ********
-unless --show-secrets is given. An empty or missing file prints {}.`,
+unless --show-secrets is given. An empty or missing file prints {}.
+With -o json, --jq or --template the same document is given as JSON.`,
 		Example: `  dbgov config view
-  dbgov config view --show-secrets`,
+  dbgov config view --show-secrets
+  dbgov config view --jq '.profiles | keys[]'`,
 		Args: exitcode.ExactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Open = opener(f, cmd)
@@ -51,8 +56,16 @@ func runView(_ context.Context, opts *viewOptions) error {
 	if err != nil {
 		return fmt.Errorf("show config file %s: %w", file.Path(), err)
 	}
-	if _, err := opts.IO.Out.Write(text); err != nil {
-		return fmt.Errorf("write config: %w", err)
+	raw, err := input.ToJSON(file.Path(), text)
+	if err != nil {
+		return fmt.Errorf("show config file %s: %w", file.Path(), err)
 	}
-	return nil
+	p, err := opts.Printer()
+	if err != nil {
+		return err
+	}
+	return p.Print(opts.IO.Out, output.Document{
+		Raw:  raw,
+		Text: func() string { return string(text) },
+	})
 }

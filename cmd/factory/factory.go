@@ -157,6 +157,27 @@ func (f *Factory) OutputOptions() (output.Options, error) {
 	return opts, nil
 }
 
+// LocalPrinter returns the printer the output flags and DBGOV_OUTPUT choose,
+// without reading the config file: the config commands must work on a file
+// that holds a bad value, to repair it.
+func (f *Factory) LocalPrinter() (output.Printer, error) {
+	opts := output.Options{Format: f.Getenv("DBGOV_OUTPUT"), TTY: f.IO.OutTTY, Color: f.IO.ColorEnabled, Width: f.IO.TermWidth}
+	if f.flags != nil {
+		if fl := f.flags.Lookup("output"); fl != nil && fl.Changed {
+			opts.Format = fl.Value.String()
+		}
+		opts.JQ, _ = f.flags.GetString(flagJQ)
+		opts.Template, _ = f.flags.GetString(flagTemplate)
+		opts.NoHeaders, _ = f.flags.GetBool(flagNoHeaders)
+		opts.ShowSecrets, _ = f.flags.GetBool(flagShowSecrets)
+	}
+	p, err := output.New(opts)
+	if err != nil {
+		return nil, exitcode.NewUsage(err)
+	}
+	return p, nil
+}
+
 // Printer returns the printer the output flags choose.
 func (f *Factory) Printer() (output.Printer, error) {
 	opts, err := f.OutputOptions()

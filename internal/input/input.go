@@ -368,6 +368,30 @@ func orDocument(path string) string {
 	return path
 }
 
+// ToJSON converts the JSON or YAML document in data to JSON, keeping the
+// order of keys. JSON is returned as it is, once checked.
+func ToJSON(name string, data []byte) ([]byte, error) {
+	data = trimBOM(data)
+	if IsJSON(data) && json.Valid(data) {
+		return data, nil
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("%w: %s: %s", ErrInvalid, name, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	if len(doc.Content) == 0 {
+		return []byte("null"), nil
+	}
+	if hasAlias(doc.Content[0]) {
+		return nil, fmt.Errorf("%w: %s: YAML aliases (*name) are not supported", ErrInvalid, name)
+	}
+	js, err := toJSON(doc.Content[0])
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %v", ErrInvalid, name, err)
+	}
+	return js, nil
+}
+
 // toJSON turns a checked YAML node into JSON with the same values.
 func toJSON(n *yaml.Node) ([]byte, error) {
 	var buf bytes.Buffer

@@ -146,3 +146,13 @@ func TestDecode_refusesYAMLAliases(t *testing.T) {
 		t.Fatalf("Decode = %v, want aliases refused", err)
 	}
 }
+
+func TestToJSON_keepsOrder(t *testing.T) {
+	got, err := ToJSON("f", []byte("b: 1\na: [x, {d: true, c: null}]\n"))
+	if err != nil || string(got) != `{"b":1,"a":["x",{"d":true,"c":null}]}` {
+		t.Fatalf("ToJSON = %s, %v", got, err)
+	}
+	if _, err := ToJSON("f", []byte("a: [unclosed\n")); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("malformed: %v", err)
+	}
+}
