@@ -100,7 +100,21 @@ When stderr is a terminal, progress is shown there.`,
 // fields this version does not know are printed too; typed values are
 // decoded only for table and name output.
 type batchResponse struct {
-	Revisions []json.RawMessage `json:"revisions"`
+	Revisions []createdRevision `json:"revisions"`
+}
+
+// createdRevision is one created revision as the service sent it. Anything
+// but a JSON object is refused, so that the client reports an invalid
+// response rather than dbgov printing what is not a revision.
+type createdRevision json.RawMessage
+
+// UnmarshalJSON keeps the object's bytes and refuses any other value.
+func (c *createdRevision) UnmarshalJSON(b []byte) error {
+	if len(b) == 0 || b[0] != '{' {
+		return fmt.Errorf("revisions holds %.20s, not a revision object", b)
+	}
+	*c = append((*c)[:0], b...)
+	return nil
 }
 
 func runBatchCreate(ctx context.Context, opts *batchCreateOptions) error {
@@ -158,7 +172,11 @@ func runBatchCreate(ctx context.Context, opts *batchCreateOptions) error {
 			sendErr = fmt.Errorf("create %s in %s: %w", describe(revs, lo, hi), opts.Database, err)
 			break
 		}
-		run.add(raw, res.Revisions)
+		created := make([]json.RawMessage, len(res.Revisions))
+		for i, rev := range res.Revisions {
+			created[i] = json.RawMessage(rev)
+		}
+		run.add(raw, created)
 	}
 	run.clearProgress()
 	var printErr error
