@@ -25,7 +25,8 @@ run idps list
 run users batch-get alice@example.com bob@example.com ci-bot@example.com
 run review-configs get sql-review-prod
 run policies list --instance prod-pg --database orders
-run policies list --instance prod-pg --database orders --type masking_rule -o json
+run policies list --instance prod-pg --database orders --type masking_rule -o name
+run idps list -o json
 run schema diff --instance prod-pg --database orders --changelog 101 --target-changelog 102
 run users batch-get alice@example.com --jq '.users[] | "\(.email) \(.userType) mfa=\(.mfaEnabled // false)"'
 printf '\n$ dbgov review-configs get missing   # exits 5: not found\n'
