@@ -53,6 +53,9 @@ func refuseUnknownSubcommands(cmd *cobra.Command) {
 					return c.Help()
 				}
 				msg := fmt.Sprintf("unknown command %q for %q", args[0], c.CommandPath())
+				if c.SuggestionsMinimumDistance <= 0 {
+					c.SuggestionsMinimumDistance = 2
+				}
 				if s := c.SuggestionsFor(args[0]); len(s) > 0 {
 					msg += fmt.Sprintf("; did you mean %q?", s[0])
 				}

@@ -1,0 +1,93 @@
+package root_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/dbgov/dbgov/internal/cmdtest"
+	"github.com/dbgov/dbgov/internal/httpmock"
+)
+
+func TestRun_usageErrorsExit2AndSendNothing(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"unknown command", []string{"bogus"}, `unknown command "bogus"`},
+		{"unknown verb of a group", []string{"users", "bogus"}, `unknown command "bogus" for "dbgov users"`},
+		{"suggests a verb", []string{"users", "batchget"}, `did you mean "batch-get"`},
+		{"unknown global flag", []string{"idps", "list", "--bogus"}, "unknown flag: --bogus"},
+		{"bad timeout", []string{"idps", "list", "--timeout", "soon"}, "timeout"},
+		{"unknown output", []string{"idps", "list", "-o", "xml"}, "xml"},
+		{"jq with template", []string{"idps", "list", "--jq", ".", "--template", "x"}, "--jq"},
+		{"jq that does not compile", []string{"idps", "list", "--jq", ".[["}, "jq"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := httpmock.New(t)
+			cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, tt.args...).Expect(t, 2).StderrHas(t, tt.want)
+			if n := len(reg.Requests()); n != 0 {
+				t.Errorf("sent %d requests", n)
+			}
+		})
+	}
+}
+
+func TestRun_groupWithoutVerbShowsHelp(t *testing.T) {
+	res := cmdtest.Run(t, cmdtest.Options{}, "users").Expect(t, 0)
+	if !strings.Contains(res.Stdout, "batch-get") || !strings.Contains(res.Stdout, "undelete") {
+		t.Errorf("help does not list the verbs:\n%s", res.Stdout)
+	}
+}
+
+func TestRun_usageErrorIsOneJSONLineUnderJSONOutput(t *testing.T) {
+	res := cmdtest.Run(t, cmdtest.Options{}, "review-configs", "get", "a/b", "-o", "json").Expect(t, 2)
+	var line struct {
+		Error struct {
+			Code     string `json:"code"`
+			Message  string `json:"message"`
+			ExitCode int    `json:"exitCode"`
+		} `json:"error"`
+	}
+	if strings.Count(res.Stderr, "\n") != 1 || json.Unmarshal([]byte(res.Stderr), &line) != nil {
+		t.Fatalf("stderr is not one JSON line: %q", res.Stderr)
+	}
+	if line.Error.Code != "USAGE" || line.Error.ExitCode != 2 || !strings.Contains(line.Error.Message, "a/b") {
+		t.Errorf("error %+v", line.Error)
+	}
+}
+
+func TestRun_plainHTTPToAnotherHostIsWarned(t *testing.T) {
+	// gov.invalid never resolves: the warning must come before the failure.
+	res := cmdtest.Run(t, cmdtest.Options{URL: "http://gov.invalid", Env: map[string]string{"DBGOV_TIMEOUT": "2s"}},
+		"review-configs", "get", "x").Expect(t, 8)
+	if !strings.Contains(res.Stderr, "warning: credentials are sent over plain http://") {
+		t.Errorf("no warning:\n%s", res.Stderr)
+	}
+	if strings.Contains(res.Stderr, "test-token") {
+		t.Errorf("the token leaked:\n%s", res.Stderr)
+	}
+}
+
+func TestRun_loopbackHTTPIsNotWarned(t *testing.T) {
+	reg := httpmock.New(t)
+	reg.Register("GET", "/v1/reviewConfigs/x", 200, `{"name":"reviewConfigs/x"}`)
+	res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, "review-configs", "get", "x", "-o", "name").Expect(t, 0)
+	if res.Stderr != "" {
+		t.Errorf("stderr %q", res.Stderr)
+	}
+}
+
+func TestRun_version(t *testing.T) {
+	res := cmdtest.Run(t, cmdtest.Options{}, "version").Expect(t, 0)
+	if !strings.HasPrefix(res.Stdout, "dbgov 1.2.3-test (commit abc1234, go") {
+		t.Errorf("version %q", res.Stdout)
+	}
+	res = cmdtest.Run(t, cmdtest.Options{}, "version", "-o", "json").Expect(t, 0)
+	var v map[string]string
+	if err := json.Unmarshal([]byte(res.Stdout), &v); err != nil || v["version"] != "1.2.3-test" || v["commit"] != "abc1234" {
+		t.Errorf("version -o json %q (%v)", res.Stdout, err)
+	}
+}
