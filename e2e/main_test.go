@@ -14,13 +14,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/dbgov/dbgov/internal/buildtest"
 )
 
 // Limits that keep a broken binary from hanging the suite.
@@ -45,56 +46,13 @@ func runMain(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
-	path, err := buildDbgov(dir)
+	path, err := buildtest.Dbgov(dir, "e2e")
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "e2e: %v\n", err)
 		return 1
 	}
 	dbgovPath = path
 	return m.Run()
-}
-
-// buildDbgov builds ./cmd/dbgov from the module root into dir, with the
-// version "e2e" stamped in.
-func buildDbgov(dir string) (string, error) {
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
-	}
-	root, err := moduleRoot()
-	if err != nil {
-		return "", err
-	}
-	bin := filepath.Join(dir, "dbgov")
-	if runtime.GOOS == "windows" {
-		bin += ".exe"
-	}
-	build := exec.Command(goTool, "build", "-o", bin, "-ldflags", "-X main.version=e2e", "./cmd/dbgov")
-	build.Dir = root
-	out, err := build.CombinedOutput()
-	if err != nil {
-		return "", fmt.Errorf("build dbgov: %v\n%s", err, out)
-	}
-	return bin, nil
-}
-
-// moduleRoot finds the directory holding go.mod, from the package directory
-// the test runs in upwards.
-func moduleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", fmt.Errorf("find the module root: %w", err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("find the module root: no go.mod above the test directory")
-		}
-		dir = parent
-	}
 }
 
 // syncBuffer collects a process's output while the test reads it.

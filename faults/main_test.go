@@ -18,12 +18,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/dbgov/dbgov/internal/buildtest"
 )
 
 // dbgovBin is the path of the binary under test, built by TestMain.
@@ -44,19 +45,12 @@ func buildAndRun(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
-	root, err := moduleRoot()
+	bin, err := buildtest.Dbgov(dir, "")
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "find the module root: %v\n", err)
+		fmt.Fprintf(os.Stderr, "%v\n", err)
 		return 1
 	}
-	dbgovBin = filepath.Join(dir, "dbgov")
-	build := exec.Command(goTool(), "build", "-o", dbgovBin, "./cmd/dbgov")
-	build.Dir = root
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintf(os.Stderr, "build dbgov: %v\n", err)
-		return 1
-	}
+	dbgovBin = bin
 	return m.Run()
 }
 
@@ -74,32 +68,6 @@ func raiseParallelism() {
 			f.Value.Set(strconv.Itoa(minParallel))
 		}
 	}
-}
-
-// moduleRoot is the directory holding go.mod, above this package's.
-func moduleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod above the test's directory")
-		}
-		dir = parent
-	}
-}
-
-// goTool is the go command that runs these tests.
-func goTool() string {
-	if p, err := exec.LookPath("go"); err == nil {
-		return p
-	}
-	return filepath.Join(runtime.GOROOT(), "bin", "go")
 }
 
 // runLimit ends a run of dbgov that hangs, so that a hang fails one test
