@@ -1,0 +1,59 @@
+package devservercmd_test
+
+import (
+	"context"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dbgov/dbgov/internal/cmdtest"
+)
+
+func TestDevServer_printsBannerAndStopsGracefully(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	res := cmdtest.Run(t, cmdtest.Options{Ctx: ctx}, "dev-server", "--addr", "127.0.0.1:0").Expect(t, 0)
+	for _, want := range []string{"dbgov reference server listening on http://127.0.0.1:", "export DBGOV_URL=http://127.0.0.1:", "DBGOV_TOKEN=dev-admin-token", "dev-readonly-token", "ci-bot@example.com"} {
+		if !strings.Contains(res.Stdout, want) {
+			t.Errorf("banner lacks %q:\n%s", want, res.Stdout)
+		}
+	}
+	if res.Stderr != "" {
+		t.Errorf("stderr %q", res.Stderr)
+	}
+}
+
+func TestDevServer_usage(t *testing.T) {
+	dir := t.TempDir()
+	badSeed := filepath.Join(dir, "seed.json")
+	if err := os.WriteFile(badSeed, []byte(`{"userz": []}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"seed with an unknown field", []string{"--seed", badSeed}, "userz"},
+		{"missing seed", []string{"--seed", filepath.Join(dir, "nope.json")}, "nope.json"},
+		{"seed and generate", []string{"--seed", badSeed, "--generate-users", "10"}, "cannot be used together"},
+		{"negative size", []string{"--generate-users", "-1"}, "0 or more"},
+		{"address in use", []string{"--addr", busy.Addr().String()}, "listen on"},
+		{"bad address", []string{"--addr", "nowhere"}, "listen on"},
+		{"arguments", []string{"extra"}, "unknown command"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := append([]string{"dev-server"}, tt.args...)
+			cmdtest.Run(t, cmdtest.Options{}, args...).Expect(t, 2).StderrHas(t, tt.want)
+		})
+	}
+}
