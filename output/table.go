@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"iter"
 	"strings"
 	"unicode/utf8"
 
@@ -20,21 +21,41 @@ type Column[T any] struct {
 	Value  func(T) string
 }
 
-// TableOf builds the table of items with one row per item and one cell per
-// column. A resource's table is a declaration of its columns.
+// TableOf declares the table of items: one row per item, one cell per
+// column. The rows are not built here: the printer asks for them one at a
+// time (twice, to measure the columns and then to write them), so a table
+// of 100,000 items is never held whole.
 func TableOf[T any](items []T, cols []Column[T]) Table {
-	t := Table{Headers: make([]string, len(cols)), Rows: make([][]string, len(items))}
+	t := Table{Headers: make([]string, len(cols))}
 	for i, c := range cols {
 		t.Headers[i] = c.Header
 	}
-	for r, item := range items {
+	t.Each = func(yield func([]string) bool) {
 		row := make([]string, len(cols))
-		for i, c := range cols {
-			row[i] = c.Value(item)
+		for _, item := range items {
+			for i, c := range cols {
+				row[i] = c.Value(item)
+			}
+			if !yield(row) {
+				return
+			}
 		}
-		t.Rows[r] = row
 	}
 	return t
+}
+
+// rows ranges over the rows of t: Each when set, else Rows.
+func (t Table) rows() iter.Seq[[]string] {
+	if t.Each != nil {
+		return t.Each
+	}
+	return func(yield func([]string) bool) {
+		for _, row := range t.Rows {
+			if !yield(row) {
+				return
+			}
+		}
+	}
 }
 
 // columnGap separates the columns of a table.
@@ -99,7 +120,7 @@ func (p tablePrinter) blank(t Table) bool {
 	if !p.opts.NoHeaders && len(t.Headers) > 0 {
 		return false
 	}
-	for _, row := range t.Rows {
+	for row := range t.rows() {
 		if len(row) > 0 {
 			return false
 		}
@@ -107,22 +128,30 @@ func (p tablePrinter) blank(t Table) bool {
 	return true
 }
 
-// render prints one table that is not blank.
-func (p tablePrinter) render(w io.Writer, t Table) error {
+// render prints one table that is not blank: laid out by tablewriter on a
+// terminal, streamed when piped.
+func (p tablePrinter) render(w *bufio.Writer, t Table) error {
+	if !p.opts.TTY {
+		p.stream(w, t)
+		return nil
+	}
 	ncols := len(t.Headers)
-	for _, row := range t.Rows {
+	var rows [][]string
+	for row := range t.rows() {
 		ncols = max(ncols, len(row))
+		rows = append(rows, escapeRow(row, len(row)))
+	}
+	for i, row := range rows {
+		if len(row) < ncols {
+			rows[i] = append(row, make([]string, ncols-len(row))...)
+		}
 	}
 	showHeaders := !p.opts.NoHeaders && len(t.Headers) > 0
 	var headers []string
 	if showHeaders {
 		headers = escapeRow(t.Headers, ncols)
 	}
-	rows := make([][]string, len(t.Rows))
-	for i, row := range t.Rows {
-		rows[i] = escapeRow(row, ncols)
-	}
-	if p.opts.TTY && p.opts.Width > 0 {
+	if p.opts.Width > 0 {
 		fitWidth(headers, rows, ncols, p.opts.Width)
 	}
 
@@ -150,6 +179,90 @@ func (p tablePrinter) render(w io.Writer, t Table) error {
 		return fmt.Errorf("render table: %w", err)
 	}
 	return nil
+}
+
+// stream prints a table for a pipe or a file, where it is never cut to a
+// width: one pass over the rows measures the columns, a second writes each
+// line. Rows are neither kept nor copied, so the table costs no memory
+// beyond one line, whatever its length.
+//
+// tablewriter lays out every row through its own cell pipeline: about 75
+// allocations a row in a bulk render and twice that in its streaming mode,
+// seconds for the 105,000 rows of a large catalog. The lines written here
+// are the ones its layout gives with this package's renderer: columns as
+// wide as their widest cell (measured with tablewriter's width function),
+// columnGap between them, no spaces at the end of a line.
+func (p tablePrinter) stream(w *bufio.Writer, t Table) {
+	showHeaders := !p.opts.NoHeaders && len(t.Headers) > 0
+	var widths []int
+	measure := func(row []string) {
+		for len(widths) < len(row) {
+			widths = append(widths, 0)
+		}
+		for i, c := range row {
+			widths[i] = max(widths[i], escapedWidth(c))
+		}
+	}
+	if showHeaders {
+		measure(t.Headers)
+	} else {
+		widths = make([]int, len(t.Headers))
+	}
+	for row := range t.rows() {
+		measure(row)
+	}
+	for i, w := range widths {
+		widths[i] = max(w, 1) // as tablewriter sizes a column of empty cells
+	}
+	var line []byte
+	if showHeaders {
+		line = appendLine(line[:0], t.Headers, widths)
+		w.Write(line)
+	}
+	for row := range t.rows() {
+		line = appendLine(line[:0], row, widths)
+		w.Write(line)
+	}
+}
+
+// escapedWidth is the display width of cell once its control characters
+// are escaped; it allocates only for a cell that needs escaping.
+func escapedWidth(cell string) int {
+	for i := 0; i < len(cell); i++ {
+		c := cell[i]
+		if c < 0x20 || c >= 0x7f {
+			return cellWidth(EscapeControl(cell))
+		}
+	}
+	return len(cell)
+}
+
+// appendLine appends the line of one row to line: each cell escaped and
+// left-aligned in its column's width, columnGap between columns, no spaces
+// at the end, a newline.
+func appendLine(line []byte, cells []string, widths []int) []byte {
+	pad := 0
+	for i := range widths {
+		if i > 0 {
+			pad += len(columnGap)
+		}
+		c := ""
+		if i < len(cells) {
+			c = EscapeControl(cells[i])
+		}
+		if c != "" {
+			for ; pad > 0; pad-- {
+				line = append(line, ' ')
+			}
+			line = append(line, c...)
+		}
+		pad += widths[i] - cellWidth(c)
+	}
+	// A cell ending in spaces must not leave them at the end of the line.
+	for len(line) > 0 && line[len(line)-1] == ' ' {
+		line = line[:len(line)-1]
+	}
+	return append(line, '\n')
 }
 
 // escapeRow returns the cells of row with control characters escaped,
@@ -229,11 +342,14 @@ func truncateCell(s string, width int) string {
 	return cut + ellipsis
 }
 
-// cellWidth is the display width of an escaped cell.
+// cellWidth is the display width of an escaped cell, as tablewriter
+// measures it. tablewriter's own Width caches every string it measures,
+// which costs an allocation per cell of a large table and saves nothing
+// for cells that differ; WidthNoCache computes the same width without it.
 func cellWidth(s string) int {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
-			return twwidth.Width(s)
+			return twwidth.WidthNoCache(s)
 		}
 	}
 	return len(s)

@@ -2,6 +2,7 @@ package output
 
 import (
 	"flag"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -218,8 +219,18 @@ func TestTablePrinter_blankTablesPrintNothing(t *testing.T) {
 	}
 }
 
+// collect returns the rows of t as the printer sees them, each copied.
+func collect(t Table) [][]string {
+	var rows [][]string
+	for row := range t.rows() {
+		rows = append(rows, append([]string(nil), row...))
+	}
+	return rows
+}
+
 func TestTableOf_declaresColumns(t *testing.T) {
-	got := TableOf(someUsers[:2], userColumns)
+	table := TableOf(someUsers[:2], userColumns)
+	got := Table{Headers: table.Headers, Rows: collect(table)}
 	want := Table{
 		Headers: []string{"NAME", "STATE", "TITLE", "MFA"},
 		Rows: [][]string{
@@ -235,8 +246,59 @@ func TestTableOf_declaresColumns(t *testing.T) {
 			t.Errorf("row %d = %q, want %q", i, got.Rows[i], want.Rows[i])
 		}
 	}
-	if empty := TableOf[user](nil, userColumns); len(empty.Rows) != 0 || len(empty.Headers) != 4 {
+	if empty := TableOf[user](nil, userColumns); len(collect(empty)) != 0 || len(empty.Headers) != 4 {
 		t.Errorf("TableOf(nil) = %+v", empty)
+	}
+}
+
+func TestTablePrinter_pipedLinesMatchTablewriterLayout(t *testing.T) {
+	// Piped tables are streamed; on a terminal as wide as the table,
+	// tablewriter lays them out. Both must give the same lines.
+	cells := []string{"", "a", "ACTIVE", "users/alice@example.com", "two  spaces  ", " lead", "café", "漢字のタイトル",
+		"\x1b[2J", "tab\there", "bad\xffbyte", "next\u0085line", "🙂 emoji", "e\u0301 combining", "    "}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for n := range 1000 {
+		ncols := 1 + rng.IntN(5)
+		table := Table{}
+		if rng.IntN(4) > 0 {
+			for range ncols {
+				table.Headers = append(table.Headers, strings.ToUpper(cells[rng.IntN(len(cells))]))
+			}
+		}
+		for range rng.IntN(6) {
+			row := make([]string, rng.IntN(ncols+2))
+			for i := range row {
+				row[i] = cells[rng.IntN(len(cells))]
+			}
+			table.Rows = append(table.Rows, row)
+		}
+		noHeaders := rng.IntN(3) == 0
+		piped, err := render(t, Options{NoHeaders: noHeaders}, tablesDoc(table))
+		if err != nil {
+			t.Fatal(err)
+		}
+		laidOut, err := render(t, Options{NoHeaders: noHeaders, TTY: true}, tablesDoc(table))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if piped != laidOut {
+			t.Fatalf("table %d %q %q (no headers %v):\npiped:\n%s\ntablewriter:\n%s", n, table.Headers, table.Rows, noHeaders, piped, laidOut)
+		}
+		each := Table{Headers: table.Headers, Each: func(yield func([]string) bool) {
+			buf := make([]string, 8)
+			for _, row := range table.Rows {
+				if !yield(append(buf[:0], row...)) {
+					return
+				}
+			}
+		}}
+		streamed, err := render(t, Options{NoHeaders: noHeaders}, tablesDoc(each))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if streamed != piped {
+			t.Fatalf("table %d given by Each:\n%s\nwant:\n%s", n, streamed, piped)
+		}
 	}
 }
 
