@@ -16,7 +16,10 @@ import (
 // two spaces. Objects come out with their keys sorted, as gojq keeps them.
 type jqPrinter struct {
 	code *gojq.Code
-	mask bool
+	// stream, when not nil, runs the expression one element of a list at a
+	// time (see jqStream).
+	stream *jqStream
+	mask   bool
 }
 
 func newJQPrinter(expr string, mask bool) (Printer, error) {
@@ -28,69 +31,87 @@ func newJQPrinter(expr string, mask bool) (Printer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: compile --jq expression: %w", ErrInvalidOptions, err)
 	}
-	return jqPrinter{code: code, mask: mask}, nil
+	return jqPrinter{code: code, stream: newJQStream(query), mask: mask}, nil
 }
 
+// errHalted stops a run on jq's halt.
+var errHalted = errors.New("halted")
+
 func (p jqPrinter) Print(w io.Writer, doc Document) error {
-	input, err := decodeDocument(doc, p.mask)
-	if err != nil {
+	if !json.Valid(doc.Raw) {
+		return invalidJSON(doc.Raw)
+	}
+	out := jqWriter{w: bufio.NewWriterSize(w, 64<<10)}
+	streamed := false
+	var err error
+	dec := newValueDecoder(p.mask)
+	if p.stream != nil {
+		streamed, err = p.stream.walk(doc.Raw, p.mask, doc.ListField, func(elem []byte) error {
+			return out.run(p.stream.rest, dec.decode(elem, ""))
+		})
+	}
+	if !streamed {
+		err = out.run(p.code, dec.decode(doc.Raw, doc.ListField))
+	}
+	if err != nil && !errors.Is(err, errHalted) {
+		out.w.Flush()
 		return err
 	}
-	bw := bufio.NewWriterSize(w, 64<<10)
-	var compact, pretty bytes.Buffer
-	iter := p.code.Run(input)
-	for {
-		v, ok := iter.Next()
-		if !ok {
-			break
-		}
-		if err, ok := v.(error); ok {
-			var halt *gojq.HaltError
-			if errors.As(err, &halt) && halt.Value() == nil {
-				break
-			}
-			bw.Flush()
-			return fmt.Errorf("--jq: %w", err)
-		}
-		if s, ok := v.(string); ok {
-			bw.WriteString(s)
-			bw.WriteByte('\n')
-			continue
-		}
-		compact.Reset()
-		pretty.Reset()
-		b, err := gojq.Marshal(v)
-		if err != nil {
-			bw.Flush()
-			return fmt.Errorf("--jq: encode result: %w", err)
-		}
-		compact.Write(b)
-		if err := json.Indent(&pretty, compact.Bytes(), "", "  "); err != nil {
-			bw.Flush()
-			return fmt.Errorf("--jq: indent result: %w", err)
-		}
-		bw.Write(pretty.Bytes())
-		bw.WriteByte('\n')
-	}
-	if err := bw.Flush(); err != nil {
+	if err := out.w.Flush(); err != nil {
 		return fmt.Errorf("write --jq output: %w", err)
 	}
 	return nil
 }
 
-// decodeDocument decodes the normalized document into the values jq and
-// templates work on (map[string]any, []any, json.Number, ...); numbers
-// keep their text, so large integers are not rounded.
+// jqWriter prints the results of jq runs.
+type jqWriter struct {
+	w               *bufio.Writer
+	compact, pretty bytes.Buffer
+}
+
+// run prints the results of code on input; it returns errHalted when the
+// expression halted.
+func (o *jqWriter) run(code *gojq.Code, input any) error {
+	iter := code.Run(input)
+	for {
+		v, ok := iter.Next()
+		if !ok {
+			return nil
+		}
+		if err, ok := v.(error); ok {
+			var halt *gojq.HaltError
+			if errors.As(err, &halt) && halt.Value() == nil {
+				return errHalted
+			}
+			return fmt.Errorf("--jq: %w", err)
+		}
+		if s, ok := v.(string); ok {
+			o.w.WriteString(s)
+			o.w.WriteByte('\n')
+			continue
+		}
+		o.compact.Reset()
+		o.pretty.Reset()
+		b, err := gojq.Marshal(v)
+		if err != nil {
+			return fmt.Errorf("--jq: encode result: %w", err)
+		}
+		o.compact.Write(b)
+		if err := json.Indent(&o.pretty, o.compact.Bytes(), "", "  "); err != nil {
+			return fmt.Errorf("--jq: indent result: %w", err)
+		}
+		o.w.Write(o.pretty.Bytes())
+		o.w.WriteByte('\n')
+	}
+}
+
+// decodeDocument decodes the document into the values jq and templates
+// work on (map[string]any, []any, json.Number, ...), secrets masked and
+// the list field ensured; numbers keep their text, so large integers are
+// not rounded.
 func decodeDocument(doc Document, mask bool) (any, error) {
-	data, err := normalizedJSON(doc, mask)
-	if err != nil {
-		return nil, err
+	if !json.Valid(doc.Raw) {
+		return nil, invalidJSON(doc.Raw)
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, fmt.Errorf("decode response: %w", err)
-	}
-	return v, nil
+	return decodeValue(doc.Raw, mask, doc.ListField), nil
 }

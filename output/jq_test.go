@@ -1,8 +1,12 @@
 package output
 
 import (
+	"bytes"
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/itchyny/gojq"
 )
 
 func TestJQPrinter_printsWhatJQRawWould(t *testing.T) {
@@ -77,5 +81,186 @@ func TestJQPrinter_returnsRuntimeErrors(t *testing.T) {
 func TestJQPrinter_rejectsInvalidJSON(t *testing.T) {
 	if _, err := render(t, Options{JQ: "."}, Document{Raw: []byte(`<html>`)}); err == nil {
 		t.Error("invalid JSON filtered without error")
+	}
+}
+
+func TestNewJQStream_recognisesLeadingIterations(t *testing.T) {
+	tests := []struct {
+		expr  string
+		steps string // the path walked, "[]" for an iteration; "-" when not streamed
+		rest  string // what runs on each element
+	}{
+		{".users[]", "users []", "."},
+		{".users[].email", "users []", ".email"},
+		{".users[] | select(.mfaEnabled) | .email", "users []", "select(.mfaEnabled) | .email"},
+		{".schemas[].tables[].name", "schemas [] tables []", ".name"},
+		{".a.b[].c.d", "a b []", ".c.d"},
+		{".[]", "[]", "."},
+		{".[] | .x, .y", "[]", ".x, .y"},
+		{"def f: .x; .users[] | f", "users []", "f"},
+		{".users", "-", ""},
+		{".users[0]", "-", ""},
+		{".users[]?", "-", ""},
+		{".users[]?.name", "-", ""},
+		{".users[] as $u | $u.name", "-", ""},
+		{".users[], .more[]", "-", ""},
+		{"[.users[]]", "-", ""},
+		{"first(.users[])", "-", ""},
+		{`.["users"][]`, "-", ""},
+		{".users[1:][]", "-", ""},
+		{".users | .[]", "-", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.expr, func(t *testing.T) {
+			q, err := gojq.Parse(tt.expr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := newJQStream(q)
+			if tt.steps == "-" {
+				if s != nil {
+					t.Fatalf("streamed along %q", s.steps)
+				}
+				return
+			}
+			if s == nil {
+				t.Fatal("not streamed")
+			}
+			var steps []string
+			for _, step := range s.steps {
+				if step == "" {
+					step = "[]"
+				}
+				steps = append(steps, step)
+			}
+			if got := strings.Join(steps, " "); got != tt.steps {
+				t.Errorf("steps %q, want %q", got, tt.steps)
+			}
+			// The rest runs on each element as tt.rest would.
+			want, err := gojq.Parse(tt.rest)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantCode, err := gojq.Compile(want, gojq.WithFunction("f", 0, 0, func(v any, _ []any) any { return v.(map[string]any)["x"] }))
+			if err != nil {
+				t.Fatal(err)
+			}
+			elem := map[string]any{"email": "a@x.com", "mfaEnabled": true, "x": "x", "y": "y", "name": "n", "c": map[string]any{"d": "d"}}
+			if got, want := results(s.rest, elem), results(wantCode, elem); got != want {
+				t.Errorf("rest gives %s, want %s", got, want)
+			}
+		})
+	}
+}
+
+// results runs code on input and returns what it gives, errors included.
+func results(code *gojq.Code, input any) string {
+	var out []string
+	iter := code.Run(input)
+	for {
+		v, ok := iter.Next()
+		if !ok {
+			return strings.Join(out, " ")
+		}
+		out = append(out, fmt.Sprint(v))
+	}
+}
+
+func TestJQPrinter_streamingPrintsWhatTheWholeDocumentGives(t *testing.T) {
+	docs := []struct {
+		raw, list string
+	}{
+		{`{"users": [{"name": "a", "mfaEnabled": true, "tempOtpSecret": "s", "groups": ["g1", "g2"]}, {"name": "b", "tempRecoveryCodes": ["c"]}, {"name": "c", "tempOtpSecret": ""}]}`, "users"},
+		{`{"users": []}`, "users"},
+		{`{}`, "users"},
+		{`{"users": null}`, "users"},
+		{`{"users": null}`, ""},
+		{`{"users": {"a": {"name": "x"}}}`, "users"},
+		{`{"users": [1, "two", null, [3], {"name": "d"}]}`, "users"},
+		{`{"users": [{"name": "a"}], "users": [{"name": "b"}]}`, "users"},
+		{`{"us\u0065rs": [{"name": "escaped key"}]}`, "users"},
+		{`{"tempRecoveryCodes": ["c1", "c2"], "users": [{"name": "a"}]}`, "users"},
+		{`{"schemas": [{"name": "public", "tables": [{"name": "t1", "columns": {"columns": [{"name": "c1"}]}}, {"name": "t2"}]}, {"name": "raw", "tables": [{"name": "t3"}]}]}`, ""},
+		{`{"schemas": [{"name": "public", "tables": [{"name": "t1"}]}, {"name": "empty"}]}`, ""},
+		{`[{"name": "top"}, {"name": "level"}]`, ""},
+		{`"not an object"`, "users"},
+	}
+	exprs := []string{
+		".users[]", ".users[].name", ".users[] | .name", ".users[] | select(.mfaEnabled) | .name",
+		".users[] | .tempOtpSecret", ".users[].groups[]", ".users[] | keys", ".users[] | .name + 1",
+		".users[] | ., halt", `.users[] | if .name == "b" then halt_error else .name end`, ".users[] | error",
+		".tempRecoveryCodes[]", ".schemas[].tables[].name", ".schemas[].tables[] | .columns.columns[]?.name",
+		".[]", ".[] | .name", ".users[] | limit(1; .groups[])", ".users[] | $ENV | type",
+	}
+	for _, d := range docs {
+		for _, expr := range exprs {
+			for _, show := range []bool{false, true} {
+				p, err := New(Options{JQ: expr, ShowSecrets: show})
+				if err != nil {
+					t.Fatal(err)
+				}
+				streaming := p.(jqPrinter)
+				if streaming.stream == nil {
+					t.Fatalf("%s is not streamed", expr)
+				}
+				whole := streaming
+				whole.stream = nil
+				doc := Document{Raw: []byte(d.raw), ListField: d.list}
+				var got, want bytes.Buffer
+				gotErr := streaming.Print(&got, doc)
+				wantErr := whole.Print(&want, doc)
+				if got.String() != want.String() || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+					t.Errorf("%s on %s (list %q, secrets shown %v):\nstreamed %q, %v\nwhole    %q, %v",
+						expr, d.raw, d.list, show, got.String(), gotErr, want.String(), wantErr)
+				}
+			}
+		}
+	}
+}
+
+func TestJQStream_walksOnlyDocumentsShapedForIt(t *testing.T) {
+	tests := []struct {
+		expr, raw, list string
+		mask            bool
+		want            string // the elements walked, "-" when the document is not walked
+	}{
+		{".users[]", `{"users": [{"a": 1}, 2 , "x"]}`, "users", true, `{"a": 1}|2|"x"`},
+		{".users[]", `{"users": []}`, "users", true, ``},
+		{".users[]", `{"next": "t"}`, "users", true, ``},
+		{".users[]", `{"users": null}`, "users", true, ``},
+		{".users[]", `{"users": null}`, "", true, `-`},
+		{".users[]", `{"next": "t"}`, "", true, `-`},
+		{".users[]", `{"users": {"a": 1}}`, "users", true, `-`},
+		{".users[]", `{"users": [1], "users": [2]}`, "users", true, `-`},
+		{".users[]", `{"us\u0065rs": [1]}`, "users", true, `1`},
+		{".users[]", `[1]`, "users", true, `-`},
+		{".schemas[].tables[]", `{"schemas": [{"tables": [1, 2]}, {"tables": []}, {"tables": [3]}]}`, "", true, `1|2|3`},
+		{".schemas[].tables[]", `{"schemas": [{"tables": [1, 2]}, {"name": "no tables"}]}`, "", true, `-`},
+		{".tempRecoveryCodes[]", `{"tempRecoveryCodes": ["c"]}`, "", true, `-`},
+		{".tempRecoveryCodes[]", `{"tempRecoveryCodes": ["c"]}`, "", false, `"c"`},
+		{".[]", ` [ {"a": [1, {"b": "]"}]} , "\"]" ] `, "", true, `{"a": [1, {"b": "]"}]}|"\"]"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.expr+" "+tt.raw, func(t *testing.T) {
+			q, err := gojq.Parse(tt.expr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var elems []string
+			ok, err := newJQStream(q).walk([]byte(tt.raw), tt.mask, tt.list, func(elem []byte) error {
+				elems = append(elems, string(elem))
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := strings.Join(elems, "|")
+			if !ok {
+				got = "-"
+			}
+			if got != tt.want {
+				t.Errorf("walked %q, want %q", got, tt.want)
+			}
+		})
 	}
 }

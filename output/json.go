@@ -159,11 +159,11 @@ func (f *jsonFormatter) value(depth int) {
 	case '[':
 		f.array(depth)
 	case '"':
-		end := f.stringEnd(f.pos)
+		end := stringEnd(f.src, f.pos)
 		f.w.Write(f.src[f.pos:end])
 		f.pos = end
 	default:
-		end := f.scalarEnd(f.pos)
+		end := scalarEnd(f.src, f.pos)
 		f.w.Write(f.src[f.pos:end])
 		f.pos = end
 	}
@@ -192,7 +192,7 @@ func (f *jsonFormatter) object(depth int) {
 			f.w.WriteByte(',')
 		}
 		f.newline(depth + 1)
-		keyEnd := f.stringEnd(f.pos)
+		keyEnd := stringEnd(f.src, f.pos)
 		key := f.src[f.pos:keyEnd]
 		f.w.Write(key)
 		if f.style.pretty {
@@ -208,7 +208,7 @@ func (f *jsonFormatter) object(depth int) {
 		case ensureList && keyEquals(key, f.listKey):
 			sawList = true
 			if f.src[f.pos] == 'n' { // null: the list is empty
-				f.pos = f.scalarEnd(f.pos)
+				f.pos = scalarEnd(f.src, f.pos)
 				f.w.WriteString("[]")
 			} else {
 				f.value(depth + 1)
@@ -280,7 +280,7 @@ func (f *jsonFormatter) array(depth int) {
 // anything else becomes Mask.
 func (f *jsonFormatter) secretValue(depth int) {
 	start := f.pos
-	end := f.valueEnd(start)
+	end := valueEnd(f.src, start)
 	if isEmptyValue(f.src[start:end]) {
 		f.value(depth)
 		return
@@ -300,67 +300,6 @@ func isEmptyValue(v []byte) bool {
 		return true
 	}
 	return false
-}
-
-// stringEnd returns the offset just past the string starting at i.
-func (f *jsonFormatter) stringEnd(i int) int {
-	j := i + 1
-	for {
-		k := bytes.IndexByte(f.src[j:], '"')
-		if k < 0 { // cannot happen in a valid document
-			return len(f.src)
-		}
-		q := j + k
-		// The quote is escaped when an odd number of backslashes precede it.
-		b := q - 1
-		for b > i && f.src[b] == '\\' {
-			b--
-		}
-		if (q-1-b)%2 == 0 {
-			return q + 1
-		}
-		j = q + 1
-	}
-}
-
-// scalarEnd returns the offset just past the number or literal at i.
-func (f *jsonFormatter) scalarEnd(i int) int {
-	for i < len(f.src) {
-		switch f.src[i] {
-		case ',', '}', ']', ' ', '\t', '\n', '\r':
-			return i
-		}
-		i++
-	}
-	return i
-}
-
-// valueEnd returns the offset just past the value starting at i.
-func (f *jsonFormatter) valueEnd(i int) int {
-	switch f.src[i] {
-	case '"':
-		return f.stringEnd(i)
-	case '{', '[':
-		nesting := 0
-		for i < len(f.src) {
-			switch f.src[i] {
-			case '"':
-				i = f.stringEnd(i)
-				continue
-			case '{', '[':
-				nesting++
-			case '}', ']':
-				nesting--
-				if nesting == 0 {
-					return i + 1
-				}
-			}
-			i++
-		}
-		return i
-	default:
-		return f.scalarEnd(i)
-	}
 }
 
 // keyEquals reports whether the quoted key equals quoted, also when the
