@@ -116,6 +116,24 @@ func UpdateCatalogCall(db DatabaseName, cat *DatabaseCatalog, allowMissing bool)
 	return r, nil
 }
 
+// UpdateCatalogJSONCall is UpdateCatalogCall for a catalog already written
+// as JSON, sent as it is so that a large catalog is neither decoded nor
+// encoded again: body must be a valid catalog object whose name is db's
+// catalog, as the caller has checked.
+func UpdateCatalogJSONCall(db DatabaseName, body []byte, allowMissing bool) (*Request, error) {
+	if err := db.Validate(); err != nil {
+		return nil, err
+	}
+	if len(body) == 0 {
+		return nil, fmt.Errorf("%w: no catalog to update", ErrInvalidRequest)
+	}
+	r := &Request{Method: http.MethodPatch, Path: db.path() + "/catalog", Body: body}
+	if allowMissing {
+		r.Query = url.Values{"allowMissing": {"true"}}
+	}
+	return r, nil
+}
+
 // BatchCreateRevisionsCall builds POST /v1/instances/I/databases/D/revisions:batchCreate
 // creating the revisions in order, with the batch parent and every request's
 // parent set to db.

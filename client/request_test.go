@@ -22,6 +22,11 @@ func TestBuilders_refuseBadInputBeforeSending(t *testing.T) {
 		}, wantErr: ErrInvalidName, wantMsg: "is not the catalog of instances/prod/databases/app"},
 		{name: "no catalog", build: func() (*Request, error) { return UpdateCatalogCall(db, nil, false) },
 			wantErr: ErrInvalidRequest, wantMsg: "no catalog"},
+		{name: "JSON catalog of a bad database", build: func() (*Request, error) {
+			return UpdateCatalogJSONCall(DatabaseName{Instance: "i", Database: ".."}, []byte(`{}`), false)
+		}, wantErr: ErrInvalidName, wantMsg: `database id ".."`},
+		{name: "no JSON catalog", build: func() (*Request, error) { return UpdateCatalogJSONCall(db, nil, false) },
+			wantErr: ErrInvalidRequest, wantMsg: "no catalog"},
 		{name: "no revisions", build: func() (*Request, error) { return BatchCreateRevisionsCall(db, nil) },
 			wantErr: ErrInvalidRequest, wantMsg: "no revisions"},
 		{name: "unknown revision type", build: func() (*Request, error) {
@@ -106,5 +111,23 @@ func TestNewRawRequest_splitsTheQuery(t *testing.T) {
 	}
 	if r.Method != "PATCH" || r.Path != "/v1/instances/i/databases/d/catalog" || r.Query.Get("allowMissing") != "true" || string(r.Body) != `{"name":"x"}` {
 		t.Errorf("got %+v", r)
+	}
+}
+
+func TestUpdateCatalogJSONCall_sendsTheBodyAsItIs(t *testing.T) {
+	db := DatabaseName{Instance: "prod", Database: "app"}
+	body := []byte(`{"name": "instances/prod/databases/app/catalog", "schemas": []}`)
+	r, err := UpdateCatalogJSONCall(db, body, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Method != "PATCH" || r.Path != "/v1/instances/prod/databases/app/catalog" || r.Query.Encode() != "allowMissing=true" {
+		t.Errorf("request %s %s?%s", r.Method, r.Path, r.Query.Encode())
+	}
+	if &r.Body[0] != &body[0] || len(r.Body) != len(body) {
+		t.Error("the body was copied or changed")
+	}
+	if r, _ := UpdateCatalogJSONCall(db, body, false); r.Query != nil {
+		t.Errorf("query %v without allowMissing", r.Query)
 	}
 }

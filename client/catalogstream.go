@@ -1,0 +1,246 @@
+package client
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+)
+
+// EachCatalogTable calls fn with each table of the catalog document raw (a
+// DatabaseCatalog as the service sends it) and the name of its schema, in
+// order, decoding one table at a time: a catalog of 100,000 columns is
+// never decoded whole, and the table passed to fn is reused for the next
+// one. It gives what decoding raw into a DatabaseCatalog would give, and
+// fails where that decoding fails; an error of fn ends the walk and is
+// returned as it is.
+func EachCatalogTable(raw []byte, fn func(schema string, table *TableCatalog) error) error {
+	w := catalogWalker{src: raw, fn: fn}
+	err := w.walk()
+	if !errors.Is(err, errIrregular) {
+		return err
+	}
+	// Keys in another case, keys given twice, values of unexpected types:
+	// encoding/json decides what they mean, on the whole document.
+	var cat DatabaseCatalog
+	if err := json.Unmarshal(raw, &cat); err != nil {
+		return err
+	}
+	for i := range cat.Schemas {
+		for j := range cat.Schemas[i].Tables {
+			if err := fn(cat.Schemas[i].Name, &cat.Schemas[i].Tables[j]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// errIrregular stops the table by table walk of a catalog that is not
+// written as the service writes catalogs.
+var errIrregular = errors.New("irregular catalog document")
+
+// catalogWalker finds the tables of a catalog document without decoding
+// it. It expects the regular form: objects whose keys are spelt as the
+// fields are, each once, arrays where lists are; anything else is left to
+// encoding/json.
+type catalogWalker struct {
+	src   []byte
+	fn    func(schema string, table *TableCatalog) error
+	table TableCatalog
+}
+
+func (w *catalogWalker) walk() error {
+	if !json.Valid(w.src) {
+		var cat DatabaseCatalog
+		return json.Unmarshal(w.src, &cat) // says what is wrong
+	}
+	i := skipJSONSpace(w.src, 0)
+	if w.src[i] == 'n' {
+		return nil
+	}
+	top, err := w.members(i, "name", "schemas")
+	if err != nil {
+		return err
+	}
+	if !w.is(top[0], '"') || !w.is(top[1], '[') {
+		return errIrregular
+	}
+	if top[1] < 0 || w.src[top[1]] == 'n' {
+		return nil
+	}
+	// Every schema is checked before fn is first called, so that an
+	// irregular one can still be handed to encoding/json.
+	var schemas [][2]int // where the name and the tables of each schema are
+	err = eachJSONElement(w.src, top[1], func(s int) error {
+		if w.src[s] == 'n' {
+			return nil
+		}
+		m, err := w.members(s, "name", "tables")
+		if err != nil {
+			return err
+		}
+		if !w.is(m[0], '"') || !w.is(m[1], '[') {
+			return errIrregular
+		}
+		schemas = append(schemas, [2]int{m[0], m[1]})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, s := range schemas {
+		if err := w.schema(s[0], s[1]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// is reports whether the value at i (-1 when absent) is absent, null, or
+// opens with c.
+func (w *catalogWalker) is(i int, c byte) bool {
+	return i < 0 || w.src[i] == 'n' || w.src[i] == c
+}
+
+// schema walks the tables of one schema: name and tables are the offsets
+// of their values, -1 when absent.
+func (w *catalogWalker) schema(name, tables int) error {
+	var schemaName string
+	if name >= 0 && w.src[name] == '"' {
+		if err := json.Unmarshal(w.src[name:jsonValueEnd(w.src, name)], &schemaName); err != nil {
+			return err
+		}
+	}
+	if tables < 0 || w.src[tables] == 'n' {
+		return nil
+	}
+	return eachJSONElement(w.src, tables, func(t int) error {
+		w.table = TableCatalog{}
+		if err := json.Unmarshal(w.src[t:jsonValueEnd(w.src, t)], &w.table); err != nil {
+			return err
+		}
+		return w.fn(schemaName, &w.table)
+	})
+}
+
+// members returns the offsets of the values of the named members of the
+// object at i, -1 for those absent. A key spelt in another case or given
+// twice, or a value that is not an object, makes the document irregular.
+func (w *catalogWalker) members(i int, names ...string) ([]int, error) {
+	if w.src[i] != '{' {
+		return nil, errIrregular
+	}
+	at := make([]int, len(names))
+	for k := range at {
+		at[k] = -1
+	}
+	i = skipJSONSpace(w.src, i+1)
+	if w.src[i] == '}' {
+		return at, nil
+	}
+	for {
+		end := jsonValueEnd(w.src, i)
+		key := w.src[i+1 : end-1]
+		i = skipJSONSpace(w.src, end)
+		i = skipJSONSpace(w.src, i+1) // ':'
+		for k, name := range names {
+			switch {
+			case string(key) == name:
+				if at[k] >= 0 {
+					return nil, errIrregular
+				}
+				at[k] = i
+			case bytes.IndexByte(key, '\\') >= 0 || bytes.EqualFold(key, []byte(name)):
+				return nil, errIrregular
+			}
+		}
+		i = skipJSONSpace(w.src, jsonValueEnd(w.src, i))
+		if w.src[i] == ',' {
+			i = skipJSONSpace(w.src, i+1)
+			continue
+		}
+		return at, nil
+	}
+}
+
+// eachJSONElement calls fn with the offset of each element of the array at i.
+func eachJSONElement(src []byte, i int, fn func(at int) error) error {
+	i = skipJSONSpace(src, i+1)
+	if src[i] == ']' {
+		return nil
+	}
+	for {
+		if err := fn(i); err != nil {
+			return err
+		}
+		i = skipJSONSpace(src, jsonValueEnd(src, i))
+		if src[i] == ',' {
+			i = skipJSONSpace(src, i+1)
+			continue
+		}
+		return nil
+	}
+}
+
+func skipJSONSpace(src []byte, i int) int {
+	for i < len(src) {
+		switch src[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// jsonValueEnd returns the offset just past the value starting at i of a
+// document json.Valid accepted.
+func jsonValueEnd(src []byte, i int) int {
+	switch src[i] {
+	case '"':
+		j := i + 1
+		for {
+			k := bytes.IndexByte(src[j:], '"')
+			if k < 0 {
+				return len(src)
+			}
+			q := j + k
+			b := q - 1
+			for b > i && src[b] == '\\' {
+				b--
+			}
+			if (q-1-b)%2 == 0 {
+				return q + 1
+			}
+			j = q + 1
+		}
+	case '{', '[':
+		nesting := 0
+		for i < len(src) {
+			switch src[i] {
+			case '"':
+				i = jsonValueEnd(src, i)
+				continue
+			case '{', '[':
+				nesting++
+			case '}', ']':
+				nesting--
+				if nesting == 0 {
+					return i + 1
+				}
+			}
+			i++
+		}
+		return i
+	default:
+		for i < len(src) {
+			switch src[i] {
+			case ',', '}', ']', ' ', '\t', '\n', '\r':
+				return i
+			}
+			i++
+		}
+		return i
+	}
+}
