@@ -35,11 +35,13 @@ type Options struct {
 type Table struct {
 	Headers []string
 	Rows    [][]string
-	// Each, when not nil, gives the rows instead of Rows, one at a time.
-	// The printer may range over it more than once (to measure the columns,
-	// then to write them): it must give the same rows each time, and may
-	// reuse the slice it passes from one row to the next.
-	Each func(yield func(row []string) bool)
+	// Each, when not nil, gives the rows instead of Rows, one at a time,
+	// until yield returns false. The printer calls it more than once (to
+	// measure the columns, then to write them): it must give the same rows
+	// each time, and may reuse the slice it passes from one row to the
+	// next. An error (the rows cannot be made: the answer does not decode)
+	// ends printing; the printer meets it before it writes any of the table.
+	Each func(yield func(row []string) bool) error
 }
 
 // Document is one result to print.

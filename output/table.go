@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"iter"
 	"strings"
 	"unicode/utf8"
 
@@ -30,32 +29,33 @@ func TableOf[T any](items []T, cols []Column[T]) Table {
 	for i, c := range cols {
 		t.Headers[i] = c.Header
 	}
-	t.Each = func(yield func([]string) bool) {
+	t.Each = func(yield func([]string) bool) error {
 		row := make([]string, len(cols))
 		for _, item := range items {
 			for i, c := range cols {
 				row[i] = c.Value(item)
 			}
 			if !yield(row) {
-				return
+				break
 			}
 		}
+		return nil
 	}
 	return t
 }
 
-// rows ranges over the rows of t: Each when set, else Rows.
-func (t Table) rows() iter.Seq[[]string] {
+// each calls yield with the rows of t, Each's when set, else Rows, until
+// yield returns false.
+func (t Table) each(yield func([]string) bool) error {
 	if t.Each != nil {
-		return t.Each
+		return t.Each(yield)
 	}
-	return func(yield func([]string) bool) {
-		for _, row := range t.Rows {
-			if !yield(row) {
-				return
-			}
+	for _, row := range t.Rows {
+		if !yield(row) {
+			break
 		}
 	}
+	return nil
 }
 
 // columnGap separates the columns of a table.
@@ -81,7 +81,11 @@ func (p tablePrinter) Print(w io.Writer, doc Document) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	printed := false
 	for _, t := range doc.Tables() {
-		if p.blank(t) {
+		blank, err := p.blank(t)
+		if err != nil {
+			return err
+		}
+		if blank {
 			continue
 		}
 		if printed {
@@ -116,30 +120,33 @@ func printText(w io.Writer, text string) error {
 
 // blank reports whether t prints nothing: no rows, and no header row to
 // show.
-func (p tablePrinter) blank(t Table) bool {
+func (p tablePrinter) blank(t Table) (bool, error) {
 	if !p.opts.NoHeaders && len(t.Headers) > 0 {
-		return false
+		return false, nil
 	}
-	for row := range t.rows() {
-		if len(row) > 0 {
-			return false
-		}
-	}
-	return true
+	blank := true
+	err := t.each(func(row []string) bool {
+		blank = len(row) == 0
+		return blank
+	})
+	return blank, err
 }
 
 // render prints one table that is not blank: laid out by tablewriter on a
 // terminal, streamed when piped.
 func (p tablePrinter) render(w *bufio.Writer, t Table) error {
 	if !p.opts.TTY {
-		p.stream(w, t)
-		return nil
+		return p.stream(w, t)
 	}
 	ncols := len(t.Headers)
 	var rows [][]string
-	for row := range t.rows() {
+	err := t.each(func(row []string) bool {
 		ncols = max(ncols, len(row))
 		rows = append(rows, escapeRow(row, len(row)))
+		return true
+	})
+	if err != nil {
+		return err
 	}
 	for i, row := range rows {
 		if len(row) < ncols {
@@ -192,7 +199,7 @@ func (p tablePrinter) render(w *bufio.Writer, t Table) error {
 // are the ones its layout gives with this package's renderer: columns as
 // wide as their widest cell (measured with tablewriter's width function),
 // columnGap between them, no spaces at the end of a line.
-func (p tablePrinter) stream(w *bufio.Writer, t Table) {
+func (p tablePrinter) stream(w *bufio.Writer, t Table) error {
 	showHeaders := !p.opts.NoHeaders && len(t.Headers) > 0
 	var widths []int
 	measure := func(row []string) {
@@ -208,8 +215,12 @@ func (p tablePrinter) stream(w *bufio.Writer, t Table) {
 	} else {
 		widths = make([]int, len(t.Headers))
 	}
-	for row := range t.rows() {
+	err := t.each(func(row []string) bool {
 		measure(row)
+		return true
+	})
+	if err != nil {
+		return err
 	}
 	for i, w := range widths {
 		widths[i] = max(w, 1) // as tablewriter sizes a column of empty cells
@@ -219,10 +230,11 @@ func (p tablePrinter) stream(w *bufio.Writer, t Table) {
 		line = appendLine(line[:0], t.Headers, widths)
 		w.Write(line)
 	}
-	for row := range t.rows() {
+	return t.each(func(row []string) bool {
 		line = appendLine(line[:0], row, widths)
 		w.Write(line)
-	}
+		return true
+	})
 }
 
 // escapedWidth is the display width of cell once its control characters

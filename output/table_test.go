@@ -1,6 +1,7 @@
 package output
 
 import (
+	"errors"
 	"flag"
 	"math/rand/v2"
 	"os"
@@ -222,9 +223,10 @@ func TestTablePrinter_blankTablesPrintNothing(t *testing.T) {
 // collect returns the rows of t as the printer sees them, each copied.
 func collect(t Table) [][]string {
 	var rows [][]string
-	for row := range t.rows() {
+	_ = t.each(func(row []string) bool {
 		rows = append(rows, append([]string(nil), row...))
-	}
+		return true
+	})
 	return rows
 }
 
@@ -284,13 +286,14 @@ func TestTablePrinter_pipedLinesMatchTablewriterLayout(t *testing.T) {
 		if piped != laidOut {
 			t.Fatalf("table %d %q %q (no headers %v):\npiped:\n%s\ntablewriter:\n%s", n, table.Headers, table.Rows, noHeaders, piped, laidOut)
 		}
-		each := Table{Headers: table.Headers, Each: func(yield func([]string) bool) {
+		each := Table{Headers: table.Headers, Each: func(yield func([]string) bool) error {
 			buf := make([]string, 8)
 			for _, row := range table.Rows {
 				if !yield(append(buf[:0], row...)) {
-					return
+					break
 				}
 			}
+			return nil
 		}}
 		streamed, err := render(t, Options{NoHeaders: noHeaders}, tablesDoc(each))
 		if err != nil {
@@ -337,5 +340,25 @@ func TestNamePrinter(t *testing.T) {
 	}
 	if _, err := render(t, Options{Format: "name"}, Document{Raw: []byte(`{}`)}); err == nil {
 		t.Error("a document without names printed with -o name without error")
+	}
+}
+
+func TestTablePrinter_rowsThatFailPrintNothing(t *testing.T) {
+	failing := Table{Headers: []string{"NAME"}, Each: func(yield func([]string) bool) error {
+		for _, name := range []string{"a", "b"} {
+			if !yield([]string{name}) {
+				return nil
+			}
+		}
+		return errors.New("the answer does not decode")
+	}}
+	for _, opts := range []Options{{}, {TTY: true, Width: 80}, {NoHeaders: true}} {
+		got, err := render(t, opts, tablesDoc(failing))
+		if err == nil || err.Error() != "the answer does not decode" {
+			t.Errorf("%+v: error %v, want the rows' error", opts, err)
+		}
+		if got != "" {
+			t.Errorf("%+v: printed %q before the error", opts, got)
+		}
 	}
 }

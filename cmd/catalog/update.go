@@ -1,10 +1,10 @@
 package catalog
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -85,14 +85,17 @@ func runUpdate(ctx context.Context, opts *updateOptions) error {
 	if err != nil {
 		return err
 	}
-	var cat client.DatabaseCatalog
-	if err := input.Decode(input.Name(opts.File), data, &cat); err != nil {
-		return err
-	}
 	// Built once: the same request is printed by --dry-run or sent.
-	req, err := client.UpdateCatalogCall(opts.Database, &cat, opts.AllowMissing)
-	if err != nil {
-		return exitcode.NewUsage(fmt.Errorf("%s: %w", input.Name(opts.File), err))
+	req := verbatimRequest(opts, data)
+	if req == nil {
+		var cat client.DatabaseCatalog
+		if err := input.Decode(input.Name(opts.File), data, &cat); err != nil {
+			return err
+		}
+		req, err = client.UpdateCatalogCall(opts.Database, &cat, opts.AllowMissing)
+		if err != nil {
+			return exitcode.NewUsage(fmt.Errorf("%s: %w", input.Name(opts.File), err))
+		}
 	}
 	c, err := opts.Client()
 	if err != nil {
@@ -113,42 +116,82 @@ func runUpdate(ctx context.Context, opts *updateOptions) error {
 	return nil
 }
 
-// printCatalog prints the catalog the service returned. Table and name
-// output decode raw on demand; a body that is not a catalog is an error
-// there, while json, yaml, jq and template show it as it is.
-func printCatalog(opts *updateOptions, p output.Printer, raw []byte) error {
-	var (
-		cat       client.DatabaseCatalog
-		decodeErr error
-		once      sync.Once
-	)
-	decode := func() bool {
-		once.Do(func() { decodeErr = json.Unmarshal(raw, &cat) })
-		return decodeErr == nil
+// verbatimRequest returns the request sending the catalog file data as it
+// is, its name filled in when it has none, or nil when the file has to be
+// decoded: it is YAML, holds what decoding would refuse or drop, or names
+// a catalog that is not the database's (Decode and UpdateCatalogCall then
+// say what is wrong). A large JSON catalog is so sent without being
+// decoded and encoded again. --dry-run shows the request as decoded.
+func verbatimRequest(opts *updateOptions, data []byte) *client.Request {
+	if opts.DryRun {
+		return nil
 	}
+	top, ok := input.Verbatim(data, (*client.DatabaseCatalog)(nil))
+	if !ok {
+		return nil
+	}
+	want := opts.Database.String() + "/catalog"
+	body := data
+	if name, given := top["name"]; given {
+		var got string
+		if err := json.Unmarshal(name, &got); err != nil || got != want {
+			return nil
+		}
+	} else {
+		quoted, err := json.Marshal(want)
+		if err != nil {
+			return nil
+		}
+		// The name goes first, before the members of the file's object.
+		rest := bytes.TrimLeft(data, " \t\r\n")[1:]
+		body = make([]byte, 0, len(data)+len(quoted)+10)
+		body = append(append(append(body, `{"name":`...), quoted...), ',')
+		if trimmed := bytes.TrimLeft(rest, " \t\r\n"); trimmed[0] == '}' {
+			body = append(body[:len(body)-1], trimmed...)
+		} else {
+			body = append(body, rest...)
+		}
+	}
+	req, err := client.UpdateCatalogJSONCall(opts.Database, body, opts.AllowMissing)
+	if err != nil {
+		return nil
+	}
+	return req
+}
+
+// printCatalog prints the catalog the service returned. Table and name
+// output read raw as they go, a table at a time, so a large catalog is
+// never decoded whole; a body that is not a catalog is an error there,
+// while json, yaml, jq and template show it as it is.
+func printCatalog(opts *updateOptions, p output.Printer, raw []byte) error {
+	var nameErr error
 	doc := output.Document{
 		Raw: raw,
 		Names: func() []string {
-			if !decode() {
-				return nil
+			var cat struct {
+				Name string `json:"name"`
 			}
-			if cat.Name == "" {
+			nameErr = json.Unmarshal(raw, &cat)
+			if nameErr == nil {
+				nameErr = client.EachCatalogTable(raw, func(string, *client.TableCatalog) error { return nil })
+			}
+			switch {
+			case nameErr != nil:
+				return nil
+			case cat.Name == "":
 				return []string{opts.Database.String() + "/catalog"}
 			}
 			return []string{cat.Name}
 		},
 		Tables: func() []output.Table {
-			if !decode() {
-				return nil
-			}
-			return []output.Table{output.TableOf(rowsOf(&cat), catalogColumns)}
+			return []output.Table{catalogTable(raw)}
 		},
 	}
 	if err := p.Print(opts.IO.Out, doc); err != nil {
 		return err
 	}
-	if decodeErr != nil {
-		return fmt.Errorf("the service's answer is not a catalog: %w", decodeErr)
+	if nameErr != nil {
+		return fmt.Errorf("the service's answer is not a catalog: %w", nameErr)
 	}
 	return nil
 }

@@ -113,6 +113,37 @@ func TestUpdate_sendsTheFileWithItsNameFilled(t *testing.T) {
 	}
 }
 
+func TestUpdate_sendsAJSONFileAsItIsWhenDecodingWouldNotChangeIt(t *testing.T) {
+	dir := t.TempDir()
+	named := `{"name": "instances/prod-pg/databases/orders/catalog", "schemas": [{"name": "public", "tables": [{"name": "t", "columns": {"columns": [{"name": "caf\u00e9"}]}}]}]}`
+	tests := []struct {
+		name, file, sent string
+	}{
+		{"named", named, named},
+		{"unnamed", `{ "schemas": []}`, `{"name":"instances/prod-pg/databases/orders/catalog", "schemas": []}`},
+		{"empty", ` { } `, `{"name":"instances/prod-pg/databases/orders/catalog"} `},
+		// Decoded and encoded again: a null is dropped, a key in another
+		// case is spelt as the field, a YAML file becomes JSON.
+		{"null", `{"schemas": [{"name": "public", "tables": null}]}`, `{"name":"instances/prod-pg/databases/orders/catalog","schemas":[{"name":"public"}]}`},
+		{"key case", `{"Schemas": []}`, `{"name":"instances/prod-pg/databases/orders/catalog"}`},
+		{"yaml", "schemas: []\n", `{"name":"instances/prod-pg/databases/orders/catalog"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			file := filepath.Join(dir, tt.name+".json")
+			if err := os.WriteFile(file, []byte(tt.file), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			reg := httpmock.New(t)
+			reg.Register(http.MethodPatch, catalogPath, 200, `{"name": "instances/prod-pg/databases/orders/catalog"}`)
+			cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, update("-f", file, "-o", "name")...).Expect(t, 0)
+			if got := reg.Requests(); len(got) != 1 || string(got[0].Body) != tt.sent {
+				t.Errorf("sent %q, want %q", got[0].Body, tt.sent)
+			}
+		})
+	}
+}
+
 func TestUpdate_emptyCatalogReplacesEverything(t *testing.T) {
 	reg := httpmock.New(t)
 	reg.Register(http.MethodPatch, catalogPath, 200, `{"name": "instances/prod-pg/databases/orders/catalog"}`).

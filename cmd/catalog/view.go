@@ -1,6 +1,8 @@
 package catalog
 
 import (
+	"errors"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -9,8 +11,8 @@ import (
 )
 
 // row is one line of the catalog table: a table's own line (column nil)
-// or one of its columns. It points into the decoded catalog, so building
-// the rows copies no strings.
+// or one of its columns. It points into the decoded table, so building
+// the row copies no strings.
 type row struct {
 	schema string
 	table  *client.TableCatalog
@@ -46,34 +48,46 @@ var catalogColumns = []output.Column[row]{
 	}},
 }
 
-// rowsOf lists the rows of cat in its order: each table's own row, then its
-// columns. The slice is sized once.
-func rowsOf(cat *client.DatabaseCatalog) []row {
-	n := 0
-	for i := range cat.Schemas {
-		for j := range cat.Schemas[i].Tables {
-			n++
-			if cols := cat.Schemas[i].Tables[j].Columns; cols != nil {
-				n += len(cols.Columns)
-			}
-		}
+// catalogTable is the table of the catalog document raw, read a table at
+// a time each time the printer goes over its rows.
+func catalogTable(raw []byte) output.Table {
+	t := output.Table{Headers: make([]string, len(catalogColumns))}
+	for i, c := range catalogColumns {
+		t.Headers[i] = c.Header
 	}
-	rows := make([]row, 0, n)
-	for i := range cat.Schemas {
-		s := &cat.Schemas[i]
-		for j := range s.Tables {
-			t := &s.Tables[j]
-			rows = append(rows, row{schema: s.Name, table: t})
-			if t.Columns == nil {
-				continue
+	t.Each = func(yield func([]string) bool) error {
+		cells := make([]string, len(catalogColumns))
+		emit := func(r row) bool {
+			for i, c := range catalogColumns {
+				cells[i] = c.Value(r)
 			}
-			for k := range t.Columns.Columns {
-				rows = append(rows, row{schema: s.Name, table: t, column: &t.Columns.Columns[k]})
-			}
+			return yield(cells)
 		}
+		err := client.EachCatalogTable(raw, func(schema string, table *client.TableCatalog) error {
+			if !emit(row{schema: schema, table: table}) {
+				return errEnough
+			}
+			if table.Columns == nil {
+				return nil
+			}
+			for k := range table.Columns.Columns {
+				if !emit(row{schema: schema, table: table, column: &table.Columns.Columns[k]}) {
+					return errEnough
+				}
+			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, errEnough) {
+			return fmt.Errorf("the service's answer is not a catalog: %w", err)
+		}
+		return nil
 	}
-	return rows
+	return t
 }
+
+// errEnough stops the walk over a catalog's tables when the printer has
+// all the rows it wants.
+var errEnough = errors.New("enough rows")
 
 // labels shows a label map as k=v pairs sorted by key, joined by ", ",
 // building the one string it returns and nothing else for usual maps.
