@@ -150,7 +150,8 @@ func New(opts Options) (*Client, error) {
 	transport := http.DefaultTransport.(*http.Transport).Clone()
 	transport.TLSClientConfig = tlsConfig
 	c.rc = resty.NewWithClient(&http.Client{Transport: transport, CheckRedirect: c.checkRedirect}).
-		SetLogger(discardLogger{})
+		SetLogger(discardLogger{}).
+		SetPreRequestHook(watchBody)
 	return c, nil
 }
 

@@ -14,8 +14,11 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/go-resty/resty/v2"
 )
 
 // response is a received answer, its body read whole.
@@ -104,8 +107,13 @@ func (c *Client) attempt(ctx context.Context, r *Request, target, auth string) (
 
 	req := c.rc.R().SetContext(actx).SetDoNotParseResponse(true)
 	req.Header = header
+	var sent *sentBody
 	if r.Body != nil {
 		req.SetBody(bytes.NewReader(r.Body))
+		if r.ReuseBody {
+			sent = &sentBody{}
+			req.SetContext(context.WithValue(actx, sentBodyKey{}, sent))
+		}
 	}
 	resp, err := req.Execute(r.Method, target)
 	var raw *http.Response
@@ -124,7 +132,11 @@ func (c *Client) attempt(ctx context.Context, r *Request, target, auth string) (
 		return nil, isDialError(err), te
 	}
 	defer raw.Body.Close()
-	body, err := readBody(raw)
+	var into []byte // memory the answer may be read into
+	if sent != nil && raw.StatusCode >= 200 && raw.StatusCode < 300 && sent.done(raw.Request) {
+		into = r.Body
+	}
+	body, err := readBody(raw, into)
 	if err != nil {
 		te := c.transportError(ctx, actx, target, err)
 		c.log.failure(te, time.Since(start))
@@ -157,20 +169,80 @@ func (c *Client) requestHeader(r *Request, auth string) http.Header {
 // maxPreallocated bounds the buffer allocated ahead on a Content-Length.
 const maxPreallocated = 256 << 20
 
-// readBody reads a response body whole, in one allocation when its length is known.
-func readBody(resp *http.Response) ([]byte, error) {
+// readBody reads a response body whole, in one allocation when its length
+// is known, or none when into (memory free for it) is large enough.
+func readBody(resp *http.Response, into []byte) ([]byte, error) {
 	if n := resp.ContentLength; n >= 0 && n <= maxPreallocated {
-		body := make([]byte, n)
+		var body []byte
+		if int64(cap(into)) >= n {
+			body = into[:n]
+		} else {
+			body = make([]byte, n)
+		}
 		if _, err := io.ReadFull(resp.Body, body); err != nil {
 			return nil, fmt.Errorf("read response body: %w", err)
 		}
 		return body, nil
 	}
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return nil, fmt.Errorf("read response body: %w", err)
+	if into == nil {
+		body, err := io.ReadAll(resp.Body)
+		if err != nil {
+			return nil, fmt.Errorf("read response body: %w", err)
+		}
+		return body, nil
 	}
-	return body, nil
+	body := into[:0]
+	for {
+		if len(body) == cap(body) {
+			body = append(body, 0)[:len(body)] // full: grow elsewhere
+		}
+		n, err := resp.Body.Read(body[len(body):cap(body)])
+		body = body[:len(body)+n]
+		switch {
+		case err == io.EOF:
+			return body, nil
+		case err != nil:
+			return nil, fmt.Errorf("read response body: %w", err)
+		}
+	}
+}
+
+// sentBody stands for the body of a request whose memory may hold the
+// answer (Request.ReuseBody): it passes the body to the transport and
+// tells when the transport has closed it, after which the transport reads
+// no more of it.
+type sentBody struct {
+	body   io.ReadCloser
+	closed atomic.Bool
+}
+
+func (b *sentBody) Read(p []byte) (int, error) { return b.body.Read(p) }
+
+func (b *sentBody) Close() error {
+	err := b.body.Close()
+	b.closed.Store(true)
+	return err
+}
+
+// done reports whether the answer to final, the last request sent, may be
+// read into the body's memory: final is the request this body went with
+// (no redirect sent the body again) and the transport is done with it.
+func (b *sentBody) done(final *http.Request) bool {
+	return final != nil && final.Body == io.ReadCloser(b) && b.closed.Load()
+}
+
+// sentBodyKey is the context key of a request's sentBody.
+type sentBodyKey struct{}
+
+// watchBody runs just before each request is sent: it puts the sentBody of
+// a request that asked for one between the transport and the body, which
+// resty has already measured and made rereadable.
+func watchBody(_ *resty.Client, req *http.Request) error {
+	if b, ok := req.Context().Value(sentBodyKey{}).(*sentBody); ok && req.Body != nil && req.Body != http.NoBody {
+		b.body = req.Body
+		req.Body = b
+	}
+	return nil
 }
 
 // transportError describes a request that got no answer.

@@ -626,3 +626,69 @@ func TestSend_largeBodyIsReadWhole(t *testing.T) {
 		t.Errorf("decoded %d users", len(list.Users))
 	}
 }
+
+func TestSend_readsTheAnswerIntoTheBodyItMayReuse(t *testing.T) {
+	body := []byte(`[` + strings.Repeat(`{"name":"instances/i/databases/d/catalog"}, `, 5000) + `{}]`)
+	answer := `[` + strings.Repeat(`{"name":"answer"},`, 15000) + `{}]` // larger than the body: read elsewhere
+	small := `{"name":"small answer"}`
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/v1/echo":
+			got, _ := io.ReadAll(r.Body)
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write(got)
+		case "/v1/large":
+			_, _ = io.Copy(io.Discard, r.Body)
+			_, _ = io.WriteString(w, answer)
+		case "/v1/early":
+			// Answers before reading the body.
+			w.Header().Set("Connection", "close")
+			_, _ = io.WriteString(w, small)
+		case "/v1/moved":
+			http.Redirect(w, r, "/v1/echo", http.StatusTemporaryRedirect)
+		}
+	}))
+	defer srv.Close()
+	c, err := New(Options{BaseURL: srv.URL, Token: testToken, MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		path, want string
+		reused     bool
+	}{
+		{"/v1/echo", string(body), true},
+		{"/v1/large", answer, false},
+		{"/v1/moved", string(body), false}, // sent twice: the first copy's memory is not known free
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			sent := append([]byte(nil), body...)
+			raw, err := c.Do(context.Background(), &Request{Method: http.MethodPost, Path: tt.path, Body: sent, ReuseBody: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(raw) != tt.want {
+				t.Fatalf("answer of %d bytes differs from the %d expected", len(raw), len(tt.want))
+			}
+			if reused := len(raw) > 0 && &raw[0] == &sent[0]; reused != tt.reused {
+				t.Errorf("answer read into the body's memory: %v, want %v", reused, tt.reused)
+			}
+		})
+	}
+	// A server answering before it reads the body: whichever memory the
+	// answer goes to, it arrives whole.
+	for range 20 {
+		sent := append([]byte(nil), body...)
+		raw, err := c.Do(context.Background(), &Request{Method: http.MethodPost, Path: "/v1/early", Body: sent, ReuseBody: true})
+		if err == nil && string(raw) != small {
+			t.Fatalf("early answer %q", raw)
+		}
+	}
+	// Without ReuseBody, the body is left alone.
+	sent := append([]byte(nil), body...)
+	raw, err := c.Do(context.Background(), &Request{Method: http.MethodPost, Path: "/v1/echo", Body: sent})
+	if err != nil || &raw[0] == &sent[0] {
+		t.Errorf("answer read into a body not offered: %v", err)
+	}
+}
