@@ -144,7 +144,7 @@ func verbatimRequest(opts *updateOptions, data []byte) *client.Request {
 		}
 		// The name goes first, before the members of the file's object.
 		rest := bytes.TrimLeft(data, " \t\r\n")[1:]
-		body = make([]byte, 0, len(data)+len(quoted)+10)
+		body = make([]byte, 0, cap(data)+len(quoted)+10)
 		body = append(append(append(body, `{"name":`...), quoted...), ',')
 		if trimmed := bytes.TrimLeft(rest, " \t\r\n"); trimmed[0] == '}' {
 			body = append(body[:len(body)-1], trimmed...)
@@ -156,6 +156,9 @@ func verbatimRequest(opts *updateOptions, data []byte) *client.Request {
 	if err != nil {
 		return nil
 	}
+	// Nothing reads the file once it is sent: the answer, often of the
+	// same size, may take its memory.
+	req.ReuseBody = true
 	return req
 }
 

@@ -51,7 +51,7 @@ func Read(path string, stdin io.Reader) ([]byte, error) {
 		if st.IsDir() {
 			return nil, fmt.Errorf("%w: %s is a directory, not a file", ErrInvalid, name)
 		}
-		b, err := os.ReadFile(path)
+		b, err := readFile(path, st.Size())
 		if err != nil {
 			return nil, fmt.Errorf("%w: read %s: %v", ErrInvalid, name, plainPathError(err))
 		}
@@ -67,6 +67,39 @@ func Read(path string, stdin io.Reader) ([]byte, error) {
 		return nil, fmt.Errorf("%w: %s is not a text file (it holds NUL bytes or invalid UTF-8)", ErrInvalid, name)
 	}
 	return data, nil
+}
+
+// readFile reads the file at path, of about size bytes, into a slice with
+// spare capacity: a request that sends the file as it is may have the
+// answer read into the same memory (client.Request.ReuseBody), and an
+// answer echoing the file is often a little longer. Capacity that is never
+// written to costs no memory.
+func readFile(path string, size int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if size < 0 || size > maxSize {
+		size = 0
+	}
+	data := make([]byte, 0, size+size/16+64<<10)
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(data) > maxSize {
+			return data, nil // refused by the caller
+		}
+	}
 }
 
 // Name is how messages call the file at path.

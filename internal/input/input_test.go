@@ -156,3 +156,21 @@ func TestToJSON_keepsOrder(t *testing.T) {
 		t.Fatalf("malformed: %v", err)
 	}
 }
+
+func TestRead_fileWithRoomForAnAnswerOfItsSize(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "catalog.json")
+	content := `{"name": "` + strings.Repeat("x", 100000) + `"}`
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Read(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != content {
+		t.Fatalf("read %d bytes, want the %d of the file", len(got), len(content))
+	}
+	if cap(got) < len(got)+len(got)/16 {
+		t.Errorf("capacity %d for %d bytes leaves no room for a slightly longer answer", cap(got), len(got))
+	}
+}
