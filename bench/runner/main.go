@@ -22,11 +22,23 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
 func main() {
+	if len(os.Args) == 2 && os.Args[1] == spawnFlag {
+		if err := serveSpawns(); err != nil {
+			fmt.Fprintf(os.Stderr, "bench spawner: %v\n", err)
+			os.Exit(1)
+		}
+		return
+	}
+	// First, while the runner is still small (see spawn.go).
+	sp, err := startSpawner()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "bench: %v\n", err)
+		os.Exit(1)
+	}
 	bin := flag.String("bin", "bin/dbgov", "the dbgov binary to measure")
 	out := flag.String("out", "bench/results.md", "where to write the report")
 	runs := flag.Int("runs", 7, "measured runs of each command, after one warm-up")
@@ -35,8 +47,10 @@ func main() {
 	columns := flag.Int("columns", 20, "columns of each table of the large catalog")
 	revisions := flag.Int("revisions", 10000, "revisions of the batch-create run")
 	flag.Parse()
-	b := &bench{bin: *bin, runs: *runs}
-	if err := b.run(*users, *tables, *columns, *revisions); err != nil {
+	b := &bench{bin: *bin, runs: *runs, spawn: sp}
+	err = b.run(*users, *tables, *columns, *revisions)
+	sp.stop()
+	if err != nil {
 		fmt.Fprintf(os.Stderr, "bench: %v\n", err)
 		os.Exit(1)
 	}
@@ -73,6 +87,7 @@ type row struct {
 }
 
 type bench struct {
+	spawn   *spawner
 	bin     string
 	runs    int
 	url     string
@@ -170,41 +185,24 @@ func (b *bench) startServer(logPath string, users, tables, columns int) (func(),
 // measure runs argv (or a shell line when shell) warm-up plus b.runs times and
 // returns the medians. stdin, when not empty, is a file fed to each run.
 func (b *bench) measure(name string, shell bool, stdin string, argv ...string) (result, error) {
+	argv = append([]string(nil), argv...)
+	if shell {
+		// pipefail: a curl that fails must fail the run, not feed jq nothing.
+		argv = []string{"bash", "-o", "pipefail", "-c", argv[0]}
+	}
 	var samples []sample
 	for i := 0; i <= b.runs; i++ {
-		var cmd *exec.Cmd
-		if shell {
-			// pipefail: a curl that fails must fail the run, not feed jq nothing.
-			cmd = exec.Command("bash", "-o", "pipefail", "-c", argv[0])
-		} else {
-			cmd = exec.Command(argv[0], argv[1:]...)
-		}
-		cmd.Env = b.env
-		cmd.Stdout = io.Discard
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		if stdin != "" {
-			f, err := os.Open(stdin)
-			if err != nil {
-				return result{}, err
-			}
-			cmd.Stdin = f
-			defer f.Close()
-		}
-		start := time.Now()
-		err := cmd.Run()
-		wall := time.Since(start)
+		res, err := b.spawn.run(spawnRequest{Argv: argv, Env: b.env, Stdin: stdin})
 		if err != nil {
-			return result{}, fmt.Errorf("%s: %v: %s", name, err, stderr.String())
+			return result{}, err
+		}
+		if res.Err != "" {
+			return result{}, fmt.Errorf("%s: %s: %s", name, res.Err, res.Stderr)
 		}
 		if i == 0 {
 			continue // warm-up
 		}
-		var rss int64
-		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-			rss = ru.Maxrss * 1024
-		}
-		samples = append(samples, sample{wall: wall, rss: rss})
+		samples = append(samples, sample{wall: res.Wall, rss: res.RSS})
 	}
 	return result{name: name, wall: median(samples, func(s sample) time.Duration { return s.wall }),
 		rss: int64(median(samples, func(s sample) time.Duration { return time.Duration(s.rss) }))}, nil
@@ -497,20 +495,15 @@ func (b *bench) batchCreate(n int, serverLog string) error {
 		return err
 	}
 	before, _ := os.ReadFile(serverLog)
-	cmd := exec.Command(b.bin, "revisions", "batch-create", "--instance", "prod-pg", "--database", "orders", "-f", path, "--batch-size", "100", "-o", "json")
-	cmd.Env = b.env
-	cmd.Stdout = io.Discard
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	start := time.Now()
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("revisions batch-create: %v: %s", err, stderr.String())
+	res, err := b.spawn.run(spawnRequest{Env: b.env, Argv: []string{b.bin, "revisions", "batch-create", "--instance", "prod-pg", "--database", "orders",
+		"-f", path, "--batch-size", "100", "-o", "json"}})
+	if err != nil {
+		return err
 	}
-	total := time.Since(start)
-	var rss int64
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = ru.Maxrss * 1024
+	if res.Err != "" {
+		return fmt.Errorf("revisions batch-create: %s: %s", res.Err, res.Stderr)
 	}
+	total, rss := res.Wall, res.RSS
 	time.Sleep(100 * time.Millisecond)
 	after, _ := os.ReadFile(serverLog)
 	server, batches := serverTime(string(after[len(before):]), ":batchCreate")
