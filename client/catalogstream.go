@@ -47,6 +47,9 @@ type catalogWalker struct {
 	src   []byte
 	fn    func(schema string, table *TableCatalog) error
 	table TableCatalog
+	// columns holds the columns of tables read by hand, reused from one
+	// table to the next with their label maps.
+	columns ColumnCatalogs
 }
 
 func (w *catalogWalker) walk() error {
@@ -114,13 +117,18 @@ func (w *catalogWalker) schema(name, tables int) error {
 	if tables < 0 || w.src[tables] == 'n' {
 		return nil
 	}
-	return eachJSONElement(w.src, tables, func(t int) error {
-		w.table = TableCatalog{}
-		if err := json.Unmarshal(w.src[t:jsonValueEnd(w.src, t)], &w.table); err != nil {
-			return err
+	var err error
+	w.eachElement(tables, func(t int) int {
+		var end int
+		if end, err = w.decodeTable(t); err == nil {
+			err = w.fn(schemaName, &w.table)
 		}
-		return w.fn(schemaName, &w.table)
+		if err != nil {
+			return -1
+		}
+		return end
 	})
+	return err
 }
 
 // members returns the offsets of the values of the named members of the
@@ -242,5 +250,204 @@ func jsonValueEnd(src []byte, i int) int {
 			i++
 		}
 		return i
+	}
+}
+
+// decodeTable decodes the table at i into w.table and returns the offset
+// just past it. A table written the
+// regular way (keys as the fields spell them, each once; no null; no
+// objectSchema, whose nesting is left to encoding/json) is read by hand,
+// reusing the columns and label maps of the previous table; anything else
+// is decoded by encoding/json, which then decides.
+func (w *catalogWalker) decodeTable(i int) (end int, err error) {
+	if end := w.fastTable(i); end > 0 {
+		return end, nil
+	}
+	w.table = TableCatalog{}
+	end = jsonValueEnd(w.src, i)
+	return end, json.Unmarshal(w.src[i:end], &w.table)
+}
+
+// The hand reading below returns, for each value it reads, the offset
+// just past it, or -1 when the value is not regular. A member function
+// returns 0 for a value it leaves to be skipped.
+
+// fastTable reads the regular table at i into w.table.
+func (w *catalogWalker) fastTable(i int) int {
+	t := &w.table
+	cols := w.columns.Columns[:0]
+	*t = TableCatalog{}
+	seen := 0
+	end := w.eachMember(i, func(key []byte, v int) int {
+		switch string(key) {
+		case "name":
+			return w.once(&seen, 1, w.str(v, &t.Name))
+		case "classification":
+			return w.once(&seen, 2, w.str(v, &t.Classification))
+		case "columns":
+			if !w.first(&seen, 4) {
+				return -1
+			}
+			t.Columns = &w.columns
+			inner := 0
+			return w.eachMember(v, func(key []byte, v int) int {
+				if string(key) != "columns" {
+					return w.skippable(key, "columns")
+				}
+				if !w.first(&inner, 1) {
+					return -1
+				}
+				return w.eachElement(v, func(c int) int {
+					if len(cols) < cap(cols) {
+						cols = cols[:len(cols)+1]
+					} else {
+						cols = append(cols, ColumnCatalog{})
+					}
+					return w.fastColumn(c, &cols[len(cols)-1])
+				})
+			})
+		}
+		return w.skippable(key, "name", "classification", "columns", "objectSchema")
+	})
+	w.columns.Columns = cols
+	return end
+}
+
+// fastColumn reads the regular column at i into c, reusing its label map.
+func (w *catalogWalker) fastColumn(i int, c *ColumnCatalog) int {
+	labels := c.Labels
+	clear(labels)
+	*c = ColumnCatalog{}
+	seen := 0
+	return w.eachMember(i, func(key []byte, v int) int {
+		switch string(key) {
+		case "name":
+			return w.once(&seen, 1, w.str(v, &c.Name))
+		case "semanticType":
+			return w.once(&seen, 2, w.str(v, &c.SemanticType))
+		case "classification":
+			return w.once(&seen, 4, w.str(v, &c.Classification))
+		case "labels":
+			if !w.first(&seen, 8) {
+				return -1
+			}
+			if labels == nil {
+				labels = make(map[string]string, 4)
+			}
+			c.Labels = labels
+			return w.eachMember(v, func(key []byte, v int) int {
+				var value string
+				end := w.str(v, &value)
+				if end < 0 || bytes.IndexByte(key, '\\') >= 0 {
+					return -1
+				}
+				if _, twice := labels[string(key)]; twice {
+					return -1
+				}
+				labels[string(key)] = value
+				return end
+			})
+		}
+		return w.skippable(key, "name", "semanticType", "classification", "labels", "objectSchema")
+	})
+}
+
+// first reports whether the field bit has not been seen yet, and marks it.
+func (w *catalogWalker) first(seen *int, bit int) bool {
+	if *seen&bit != 0 {
+		return false
+	}
+	*seen |= bit
+	return true
+}
+
+// once returns end, or -1 when the field bit was seen before.
+func (w *catalogWalker) once(seen *int, bit int, end int) int {
+	if !w.first(seen, bit) {
+		return -1
+	}
+	return end
+}
+
+// str reads the string at i into s.
+func (w *catalogWalker) str(i int, s *string) int {
+	if w.src[i] != '"' {
+		return -1
+	}
+	end := jsonValueEnd(w.src, i)
+	raw := w.src[i+1 : end-1]
+	if bytes.IndexByte(raw, '\\') < 0 {
+		*s = string(raw)
+		return end
+	}
+	if json.Unmarshal(w.src[i:end], s) != nil {
+		return -1
+	}
+	return end
+}
+
+// skippable returns 0 (skip the value) for a member other than the known
+// ones, spelt plainly and not one of the fields (which encoding/json would
+// match in another case, or which the hand reading leaves to it); else -1.
+func (w *catalogWalker) skippable(key []byte, fields ...string) int {
+	if bytes.IndexByte(key, '\\') >= 0 {
+		return -1
+	}
+	for _, f := range fields {
+		if bytes.EqualFold(key, []byte(f)) {
+			return -1
+		}
+	}
+	return 0
+}
+
+// eachMember calls fn with the key (its text between the quotes) and the
+// offset of the value of each member of the object at i.
+func (w *catalogWalker) eachMember(i int, fn func(key []byte, at int) int) int {
+	if w.src[i] != '{' {
+		return -1
+	}
+	i = skipJSONSpace(w.src, i+1)
+	if w.src[i] == '}' {
+		return i + 1
+	}
+	for {
+		end := jsonValueEnd(w.src, i)
+		key := w.src[i+1 : end-1]
+		i = skipJSONSpace(w.src, end)
+		i = skipJSONSpace(w.src, i+1) // ':'
+		switch end = fn(key, i); {
+		case end < 0:
+			return -1
+		case end == 0:
+			end = jsonValueEnd(w.src, i)
+		}
+		i = skipJSONSpace(w.src, end)
+		if w.src[i] != ',' {
+			return i + 1 // '}'
+		}
+		i = skipJSONSpace(w.src, i+1)
+	}
+}
+
+// eachElement calls fn with the offset of each element of the array at i.
+func (w *catalogWalker) eachElement(i int, fn func(at int) int) int {
+	if w.src[i] != '[' {
+		return -1
+	}
+	i = skipJSONSpace(w.src, i+1)
+	if w.src[i] == ']' {
+		return i + 1
+	}
+	for {
+		end := fn(i)
+		if end < 0 {
+			return -1
+		}
+		i = skipJSONSpace(w.src, end)
+		if w.src[i] != ',' {
+			return i + 1 // ']'
+		}
+		i = skipJSONSpace(w.src, i+1)
 	}
 }

@@ -45,6 +45,22 @@ func TestEachCatalogTable_givesWhatWholeDecodingGives(t *testing.T) {
 		`{"schemas": [{"name": "s", "tables": [{"name": "ok"}, {"name": 1}]}]}`,
 		`{"schemas": [1]}`,
 		`[]`, `"catalog"`, `{"schemas": [`, `<html>`,
+		// Tables the hand reading leaves to encoding/json, among regular ones.
+		`{"schemas": [{"name": "s", "tables": [
+			{"name": "regular", "classification": "1", "columns": {"columns": [{"name": "a", "semanticType": "email", "classification": "2", "labels": {"k": "v", "l": "w"}}, {"name": "b", "labels": {"x": "y"}}, {"name": "c"}]}},
+			{"name": "reuses the columns", "columns": {"columns": [{"name": "only", "labels": {}}]}},
+			{"name": "no columns"},
+			{"name": "empty columns", "columns": {}},
+			{"name": "object schema", "objectSchema": {"type": "OBJECT"}, "columns": {"columns": [{"name": "c", "objectSchema": {"type": "STRING"}}]}},
+			{"name": "label twice", "columns": {"columns": [{"name": "c", "labels": {"k": "1", "k": "2"}}]}},
+			{"name": "columns twice", "columns": {"columns": [{"name": "a"}], "columns": [{"name": "b"}]}},
+			{"name": "key case", "Classification": "3", "columns": {"Columns": [{"NAME": "c"}]}},
+			{"name": "null", "classification": null, "columns": {"columns": [null, {"name": null, "labels": null}]}},
+			{"name": "escapes", "columns": {"columns": [{"name": "caf\u00e9", "labels": {"k\u00e9y": "v\"q"}}]}},
+			{"name": "unknown fields", "etag": "x", "columns": {"more": 1, "columns": [{"name": "c", "extra": {"a": [1]}}]}},
+			{"name": "after the irregular ones", "columns": {"columns": [{"name": "z", "labels": {"a": "b"}}]}}]}]}`,
+		`{"schemas": [{"name": "s", "tables": [{"name": "t", "columns": {"columns": [{"name": "c", "labels": {"k": 1}}]}}]}]}`,
+		`{"schemas": [{"name": "s", "tables": [{"name": "t", "columns": {"columns": [{"name": ["c"]}]}}]}]}`,
 	}
 	for _, raw := range docs {
 		t.Run(raw, func(t *testing.T) {
