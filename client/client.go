@@ -296,6 +296,7 @@ func decodeBody(r *Request, res *response, out any) error {
 	case res.body[first] != '{':
 		return invalid(errors.New("the body is not a JSON object"))
 	}
+	defer gcHeadroom(len(res.body))()
 	if err := json.Unmarshal(res.body, out); err != nil {
 		var typeErr *json.UnmarshalTypeError
 		if errors.As(err, &typeErr) && typeErr.Field != "" {
