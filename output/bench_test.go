@@ -99,3 +99,72 @@ func BenchmarkTablePrinter(b *testing.B) {
 		})
 	}
 }
+
+func BenchmarkJQPrinter_wholeDocument(b *testing.B) {
+	// Not a path into a list: the document is decoded whole.
+	benchmarkPrinter(b, Options{JQ: "[.users[] | select(.mfaEnabled)] | length"}, Document{Raw: usersBody(50000, true), ListField: "users"})
+}
+
+func BenchmarkTemplatePrinter(b *testing.B) {
+	benchmarkPrinter(b, Options{Template: `{{range .users}}{{.email}}{{"\n"}}{{end}}`}, Document{Raw: usersBody(50000, true), ListField: "users"})
+}
+
+// BenchmarkMaskSecrets masks the secrets of a 25 MB answer, as the debug
+// log does.
+func BenchmarkMaskSecrets(b *testing.B) {
+	raw := usersBody(50000, true)
+	b.SetBytes(int64(len(raw)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := MaskSecrets(raw); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDecodeValue decodes a 25 MB answer into the values jq and
+// templates work on, secrets masked.
+func BenchmarkDecodeValue(b *testing.B) {
+	raw := usersBody(50000, true)
+	b.SetBytes(int64(len(raw)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if decodeValue(raw, true, "users") == nil {
+			b.Fatal("nothing decoded")
+		}
+	}
+}
+
+// BenchmarkTablePrinter_tableOf prints a 50,000-row table declared with
+// TableOf, whose rows are made as the printer goes over them, twice.
+func BenchmarkTablePrinter_tableOf(b *testing.B) {
+	type user struct {
+		name, state, title string
+		mfa                bool
+	}
+	users := make([]user, 50000)
+	for i := range users {
+		users[i] = user{fmt.Sprintf("users/user%06d@example.com", i), "ACTIVE", fmt.Sprintf("User Number %d é", i), i%2 == 0}
+	}
+	cols := []Column[*user]{
+		{Header: "NAME", Value: func(u *user) string { return u.name }},
+		{Header: "STATE", Value: func(u *user) string { return u.state }},
+		{Header: "TITLE", Value: func(u *user) string { return u.title }},
+		{Header: "MFA", Value: func(u *user) string { return strconv.FormatBool(u.mfa) }},
+	}
+	ptrs := make([]*user, len(users))
+	for i := range users {
+		ptrs[i] = &users[i]
+	}
+	doc := Document{Tables: func() []Table { return []Table{TableOf(ptrs, cols)} }}
+	p, err := New(Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := p.Print(io.Discard, doc); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

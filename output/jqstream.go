@@ -157,17 +157,19 @@ func (w *streamWalker) field(i int, name string) (at int, ok bool) {
 	}
 }
 
-// elements calls fn with the offset of each element of the array at i.
-func (w *streamWalker) elements(i int, fn func(at int) bool) bool {
+// elements calls fn with the offsets of the start and end of each element
+// of the array at i.
+func (w *streamWalker) elements(i int, fn func(at, end int) bool) bool {
 	i = skipSpaceAt(w.src, i+1) // past '['
 	if w.src[i] == ']' {
 		return true
 	}
 	for {
-		if !fn(i) {
+		end := valueEnd(w.src, i)
+		if !fn(i, end) {
 			return false
 		}
-		i = skipSpaceAt(w.src, valueEnd(w.src, i))
+		i = skipSpaceAt(w.src, end)
 		if w.src[i] == ',' {
 			i = skipSpaceAt(w.src, i+1)
 			continue
@@ -203,7 +205,7 @@ func (w *streamWalker) check(i, step int) bool {
 		if w.src[i] != '[' {
 			return false
 		}
-		return w.elements(i, func(at int) bool { return w.check(at, step+1) })
+		return w.elements(i, func(at, _ int) bool { return w.check(at, step+1) })
 	}
 	at, ok := w.target(i, step)
 	if !ok {
@@ -213,13 +215,14 @@ func (w *streamWalker) check(i, step int) bool {
 }
 
 func (w *streamWalker) emit(i, step int) error {
-	if step == len(w.steps) {
-		return w.each(w.src[i:valueEnd(w.src, i)])
-	}
 	if w.steps[step] == "" {
 		var err error
-		w.elements(i, func(at int) bool {
-			err = w.emit(at, step+1)
+		w.elements(i, func(at, end int) bool {
+			if step+1 == len(w.steps) {
+				err = w.each(w.src[at:end])
+			} else {
+				err = w.emit(at, step+1)
+			}
 			return err == nil
 		})
 		return err

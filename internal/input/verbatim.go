@@ -156,7 +156,8 @@ func (c *verbatimChecker) check(i int, s *shape, depth int) (int, bool) {
 // object checks an object against a struct or map shape.
 func (c *verbatimChecker) object(i int, s *shape, depth int) (int, bool) {
 	var seen uint64 // struct fields met
-	var keys [][]byte
+	var buf [8][]byte
+	keys := buf[:0] // map keys met
 	i = skipSpace(c.src, i+1)
 	if c.src[i] == '}' {
 		return i + 1, true
