@@ -10,9 +10,9 @@ BIN      := bin/dbgov
 
 all: build
 
-## build: compile bin/dbgov with its version and commit stamped in
+## build: compile bin/dbgov, static, with its version and commit stamped in
 build:
-	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/dbgov
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/dbgov
 
 ## test: go vet, then every test with the race detector (end-to-end tests included)
 test:
