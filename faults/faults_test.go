@@ -242,7 +242,10 @@ func checkEndedAtTimeout(t *testing.T, res result, first time.Time) {
 		t.Errorf("dbgov ended %s after reaching a server that never finished answering, want at most %s (--timeout %s)",
 			took.Round(time.Millisecond), timeout+slack, timeout)
 	}
-	if took < timeout-100*time.Millisecond {
+	// The time limit starts before the connection is made, which on a loaded
+	// machine can take a good part of a second: only an end well before the
+	// limit is wrong.
+	if took < timeout/2 {
 		t.Errorf("dbgov gave up %s after reaching the server, before --timeout %s", took.Round(time.Millisecond), timeout)
 	}
 }
