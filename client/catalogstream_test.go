@@ -122,3 +122,26 @@ func BenchmarkEachCatalogTable(b *testing.B) {
 		}
 	}
 }
+
+// FuzzEachCatalogTable checks that reading a catalog table by table gives
+// what decoding it whole gives, on any input: the same tables or an error.
+func FuzzEachCatalogTable(f *testing.F) {
+	f.Add([]byte(`{"schemas": [{"name": "s", "tables": [{"name": "t", "classification": "1", "columns": {"columns": [{"name": "c", "semanticType": "email", "labels": {"k": "v"}}]}}]}]}`))
+	f.Add([]byte(`{"schemas": [{"name": "s", "tables": [{"name": "a"}, {"name": "b", "columns": {}}, null]}, {"tables": null}]}`))
+	f.Add([]byte(`{"schemas": [{"name": "s\u00e9", "tables": [{"name": "t", "columns": {"columns": [{"name": "c", "labels": {"k": "1", "k": "2"}}]}}]}]}`))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		want, wantErr := tablesOf(string(raw))
+		var got []string
+		err := EachCatalogTable(raw, func(schema string, table *TableCatalog) error {
+			b, _ := json.Marshal(table)
+			got = append(got, schema+"/"+string(b))
+			return nil
+		})
+		if (err != nil) != (wantErr != nil) {
+			t.Fatalf("error %v, want %v", err, wantErr)
+		}
+		if wantErr == nil && strings.Join(got, " ") != want {
+			t.Fatalf("tables\n%s\nwant\n%s", strings.Join(got, " "), want)
+		}
+	})
+}
