@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"unicode/utf8"
 )
 
 // EachCatalogTable calls fn with each table of the catalog document raw (a
@@ -376,7 +377,7 @@ func (w *catalogWalker) str(i int, s *string) int {
 	}
 	end := jsonValueEnd(w.src, i)
 	raw := w.src[i+1 : end-1]
-	if bytes.IndexByte(raw, '\\') < 0 {
+	if bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
 		*s = string(raw)
 		return end
 	}

@@ -61,6 +61,7 @@ func TestEachCatalogTable_givesWhatWholeDecodingGives(t *testing.T) {
 			{"name": "after the irregular ones", "columns": {"columns": [{"name": "z", "labels": {"a": "b"}}]}}]}]}`,
 		`{"schemas": [{"name": "s", "tables": [{"name": "t", "columns": {"columns": [{"name": "c", "labels": {"k": 1}}]}}]}]}`,
 		`{"schemas": [{"name": "s", "tables": [{"name": "t", "columns": {"columns": [{"name": ["c"]}]}}]}]}`,
+		"{\"schemas\": [{\"name\": \"s\xff\", \"tables\": [{\"name\": \"t\xfe\"}]}]}",
 	}
 	for _, raw := range docs {
 		t.Run(raw, func(t *testing.T) {
@@ -144,4 +145,21 @@ func FuzzEachCatalogTable(f *testing.F) {
 			t.Fatalf("tables\n%s\nwant\n%s", strings.Join(got, " "), want)
 		}
 	})
+}
+
+func TestEachCatalogTable_invalidUTF8AsEncodingJSONReadsIt(t *testing.T) {
+	raw := []byte("{\"schemas\": [{\"name\": \"s\xff\", \"tables\": [{\"name\": \"t\xfe\", \"columns\": {\"columns\": [{\"name\": \"c\xfd\"}]}}]}]}")
+	var cat DatabaseCatalog
+	if err := json.Unmarshal(raw, &cat); err != nil {
+		t.Fatal(err)
+	}
+	want := cat.Schemas[0].Name + "/" + cat.Schemas[0].Tables[0].Name + "/" + cat.Schemas[0].Tables[0].Columns.Columns[0].Name
+	var got string
+	err := EachCatalogTable(raw, func(schema string, table *TableCatalog) error {
+		got = schema + "/" + table.Name + "/" + table.Columns.Columns[0].Name
+		return nil
+	})
+	if err != nil || got != want {
+		t.Fatalf("got %q (%v), want %q", got, err, want)
+	}
 }

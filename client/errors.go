@@ -68,6 +68,10 @@ type TransportError struct {
 	Hint string
 	// Timeout reports whether the attempt ran out of time.
 	Timeout bool
+	// SentNothing reports that the request never left: the connection could
+	// not be made (refused, no such host), so the service cannot have acted
+	// on it.
+	SentNothing bool
 	// Err is the underlying error.
 	Err error
 }

@@ -129,7 +129,12 @@ func (c *Client) attempt(ctx context.Context, r *Request, target, auth string) (
 		}
 		te := c.transportError(ctx, actx, target, err)
 		c.log.failure(te, time.Since(start))
-		return nil, isDialError(err), te
+		sentNothing := isDialError(err)
+		var tErr *TransportError
+		if errors.As(te, &tErr) {
+			tErr.SentNothing = sentNothing
+		}
+		return nil, sentNothing, te
 	}
 	defer raw.Body.Close()
 	var into []byte // memory the answer may be read into

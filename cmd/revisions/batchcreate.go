@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -204,7 +203,8 @@ func createdNothing(err error) bool {
 	if errors.As(err, &api) {
 		return api.HTTPStatus == http.StatusUnauthorized || api.HTTPStatus == http.StatusForbidden
 	}
-	return errors.Is(err, client.ErrNoCredentials) || errors.Is(err, syscall.ECONNREFUSED)
+	var te *client.TransportError
+	return errors.Is(err, client.ErrNoCredentials) || errors.As(err, &te) && te.SentNothing
 }
 
 // batchCall builds the request of the batch starting at entry lo.

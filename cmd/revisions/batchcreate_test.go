@@ -592,3 +592,16 @@ func TestBatchCreate_answerThatOmitsTheList(t *testing.T) {
 		t.Errorf("stdout %q", res.Stdout)
 	}
 }
+
+func TestBatchCreate_noConnectionClaimsNothingCreated(t *testing.T) {
+	// The host does not resolve: nothing left dbgov, so nothing may be
+	// partly created, and no account of created entries is due.
+	res := cmdtest.Run(t, cmdtest.Options{URL: "http://gov.invalid", Env: map[string]string{"DBGOV_TIMEOUT": "5s"}},
+		batchCreate("-f", generated(t, 3))...).Expect(t, 8)
+	if strings.Contains(res.Stderr, "partly created") || strings.Contains(res.Stderr, "created 0 of") {
+		t.Errorf("stderr claims a partial creation:\n%s", res.Stderr)
+	}
+	if res.Stdout != "" {
+		t.Errorf("stdout %q", res.Stdout)
+	}
+}
