@@ -196,12 +196,18 @@ func runBatchCreate(ctx context.Context, opts *batchCreateOptions) error {
 }
 
 // createdNothing reports whether a batch that failed with err certainly
-// created nothing: the service refused the credentials or the permission
-// before looking at the batch, or the request never left.
+// created nothing: the service refused the credentials, the permission or
+// the database before looking at the batch, or the request never left.
 func createdNothing(err error) bool {
 	var api *client.APIError
 	if errors.As(err, &api) {
-		return api.HTTPStatus == http.StatusUnauthorized || api.HTTPStatus == http.StatusForbidden
+		switch api.HTTPStatus {
+		case http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound:
+			// Refused before any entry was looked at: the credentials, the
+			// permission, or the database itself.
+			return true
+		}
+		return false
 	}
 	var te *client.TransportError
 	return errors.Is(err, client.ErrNoCredentials) || errors.As(err, &te) && te.SentNothing

@@ -292,9 +292,9 @@ func TestBatchCreate_partialFailure(t *testing.T) {
 				}
 				return
 			}
-			want := "dbgov: created 2 of 5 revisions; entries 3-5 (versions 1.0.3, 1.0.4, 1.0.5) were not created\n" +
-				"dbgov: the failed batch, entries 3-4 (versions 1.0.3, 1.0.4), may be partly created: the service does not create a batch atomically, and a rerun reports the revisions it did create as ALREADY_EXISTS\n" +
-				"dbgov: create entries 3-4 (versions 1.0.3, 1.0.4) in instances/prod-pg/databases/orders: revision 1.0.3 already exists (HTTP 409 ALREADY_EXISTS)\n"
+			want := "dbgov: create entries 3-4 (versions 1.0.3, 1.0.4) in instances/prod-pg/databases/orders: revision 1.0.3 already exists (HTTP 409 ALREADY_EXISTS)\n" +
+				"note: created 2 of 5 revisions; entries 3-5 (versions 1.0.3, 1.0.4, 1.0.5) were not created\n" +
+				"note: the failed batch, entries 3-4 (versions 1.0.3, 1.0.4), may be partly created: the service does not create a batch atomically, and a rerun reports the revisions it did create as ALREADY_EXISTS\n"
 			if res.Stderr != want {
 				t.Errorf("stderr\n%s\nwant\n%s", res.Stderr, want)
 			}
@@ -360,7 +360,8 @@ func TestBatchCreate_progressOnlyOnATerminal(t *testing.T) {
 			reg.Register(http.MethodPost, batchPath, 503, `{"code": 14, "message": "try later"}`).JSONBody(sentBatch(5, 5)).Times(1)
 			args := batchCreate("-f", generated(t, 5), "--batch-size", "2", "-o", "name")
 			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), TTY: tty}, args...).Expect(t, 7)
-			report := "dbgov: created 4 of 5 revisions; entry 5 (version 1.0.5) was not created\n"
+			report := "dbgov: create entry 5 (version 1.0.5) in instances/prod-pg/databases/orders: try later (HTTP 503 UNAVAILABLE)\n" +
+				"note: created 4 of 5 revisions; entry 5 (version 1.0.5) was not created\n"
 			want := report
 			if tty {
 				want = "\rcreated 0/5 revisions\rcreated 2/5 revisions\rcreated 4/5 revisions\r\x1b[K" + report
@@ -564,7 +565,7 @@ func TestBatchCreate_interruptedDuringABatch(t *testing.T) {
 	defer srv.Close()
 	args := batchCreate("-f", generated(t, 5), "--batch-size", "2", "-o", "name")
 	res := cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Ctx: ctx}, args...).Expect(t, 130).
-		StderrHas(t, "dbgov: created 2 of 5 revisions; entries 3-5 (versions 1.0.3, 1.0.4, 1.0.5) were not created\n",
+		StderrHas(t, "note: created 2 of 5 revisions; entries 3-5 (versions 1.0.3, 1.0.4, 1.0.5) were not created\n",
 			"the failed batch, entries 3-4 (versions 1.0.3, 1.0.4), may be partly created", "interrupted")
 	if res.Stdout != names(1, 2) {
 		t.Errorf("stdout %q", res.Stdout)

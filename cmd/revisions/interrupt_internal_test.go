@@ -75,8 +75,8 @@ func TestRunBatchCreate_interruptedBetweenBatches(t *testing.T) {
 	}
 	var report strings.Builder
 	exitcode.Write(&report, err, false)
-	if want := "dbgov: created 2 of 5 revisions; entries 3-5 (versions 1.0.3, 1.0.4, 1.0.5) were not created\n"; !strings.HasPrefix(report.String(), want) {
-		t.Errorf("report %q, want it to begin with %q", report.String(), want)
+	if want := "dbgov: interrupted\nnote: created 2 of 5 revisions; entries 3-5 (versions 1.0.3, 1.0.4, 1.0.5) were not created\n"; report.String() != want {
+		t.Errorf("report %q, want %q", report.String(), want)
 	}
 	if n := len(reg.Requests()); n != 1 {
 		t.Errorf("sent %d requests, want 1", n)

@@ -61,8 +61,8 @@ type SilentError struct{ Code int }
 func (e *SilentError) Error() string { return fmt.Sprintf("exit status %d", e.Code) }
 
 // IncompleteError is a failure after part of the work was done. Its lines
-// say what was done and what was not; they are printed before the error's own
-// line, and in the JSON form they go, with Detail, under "incomplete".
+// say what was done and what was not; they follow the error's own line as
+// notes, and in the JSON form Detail goes under "incomplete".
 type IncompleteError struct {
 	Err    error
 	Lines  []string
@@ -174,14 +174,20 @@ func Write(w io.Writer, err error, asJSON bool) int {
 			return r.Code
 		}
 	}
-	if incomplete != nil {
-		for _, l := range incomplete.Lines {
-			fmt.Fprintf(w, "dbgov: %s\n", escapeLines(l))
-		}
+	msg := escapeLines(r.Message)
+	if r.API != nil {
+		// The service's message is text from elsewhere: every control
+		// character, line breaks included, is shown escaped.
+		msg = output.EscapeControl(r.Message)
 	}
-	fmt.Fprintf(w, "dbgov: %s\n", escapeLines(r.Message))
+	fmt.Fprintf(w, "dbgov: %s\n", msg)
 	if r.Hint != "" {
 		fmt.Fprintf(w, "hint: %s\n", r.Hint)
+	}
+	if incomplete != nil {
+		for _, l := range incomplete.Lines {
+			fmt.Fprintf(w, "note: %s\n", escapeLines(l))
+		}
 	}
 	return r.Code
 }

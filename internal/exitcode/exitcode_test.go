@@ -118,7 +118,7 @@ func TestWrite_incompleteSaysWhatWasDone(t *testing.T) {
 	if code := Write(&buf, err, false); code != Rejected {
 		t.Fatalf("code %d", code)
 	}
-	want := "dbgov: created 2 of 5 revisions\ndbgov: get thing: the service says no (HTTP 409 ALREADY_EXISTS)\n"
+	want := "dbgov: get thing: the service says no (HTTP 409 ALREADY_EXISTS)\nnote: created 2 of 5 revisions\n"
 	if buf.String() != want {
 		t.Fatalf("got %q want %q", buf.String(), want)
 	}
@@ -127,5 +127,14 @@ func TestWrite_incompleteSaysWhatWasDone(t *testing.T) {
 	want = `{"error":{"httpStatus":409,"code":"ALREADY_EXISTS","message":"the service says no","exitCode":6,"incomplete":{"created":2}}}` + "\n"
 	if buf.String() != want {
 		t.Fatalf("got %s want %s", buf.String(), want)
+	}
+}
+
+func TestWrite_serviceMessageStaysOnOneLine(t *testing.T) {
+	var buf bytes.Buffer
+	Write(&buf, fmt.Errorf("get x: %w", &client.APIError{HTTPStatus: 404, CodeName: "NOT_FOUND", Message: "no\nsecond line"}), false)
+	want := "dbgov: get x: no\\nsecond line (HTTP 404 NOT_FOUND)\n"
+	if buf.String() != want {
+		t.Fatalf("got %q, want %q", buf.String(), want)
 	}
 }
