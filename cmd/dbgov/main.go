@@ -9,6 +9,7 @@ import (
 	"syscall"
 
 	"github.com/dbgov/dbgov/cmd/root"
+	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/internal/iostreams"
 )
 
@@ -19,13 +20,26 @@ var (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// The first Ctrl-C or SIGTERM cancels every request and ends dbgov with
+	// the signal's exit code; a second one ends it at once.
+	ctx, cancel := context.WithCancelCause(context.Background())
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
 	go func() {
-		// After the first signal, a second one ends dbgov at once.
-		<-ctx.Done()
-		stop()
+		sig, ok := <-signals
+		if !ok {
+			return
+		}
+		signal.Stop(signals)
+		if sig == syscall.SIGTERM {
+			cancel(exitcode.ErrTerminated)
+			return
+		}
+		cancel(exitcode.ErrInterrupted)
 	}()
 	code := root.Run(ctx, iostreams.System(), version, commit, os.Args[1:], os.Getenv)
-	stop()
+	signal.Stop(signals)
+	close(signals)
+	cancel(nil)
 	os.Exit(code)
 }

@@ -94,8 +94,9 @@ func Run(ctx context.Context, ios *iostreams.IOStreams, version, commit string, 
 	if !started && !isTyped(err) {
 		err = exitcode.NewUsage(err)
 	}
-	if ctx.Err() != nil && !errors.Is(err, context.Canceled) {
-		err = errors.Join(context.Canceled, err)
+	if ctx.Err() != nil {
+		// The run was stopped by a signal, whatever error it ended with.
+		err = errors.Join(context.Cause(ctx), err)
 	}
 	return exitcode.Write(ios.ErrOut, err, f.JSONErrors())
 }

@@ -4,48 +4,61 @@ package version
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"runtime"
 
 	"github.com/spf13/cobra"
 
 	"github.com/dbgov/dbgov/cmd/factory"
+	"github.com/dbgov/dbgov/internal/exitcode"
+	"github.com/dbgov/dbgov/internal/iostreams"
+	"github.com/dbgov/dbgov/output"
 )
 
-// NewCmd builds `dbgov version`. It resolves no configuration, so it answers
-// at once whatever the environment holds.
+type options struct {
+	IO      *iostreams.IOStreams
+	Printer func() (output.Printer, error)
+
+	Version, Commit string
+}
+
+// NewCmd builds `dbgov version`. It reads no configuration file, so it
+// answers whatever the configuration holds.
 func NewCmd(f *factory.Factory) *cobra.Command {
+	opts := &options{IO: f.IO, Printer: f.LocalPrinter, Version: f.Version, Commit: f.Commit}
 	cmd := &cobra.Command{
-		Use:     "version",
-		Short:   "Print dbgov's version",
-		Args:    cobra.NoArgs,
-		Long:    "Print dbgov's version, commit and platform; with -o json, as a JSON object.",
-		Example: "  dbgov version\n  dbgov version -o json",
+		Use:   "version",
+		Short: "Print dbgov's version",
+		Long: `Print dbgov's version, commit and platform on one line; with -o json or
+-o yaml as a document with the fields version, commit, go and platform,
+which --jq and --template read too.`,
+		Example: "  dbgov version\n  dbgov version -o json\n  dbgov version --jq .version",
+		Args:    exitcode.ExactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			// Only the flag counts: version must answer whatever the
-			// configuration holds, without reading it.
-			asJSON := false
-			if fl := cmd.Flags().Lookup("output"); fl != nil {
-				asJSON = fl.Value.String() == "json"
-			}
-			return run(f.IO.Out, f.Version, f.Commit, asJSON)
+			return run(opts)
 		},
 	}
 	return cmd
 }
 
-func run(w io.Writer, version, commit string, asJSON bool) error {
-	if asJSON {
-		b, err := json.MarshalIndent(map[string]string{
-			"version": version, "commit": commit, "go": runtime.Version(),
-			"platform": runtime.GOOS + "/" + runtime.GOARCH,
-		}, "", "  ")
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintf(w, "%s\n", b)
+func run(opts *options) error {
+	p, err := opts.Printer()
+	if err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(w, "dbgov %s (commit %s, %s, %s/%s)\n", version, commit, runtime.Version(), runtime.GOOS, runtime.GOARCH)
-	return err
+	platform := runtime.GOOS + "/" + runtime.GOARCH
+	raw, err := json.Marshal(struct {
+		Version  string `json:"version"`
+		Commit   string `json:"commit"`
+		Go       string `json:"go"`
+		Platform string `json:"platform"`
+	}{opts.Version, opts.Commit, runtime.Version(), platform})
+	if err != nil {
+		return fmt.Errorf("describe the version: %w", err)
+	}
+	return p.Print(opts.IO.Out, output.Document{
+		Raw: raw,
+		Text: func() string {
+			return fmt.Sprintf("dbgov %s (commit %s, %s, %s)\n", opts.Version, opts.Commit, runtime.Version(), platform)
+		},
+	})
 }

@@ -32,7 +32,14 @@ const (
 	Service     = 7   // HTTP 5xx, or 429 after the retries
 	NoAnswer    = 8   // connection refused, DNS, TLS, or timeout
 	Differences = 9   // schema diff --exit-code found differences
-	Interrupted = 130 // Ctrl-C
+	Interrupted = 130 // Ctrl-C (SIGINT)
+	Terminated  = 143 // SIGTERM
+)
+
+// The causes a signal gives the cancelled context of a run.
+var (
+	ErrInterrupted = fmt.Errorf("interrupted: %w", context.Canceled)
+	ErrTerminated  = fmt.Errorf("terminated: %w", context.Canceled)
 )
 
 // UsageError marks an error as the user's: a bad flag, argument or input.
@@ -94,6 +101,8 @@ func Classify(err error) Report {
 	switch {
 	case errors.As(err, &silent):
 		r.Code, r.Message, r.Kind = silent.Code, "", "EXIT"
+	case errors.Is(err, ErrTerminated):
+		r.Code, r.Message, r.Kind = Terminated, "terminated", "TERMINATED"
 	case errors.Is(err, context.Canceled):
 		r.Code, r.Message, r.Kind = Interrupted, "interrupted", "INTERRUPTED"
 	case errors.As(err, &api):

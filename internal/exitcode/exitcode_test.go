@@ -50,6 +50,8 @@ func TestClassify_followsTheContractTable(t *testing.T) {
 		{"differences", &SilentError{Code: Differences}, Differences},
 		{"interrupted", fmt.Errorf("list: %w", context.Canceled), Interrupted},
 		{"interrupted wins over the request's error", errors.Join(context.Canceled, apiErr(503, "UNAVAILABLE")), Interrupted},
+		{"SIGINT", errors.Join(ErrInterrupted, errors.New("get: context canceled")), Interrupted},
+		{"SIGTERM", errors.Join(ErrTerminated, fmt.Errorf("get: %w", context.Canceled)), Terminated},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
