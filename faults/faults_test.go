@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -557,12 +558,15 @@ func TestFault_largeResponse(t *testing.T) {
 func TestFault_interruptDuringRequest(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		name string
-		args []string
+		name   string
+		args   []string
+		signal os.Signal
+		exit   int
 	}{
-		{"GET", []string{"review-configs", "get", "x"}},
-		{"GET json", []string{"review-configs", "get", "x", "-o", "json"}},
-		{"POST", []string{"users", "undelete", "a@x.com"}},
+		{"GET", []string{"review-configs", "get", "x"}, os.Interrupt, exitInterrupted},
+		{"GET json", []string{"review-configs", "get", "x", "-o", "json"}, os.Interrupt, exitInterrupted},
+		{"POST", []string{"users", "undelete", "a@x.com"}, os.Interrupt, exitInterrupted},
+		{"GET SIGTERM", []string{"review-configs", "get", "x"}, syscall.SIGTERM, 143},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -579,16 +583,16 @@ func TestFault_interruptDuringRequest(t *testing.T) {
 				}
 				time.Sleep(100 * time.Millisecond) // let the request be written
 				sent = time.Now()
-				if err := p.Signal(os.Interrupt); err != nil {
-					t.Errorf("send SIGINT: %v", err)
+				if err := p.Signal(tt.signal); err != nil {
+					t.Errorf("send %v: %v", tt.signal, err)
 				}
 			}}, args...)
-			res.expect(t, exitInterrupted).noPanic(t)
+			res.expect(t, tt.exit).noPanic(t)
 			if res.stdout != "" {
 				t.Errorf("stdout: %q, want nothing", res.stdout)
 			}
 			if took := res.ended.Sub(sent); took > 2*time.Second {
-				t.Errorf("dbgov took %s to end after SIGINT", took.Round(time.Millisecond))
+				t.Errorf("dbgov took %s to end after %v", took.Round(time.Millisecond), tt.signal)
 			}
 		})
 	}
