@@ -1,4 +1,4 @@
-// Package dryrun prints the request a command would send, for --dry-run.
+// Package dryrun prints the requests a command would send, for --dry-run.
 package dryrun
 
 import (
@@ -11,30 +11,47 @@ import (
 	"github.com/dbgov/dbgov/output"
 )
 
-// Print writes what r would send: in table mode the method and URL on one
-// line and the body below; in the other formats a document with the fields
-// method, url and body.
-func Print(w io.Writer, p output.Printer, c *client.Client, r *client.Request) error {
-	url := c.URL(r)
-	doc := struct {
-		Method string          `json:"method"`
-		URL    string          `json:"url"`
-		Body   json.RawMessage `json:"body,omitempty"`
-	}{Method: r.Method, URL: url, Body: r.Body}
+// request is how one request is described in the document.
+type request struct {
+	Method string          `json:"method"`
+	URL    string          `json:"url"`
+	Body   json.RawMessage `json:"body,omitempty"`
+}
+
+// Print writes what reqs would send as one document. In table mode each
+// request is its method and URL on one line and its body below, requests
+// separated by a blank line; in the other formats one request is a document
+// with the fields method, url and body, and several are {"requests": [...]}.
+func Print(w io.Writer, p output.Printer, c *client.Client, reqs ...*client.Request) error {
+	described := make([]request, len(reqs))
+	for i, r := range reqs {
+		described[i] = request{Method: r.Method, URL: c.URL(r), Body: r.Body}
+	}
+	var doc any = map[string][]request{"requests": described}
+	list := "requests"
+	if len(described) == 1 {
+		doc, list = described[0], ""
+	}
 	raw, err := json.Marshal(doc)
 	if err != nil {
 		return fmt.Errorf("describe the request: %w", err)
 	}
 	return p.Print(w, output.Document{
-		Raw: raw,
+		Raw:       raw,
+		ListField: list,
 		Text: func() string {
 			var b bytes.Buffer
-			fmt.Fprintf(&b, "%s %s\n", r.Method, url)
-			if len(r.Body) > 0 {
-				if err := json.Indent(&b, r.Body, "", "  "); err != nil {
-					b.Write(r.Body)
+			for i, r := range described {
+				if i > 0 {
+					b.WriteByte('\n')
 				}
-				b.WriteByte('\n')
+				fmt.Fprintf(&b, "%s %s\n", r.Method, r.URL)
+				if len(r.Body) > 0 {
+					if err := json.Indent(&b, r.Body, "", "  "); err != nil {
+						b.Write(r.Body)
+					}
+					b.WriteByte('\n')
+				}
 			}
 			return b.String()
 		},

@@ -135,16 +135,15 @@ func runBatchCreate(ctx context.Context, opts *batchCreateOptions) error {
 		return err
 	}
 	if opts.DryRun {
+		var reqs []*client.Request
 		for lo := 0; lo < len(revs); lo += opts.BatchSize {
 			req, err := batchCall(opts.Database, revs, lo, opts.BatchSize)
 			if err != nil {
 				return err
 			}
-			if err := dryrun.Print(opts.IO.Out, p, c, req); err != nil {
-				return err
-			}
+			reqs = append(reqs, req)
 		}
-		return nil
+		return dryrun.Print(opts.IO.Out, p, c, reqs...)
 	}
 
 	run := newRun(opts, revs)

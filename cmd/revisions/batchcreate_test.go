@@ -384,7 +384,7 @@ func TestBatchCreate_dryRunSendsNothing(t *testing.T) {
 	}{
 		{"table", nil},
 		{"json", []string{"-o", "json"}},
-		{"jq", []string{"--jq", `[.body.requests[].revision.version] | join(" ")`}},
+		{"jq", []string{"--jq", `.requests[] | [.body.requests[].revision.version] | join(" ")`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
