@@ -5,9 +5,11 @@ package devservercmd
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -93,20 +95,35 @@ func run(ctx context.Context, opts *options) error {
 	srv, err := devserver.New(srvOpts)
 	if err != nil {
 		if opts.SeedFile != "" {
-			return exitcode.Usagef("seed %s: %v", opts.SeedFile, err)
+			return exitcode.NewUsage(fmt.Errorf("seed %s: %w", opts.SeedFile, err))
 		}
 		return fmt.Errorf("start the reference server: %w", err)
 	}
 	l, err := net.Listen("tcp", opts.Addr)
 	if err != nil {
-		return exitcode.Usagef("listen on %s: %v", opts.Addr, err)
+		err = fmt.Errorf("listen on %s: %w", opts.Addr, err)
+		var addrErr *net.AddrError
+		if errors.As(err, &addrErr) {
+			return exitcode.NewUsage(err) // not an address at all
+		}
+		return err // a port in use, say: the address was fine
 	}
-	host, _, _ := net.SplitHostPort(l.Addr().String())
-	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
+	addr := l.Addr().(*net.TCPAddr)
+	if !addr.IP.IsLoopback() {
 		fmt.Fprintf(opts.IO.ErrOut, "warning: listening on %s, reachable from other hosts; the demo tokens are public\n", l.Addr())
 	}
-	banner(opts.IO.Out, "http://"+l.Addr().String(), srv)
+	banner(opts.IO.Out, baseURL(addr), srv)
 	return srv.Serve(ctx, l)
+}
+
+// baseURL is the address a client on this machine uses to reach addr: a
+// server listening on every interface is reached on loopback.
+func baseURL(addr *net.TCPAddr) string {
+	host := addr.IP
+	if host.IsUnspecified() {
+		host = net.IPv4(127, 0, 0, 1)
+	}
+	return "http://" + net.JoinHostPort(host.String(), strconv.Itoa(addr.Port))
 }
 
 func banner(w io.Writer, url string, srv *devserver.Server) {

@@ -32,11 +32,6 @@ func TestDevServer_usage(t *testing.T) {
 	if err := os.WriteFile(badSeed, []byte(`{"userz": []}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	busy, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer busy.Close()
 	tests := []struct {
 		name string
 		args []string
@@ -46,7 +41,6 @@ func TestDevServer_usage(t *testing.T) {
 		{"missing seed", []string{"--seed", filepath.Join(dir, "nope.json")}, "nope.json"},
 		{"seed and generate", []string{"--seed", badSeed, "--generate-users", "10"}, "cannot be used together"},
 		{"negative size", []string{"--generate-users", "-1"}, "0 or more"},
-		{"address in use", []string{"--addr", busy.Addr().String()}, "listen on"},
 		{"bad address", []string{"--addr", "nowhere"}, "listen on"},
 		{"arguments", []string{"extra"}, "unknown command"},
 	}
@@ -55,5 +49,26 @@ func TestDevServer_usage(t *testing.T) {
 			args := append([]string{"dev-server"}, tt.args...)
 			cmdtest.Run(t, cmdtest.Options{}, args...).Expect(t, 2).StderrHas(t, tt.want)
 		})
+	}
+}
+
+func TestDevServer_addressInUseIsAFailure(t *testing.T) {
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	cmdtest.Run(t, cmdtest.Options{}, "dev-server", "--addr", busy.Addr().String()).Expect(t, 1).StderrHas(t, "listen on")
+}
+
+func TestDevServer_everyInterfaceIsReachedOnLoopback(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	res := cmdtest.Run(t, cmdtest.Options{Ctx: ctx}, "dev-server", "--addr", "0.0.0.0:0").Expect(t, 0)
+	if !strings.Contains(res.Stdout, "export DBGOV_URL=http://127.0.0.1:") {
+		t.Errorf("banner:\n%s", res.Stdout)
+	}
+	if !strings.Contains(res.Stderr, "reachable from other hosts") {
+		t.Errorf("no warning:\n%s", res.Stderr)
 	}
 }
