@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/itchyny/gojq"
 )
@@ -22,16 +23,20 @@ type jqPrinter struct {
 	mask   bool
 }
 
+// newJQPrinter compiles expr. The expression sees the environment of the
+// process as it is now, as env and $ENV, as jq lets it.
 func newJQPrinter(expr string, mask bool) (Printer, error) {
 	query, err := gojq.Parse(expr)
 	if err != nil {
 		return nil, fmt.Errorf("%w: parse --jq expression: %w", ErrInvalidOptions, err)
 	}
-	code, err := gojq.Compile(query)
+	environ := os.Environ()
+	withEnv := gojq.WithEnvironLoader(func() []string { return environ })
+	code, err := gojq.Compile(query, withEnv)
 	if err != nil {
 		return nil, fmt.Errorf("%w: compile --jq expression: %w", ErrInvalidOptions, err)
 	}
-	return jqPrinter{code: code, stream: newJQStream(query), mask: mask}, nil
+	return jqPrinter{code: code, stream: newJQStream(query, withEnv), mask: mask}, nil
 }
 
 // errHalted stops a run on jq's halt.

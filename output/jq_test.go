@@ -46,6 +46,49 @@ func TestJQPrinter_printsWhatJQRawWould(t *testing.T) {
 	}
 }
 
+func TestJQPrinter_seesTheEnvironment(t *testing.T) {
+	t.Setenv("DBGOV_JQ_TEST_VALUE", "from the environment")
+	t.Setenv("HOME", "/home/someone")
+	const raw = `{"users": [{"name": "a"}, {"name": "b"}]}`
+	tests := []struct {
+		name, expr, want string
+	}{
+		{"env", "env.DBGOV_JQ_TEST_VALUE", "from the environment\n"},
+		{"$ENV", "$ENV.DBGOV_JQ_TEST_VALUE", "from the environment\n"},
+		{"HOME", "env.HOME, $ENV.HOME", "/home/someone\n/home/someone\n"},
+		{"unset variable is null", "env.DBGOV_JQ_TEST_UNSET", "null\n"},
+		{"element by element", ".users[] | .name + \" \" + env.DBGOV_JQ_TEST_VALUE", "a from the environment\nb from the environment\n"},
+		{"element by element with $ENV", ".users[] | $ENV.HOME", "/home/someone\n/home/someone\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := render(t, Options{JQ: tt.expr}, Document{Raw: []byte(raw), ListField: "users"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestJQPrinter_readsTheEnvironmentWhenBuilt(t *testing.T) {
+	t.Setenv("DBGOV_JQ_TEST_VALUE", "before")
+	p, err := New(Options{JQ: "env.DBGOV_JQ_TEST_VALUE"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("DBGOV_JQ_TEST_VALUE", "after")
+	var buf bytes.Buffer
+	if err := p.Print(&buf, Document{Raw: []byte(`{}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if got := buf.String(); got != "before\n" {
+		t.Errorf("got %q, want the value when the printer was built", got)
+	}
+}
+
 func TestJQPrinter_seesTheEnsuredListField(t *testing.T) {
 	got, err := render(t, Options{JQ: ".policies | length"}, Document{Raw: []byte(`{}`), ListField: "policies"})
 	if err != nil {

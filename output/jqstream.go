@@ -22,8 +22,9 @@ type jqStream struct {
 
 // newJQStream returns how to stream query, or nil when it does not begin
 // with a path of fields and iterations, or when running it element by
-// element could differ from running it on the whole document.
-func newJQStream(query *gojq.Query) *jqStream {
+// element could differ from running it on the whole document. opts are
+// the compiler options of the whole expression.
+func newJQStream(query *gojq.Query, opts ...gojq.CompilerOption) *jqStream {
 	if query.Meta != nil || len(query.Imports) > 0 {
 		return nil
 	}
@@ -88,7 +89,7 @@ func newJQStream(query *gojq.Query) *jqStream {
 	} else {
 		rest.Term = restTerm
 	}
-	code, err := gojq.Compile(&rest)
+	code, err := gojq.Compile(&rest, opts...)
 	if err != nil {
 		return nil
 	}
