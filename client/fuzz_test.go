@@ -159,3 +159,21 @@ func FuzzRedactJSON(f *testing.F) {
 		}
 	})
 }
+
+// FuzzRedactJSON_keepsJSONValid checks that redacting a valid JSON body
+// leaves valid JSON, whatever the type of the secret values.
+func FuzzRedactJSON_keepsJSONValid(f *testing.F) {
+	f.Add(`{"tempRecoveryCodes":["a","b"],"n":1}`)
+	f.Add(`{"serviceKey":{"k":"v"},"bindPassword":12}`)
+	f.Add(`{"message":"echo {\"token\":[\"]\"],\"n\":1}"}`)
+	f.Add(`{"m":"{\"m\":\"{\\\"password\\\":{\\\"a\\\":1}}\"}"}`)
+	f.Add(`[{"password\\":null},"\"token\": 1"]`)
+	f.Fuzz(func(t *testing.T, body string) {
+		if !json.Valid([]byte(body)) {
+			return
+		}
+		if out := redactJSON([]byte(body)); !json.Valid(out) {
+			t.Fatalf("redactJSON(%s) = %s, not JSON", body, out)
+		}
+	})
+}

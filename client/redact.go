@@ -3,6 +3,7 @@ package client
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -38,11 +39,17 @@ func isSecretField(rawKey []byte) bool {
 }
 
 // redactJSON returns body with the value of every secret field, at any depth,
-// replaced by "********". It scans the text rather than decoding it, so that
+// replaced by the JSON string "********", whatever the value's type, so that
+// a valid body stays valid. It scans the text rather than decoding it, so that
 // a truncated or malformed body is redacted too: a secret value that does not
 // end before the body does is redacted up to the end. JSON quoted inside a
 // string value (an error message quoting a request, say) is redacted as well.
 func redactJSON(body []byte) []byte {
+	if json.Valid(body) {
+		// Its strings are read right: the loose pass is needed only in the
+		// text they quote, where redactQuoted runs it.
+		return redactDepth(body, 0)
+	}
 	return redactDepth(redactLoose(body), 0)
 }
 
@@ -97,11 +104,9 @@ func redactDepth(body []byte, depth int) []byte {
 			}
 			valueEnd = valueEndAt(body, skipSpace(body, colon+1))
 		}
-		if valueStart < len(body) && body[valueStart] == '"' {
-			splice(valueStart, valueEnd, []byte(`"`+redacted+`"`))
-		} else {
-			splice(valueStart, valueEnd, []byte(redacted))
-		}
+		// Whatever the value was (a string, an array, an object, a number),
+		// it becomes the string "********", so that the body stays JSON.
+		splice(valueStart, valueEnd, []byte(`"`+redacted+`"`))
 		i = max(valueEnd, i+1)
 	}
 	if out == nil {
@@ -132,7 +137,7 @@ func redactQuoted(content []byte, depth int) ([]byte, bool) {
 	if json.Unmarshal(append(append([]byte{'"'}, trimmed...), '"'), &inner) != nil {
 		return []byte(redacted), true
 	}
-	r := redactDepth([]byte(inner), depth+1)
+	r := redactDepth(redactLoose([]byte(inner)), depth+1)
 	if bytes.Equal(r, []byte(inner)) {
 		return nil, false
 	}
@@ -174,7 +179,10 @@ func redactLoose(body []byte) []byte {
 		if k >= len(body) || body[k] != ':' {
 			continue
 		}
-		from, to, next := looseValue(body, skipSpace(body, k+1))
+		// The key's closing quote tells how deeply it is quoted in strings.
+		level := quoteLevel(q - keyEnd)
+		start := skipSpace(body, k+1)
+		from, to, next, isString := looseValue(body, start, level)
 		// A "value" followed by a colon was a key (of a malformed or cut
 		// body): the value after it is redacted too.
 		chained := false
@@ -183,17 +191,25 @@ func redactLoose(body []byte) []byte {
 			if colon >= len(body) || body[colon] != ':' {
 				break
 			}
-			_, to, next = looseValue(body, skipSpace(body, colon+1))
+			_, to, next, _ = looseValue(body, skipSpace(body, colon+1), level)
 			chained = true
 		}
-		if to <= from || (!chained && string(body[from:to]) == redacted) {
+		with := []byte(redacted)
+		if !isString {
+			// An array, object or bare token becomes a string, quoted as
+			// the key is (escaped when the key is in JSON quoted in JSON).
+			quote := append(bytes.Repeat([]byte{'\\'}, level), '"')
+			with = slices.Concat(quote, with, quote)
+			from, to = start, next
+		}
+		if to <= from || (!chained && bytes.Equal(body[from:to], with)) {
 			continue
 		}
 		if out == nil {
 			out = make([]byte, 0, len(body))
 		}
 		out = append(out, body[copied:from]...)
-		out = append(out, redacted...)
+		out = append(out, with...)
 		copied = to
 	}
 	if out == nil {
@@ -229,24 +245,26 @@ func isLooseSecretKey(raw []byte) bool {
 	return false
 }
 
-// looseValue returns the span to redact of the value starting at body[v] and
-// the index just past the value: for a string, its inside, its quotes possibly
-// escaped as in JSON quoted in JSON; for an object, array or bare token, all
-// of it. A value that does not end runs to the end of body.
-func looseValue(body []byte, v int) (from, to, next int) {
+// looseValue returns the span to redact of the value starting at body[v],
+// the index just past the value and whether the value is a string: for a
+// string, the span is its inside, its quotes possibly escaped as in JSON
+// quoted in JSON; for an object, array or bare token, all of it. level is
+// how the key's quotes are escaped (see quoteLevel). A value that does not
+// end runs to the end of body.
+func looseValue(body []byte, v, level int) (from, to, next int, isString bool) {
 	q := v
 	for q < len(body) && body[q] == '\\' {
 		q++
 	}
 	switch {
 	case q >= len(body):
-		return v, len(body), len(body)
+		return v, len(body), len(body), false
 	case body[q] == '"' && q == v:
 		end := stringEnd(body, q)
 		if end > len(body) {
-			return q + 1, len(body), len(body)
+			return q + 1, len(body), len(body), true
 		}
-		return q + 1, end - 1, end
+		return q + 1, end - 1, end, true
 	case body[q] == '"':
 		// A quote escaped n times ends at the next quote after exactly n backslashes.
 		n := q - v
@@ -259,19 +277,66 @@ func looseValue(body []byte, v int) (from, to, next int) {
 				run++
 			}
 			if run == n {
-				return q + 1, i - n, i + 1
+				return q + 1, i - n, i + 1, true
 			}
 		}
-		return q + 1, len(body), len(body)
+		return q + 1, len(body), len(body), true
 	case body[q] == '{' || body[q] == '[':
-		end := valueEndAt(body, q)
-		return q, end, end
+		end := quotedValueEnd(body, q, level)
+		return q, end, end, false
 	}
 	end := q
 	for end < len(body) && !bytes.ContainsRune([]byte(",}] \t\r\n\\\""), rune(body[end])) {
 		end++
 	}
-	return q, end, end
+	return q, end, end, false
+}
+
+// quoteLevel returns, from the number of backslashes before a quote, how
+// the quote is escaped: 0 for a quote of JSON text, 1 for one of JSON quoted
+// in a JSON string (\"), 3 for one quoted twice (\\\"), and so on. Escaped
+// backslashes before the quote come in pairs at the quote's level and do not
+// change it: a quote after 5 backslashes ends a once-quoted string.
+func quoteLevel(backslashes int) int {
+	return (backslashes ^ (backslashes + 1)) >> 1
+}
+
+// quotedValueEnd returns the index just past the object or array starting
+// at body[i], in JSON whose quotes are escaped at level (see quoteLevel).
+// The value ends early where the string quoting it does, at a quote of a
+// lower level; a value that does not end runs to the end of body.
+func quotedValueEnd(body []byte, i, level int) int {
+	if level == 0 {
+		return valueEndAt(body, i)
+	}
+	depth, inString := 0, false
+	for j := i; j < len(body); j++ {
+		switch body[j] {
+		case '"':
+			run := 0
+			for run < j-i && body[j-1-run] == '\\' {
+				run++
+			}
+			switch l := quoteLevel(run); {
+			case l < level:
+				return j - run
+			case l == level:
+				inString = !inString
+			}
+		case '{', '[':
+			if !inString {
+				depth++
+			}
+		case '}', ']':
+			if !inString {
+				depth--
+				if depth == 0 {
+					return j + 1
+				}
+			}
+		}
+	}
+	return len(body)
 }
 
 // stringEnd returns the index just past the JSON string starting at the quote
