@@ -4,6 +4,7 @@
 package factory
 
 import (
+	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
@@ -73,7 +74,7 @@ func (f *Factory) Settings() (*config.Settings, error) {
 		f.settings, f.settingsErr = config.Resolve(fs, f.Getenv)
 		if f.settingsErr == nil {
 			for _, w := range f.settings.Warnings {
-				fmt.Fprintf(f.IO.ErrOut, "warning: %s\n", w)
+				f.warn(w)
 			}
 		}
 	})
@@ -101,7 +102,7 @@ func (f *Factory) newClient() (*client.Client, error) {
 	}
 	hasCredentials := s.Token != "" || s.ServiceKey != ""
 	if u.Scheme == "http" && hasCredentials && !isLoopback(u.Hostname()) {
-		fmt.Fprintf(f.IO.ErrOut, "warning: credentials are sent over plain http:// to %s; anyone on the network can read them, use https://\n", u.Host)
+		f.warn(fmt.Sprintf("credentials are sent over plain http:// to %s; anyone on the network can read them, use https://", u.Host))
 	}
 	headers := http.Header{}
 	for _, h := range s.Headers {
@@ -161,7 +162,18 @@ func (f *Factory) OutputOptions() (output.Options, error) {
 // without reading the config file: the config commands must work on a file
 // that holds a bad value, to repair it.
 func (f *Factory) LocalPrinter() (output.Printer, error) {
-	opts := output.Options{Format: f.Getenv("DBGOV_OUTPUT"), TTY: f.IO.OutTTY, Color: f.IO.ColorEnabled, Width: f.IO.TermWidth}
+	return f.flagPrinter(f.Getenv("DBGOV_OUTPUT"))
+}
+
+// FlagPrinter returns the printer the output flags alone choose, for
+// commands that must answer whatever the configuration and environment hold
+// (version).
+func (f *Factory) FlagPrinter() (output.Printer, error) {
+	return f.flagPrinter("")
+}
+
+func (f *Factory) flagPrinter(format string) (output.Printer, error) {
+	opts := output.Options{Format: format, TTY: f.IO.OutTTY, Color: f.IO.ColorEnabled, Width: f.IO.TermWidth}
 	if f.flags != nil {
 		if fl := f.flags.Lookup("output"); fl != nil && fl.Changed {
 			opts.Format = fl.Value.String()
@@ -191,10 +203,22 @@ func (f *Factory) Printer() (output.Printer, error) {
 	return p, nil
 }
 
-// JSONErrors reports whether errors go to stderr as one JSON line: when the
-// output is for programs (-o json, --jq, --template). It reads the flags and
-// environment directly so that it holds even when the settings are invalid.
-func (f *Factory) JSONErrors() bool {
+// warn says msg on stderr: a "warning:" line, or under JSON output a line
+// {"warning": msg}, so that stderr stays one JSON value a line.
+func (f *Factory) warn(msg string) {
+	if f.jsonOutput(f.settings) {
+		if line, err := json.Marshal(map[string]string{"warning": msg}); err == nil {
+			fmt.Fprintf(f.IO.ErrOut, "%s\n", line)
+			return
+		}
+	}
+	fmt.Fprintf(f.IO.ErrOut, "warning: %s\n", msg)
+}
+
+// jsonOutput reports whether the output is for programs (-o json, --jq,
+// --template), from the settings when they are known (s may be nil), else
+// from the flags and environment alone.
+func (f *Factory) jsonOutput(s *config.Settings) bool {
 	if f.flags != nil {
 		if v, _ := f.flags.GetString(flagJQ); v != "" {
 			return true
@@ -203,7 +227,7 @@ func (f *Factory) JSONErrors() bool {
 			return true
 		}
 	}
-	if s, err := f.Settings(); err == nil {
+	if s != nil {
 		return s.Output == "json"
 	}
 	if f.flags != nil {
@@ -212,4 +236,15 @@ func (f *Factory) JSONErrors() bool {
 		}
 	}
 	return f.Getenv("DBGOV_OUTPUT") == "json"
+}
+
+// JSONErrors reports whether errors go to stderr as one JSON line: when the
+// output is for programs (-o json, --jq, --template). It holds even when the
+// settings are invalid, read then from the flags and environment alone.
+func (f *Factory) JSONErrors() bool {
+	s, err := f.Settings()
+	if err != nil {
+		s = nil
+	}
+	return f.jsonOutput(s)
 }

@@ -98,3 +98,20 @@ func TestRun_version(t *testing.T) {
 	}
 	cmdtest.Run(t, cmdtest.Options{}, "version", "extra").Expect(t, 2)
 }
+
+func TestRun_warningsAreJSONLinesUnderJSONOutput(t *testing.T) {
+	res := cmdtest.Run(t, cmdtest.Options{URL: "http://gov.invalid", Env: map[string]string{"DBGOV_TIMEOUT": "2s"}},
+		"review-configs", "get", "x", "-o", "json").Expect(t, 8)
+	lines := strings.Split(strings.TrimSuffix(res.Stderr, "\n"), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("stderr holds %d lines, want a warning and an error:\n%s", len(lines), res.Stderr)
+	}
+	var warning struct{ Warning string }
+	if err := json.Unmarshal([]byte(lines[0]), &warning); err != nil || !strings.Contains(warning.Warning, "plain http://") {
+		t.Errorf("first line %q is not a JSON warning (%v)", lines[0], err)
+	}
+	var e struct{ Error struct{ ExitCode int } }
+	if err := json.Unmarshal([]byte(lines[1]), &e); err != nil || e.Error.ExitCode != 8 {
+		t.Errorf("second line %q is not the JSON error (%v)", lines[1], err)
+	}
+}

@@ -21,10 +21,10 @@ type options struct {
 	Version, Commit string
 }
 
-// NewCmd builds `dbgov version`. It reads no configuration file, so it
-// answers whatever the configuration holds.
+// NewCmd builds `dbgov version`. It reads neither the config file nor the
+// environment, so it answers whatever they hold.
 func NewCmd(f *factory.Factory) *cobra.Command {
-	opts := &options{IO: f.IO, Printer: f.LocalPrinter, Version: f.Version, Commit: f.Commit}
+	opts := &options{IO: f.IO, Printer: f.FlagPrinter, Version: f.Version, Commit: f.Commit}
 	cmd := &cobra.Command{
 		Use:   "version",
 		Short: "Print dbgov's version",
