@@ -530,7 +530,10 @@ func hasEnums(t reflect.Type, seen map[reflect.Type]bool) bool {
 	if known, ok := seen[t]; ok {
 		return known
 	}
-	seen[t] = false // a recursive type is decided by its other fields
+	// While t is being decided, a recursive reference to it counts as
+	// holding an enum: the walk may then visit more than it needs to, but
+	// it never skips a type whose enums sit behind the recursion.
+	seen[t] = true
 	found := false
 	switch t.Kind() {
 	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:

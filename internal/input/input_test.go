@@ -174,3 +174,22 @@ func TestRead_fileWithRoomForAnAnswerOfItsSize(t *testing.T) {
 		t.Errorf("capacity %d for %d bytes leaves no room for a slightly longer answer", cap(got), len(got))
 	}
 }
+
+// node is recursive with its enum after the recursion, so that deciding
+// whether child holds enums meets node while node is still undecided.
+type node struct {
+	Children []child             `json:"children,omitempty"`
+	Kind     client.RevisionType `json:"kind,omitempty"`
+}
+
+type child struct {
+	Node *node `json:"node,omitempty"`
+}
+
+func TestDecode_findsEnumsBehindARecursiveType(t *testing.T) {
+	var n node
+	err := Decode("n.json", []byte(`{"children": [{"node": {"kind": "BOGUS"}}], "kind": "VERSIONED"}`), &n)
+	if err == nil || !strings.Contains(err.Error(), "children[0].node.kind") {
+		t.Fatalf("Decode = %v, want the nested unknown enum refused", err)
+	}
+}
