@@ -253,7 +253,7 @@ func TestConfig_usage(t *testing.T) {
 		{"view with an argument", []string{"config", "view", "x"}, "takes no arguments"},
 		{"use-profile without name", []string{"config", "use-profile"}, "takes a profile NAME"},
 		{"unknown verb", []string{"config", "edit"}, `unknown command "edit" for "dbgov config"`},
-		{"misspelt verb", []string{"config", "sett", "url", "x"}, "did you mean one of get, set?"},
+		{"misspelt verb", []string{"config", "sett", "url", "x"}, "did you mean one of [\"get\" \"set\"]?"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -4,7 +4,6 @@
 package configcmd
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -12,7 +11,6 @@ import (
 
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/config"
-	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/output"
 )
 
@@ -41,12 +39,7 @@ its owner alone. These commands send nothing to the service.`,
   dbgov config --profile staging set url https://staging.dbgov.example.com
   dbgov config use-profile staging
   dbgov config view`,
-		// Without these, cobra answers an unknown verb with the help and
-		// exit status 0, which a script would take for success.
-		Args:                       unknownVerb,
-		SuggestionsMinimumDistance: 2,
-		DisableFlagsInUseLine:      true,
-		RunE:                       func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+		DisableFlagsInUseLine: true,
 	}
 	cmd.AddCommand(
 		newViewCmd(f, nil),
@@ -83,23 +76,6 @@ func completeKeys(_ *cobra.Command, args []string, _ string) ([]string, cobra.Sh
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
 	return config.Keys(), cobra.ShellCompDirectiveNoFileComp
-}
-
-// unknownVerb refuses an argument to the group, which can only be an unknown
-// verb, as a usage error.
-func unknownVerb(cmd *cobra.Command, args []string) error {
-	if len(args) == 0 {
-		return nil
-	}
-	hint := ""
-	switch s := cmd.SuggestionsFor(args[0]); len(s) {
-	case 0:
-	case 1:
-		hint = fmt.Sprintf("; did you mean %s?", s[0])
-	default:
-		hint = fmt.Sprintf("; did you mean one of %s?", strings.Join(s, ", "))
-	}
-	return exitcode.Usagef("unknown command %q for %q%s\nrun '%s --help' for usage", args[0], cmd.CommandPath(), hint, cmd.CommandPath())
 }
 
 // keyList lists the keys of a profile for help text, wrapped to fit a

@@ -56,8 +56,12 @@ func refuseUnknownSubcommands(cmd *cobra.Command) {
 				if c.SuggestionsMinimumDistance <= 0 {
 					c.SuggestionsMinimumDistance = 2
 				}
-				if s := c.SuggestionsFor(args[0]); len(s) > 0 {
+				switch s := c.SuggestionsFor(args[0]); len(s) {
+				case 0:
+				case 1:
 					msg += fmt.Sprintf("; did you mean %q?", s[0])
+				default:
+					msg += fmt.Sprintf("; did you mean one of %q?", s)
 				}
 				return exitcode.Usagef("%s\nrun '%s --help' for usage", msg, c.CommandPath())
 			}

@@ -207,7 +207,7 @@ func TestDiff_usage(t *testing.T) {
 		{"names output", baseArgs("--target-changelog", "102", "-o", "name"), "", "no resource names"},
 		{"bad output", baseArgs("--target-changelog", "102", "-o", "xml"), "", "xml"},
 		{"unknown flag", baseArgs("--target-changelog", "102", "--bogus"), "", "unknown flag: --bogus"},
-		{"misspelt verb", []string{"schema", "dif"}, "", `unknown command "dif" for "dbgov schema"; did you mean diff?`},
+		{"misspelt verb", []string{"schema", "dif"}, "", `unknown command "dif" for "dbgov schema"; did you mean "diff"?`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
