@@ -228,7 +228,10 @@ func newTLSConfig(insecure bool, caFile string) (*tls.Config, error) {
 // URL returns the full URL r would be sent to.
 func (c *Client) URL(r *Request) string {
 	u := c.base + r.Path
-	if len(r.Query) > 0 {
+	switch {
+	case r.RawQuery != "":
+		u += "?" + r.RawQuery
+	case len(r.Query) > 0:
 		u += "?" + r.Query.Encode()
 	}
 	return u

@@ -13,8 +13,12 @@ import (
 type Request struct {
 	Method string
 	// Path is already escaped and begins with /v1/.
-	Path  string
+	Path string
+	// Query holds the query parameters, encoded in key order when sent.
 	Query url.Values
+	// RawQuery, when set, is the query already escaped, sent exactly as it
+	// is (order and repeats kept) in place of Query.
+	RawQuery string
 	// Body is JSON, nil when there is none.
 	Body []byte
 	// ReuseBody lets the client read a successful answer into Body's memory
@@ -30,18 +34,15 @@ type Request struct {
 }
 
 // NewRawRequest builds a request from a method and a target /v1/PATH?QUERY a
-// user typed, for calls this package has no builder for. The path must be
-// escaped already and begin with /v1/; body, when not nil, must be JSON.
+// user typed, for calls this package has no builder for. The path and the
+// query must be escaped already, the path begin with /v1/; both are sent as
+// given. body, when not nil, must be JSON.
 func NewRawRequest(method, target string, body []byte) (*Request, error) {
 	path, rawQuery, _ := strings.Cut(target, "?")
-	query, err := url.ParseQuery(rawQuery)
-	if err != nil {
+	if err := validateRawQuery(rawQuery); err != nil {
 		return nil, fmt.Errorf("%w: query of %q: %v", ErrInvalidRequest, target, err)
 	}
-	r := &Request{Method: strings.ToUpper(method), Path: path, Body: body}
-	if len(query) > 0 {
-		r.Query = query
-	}
+	r := &Request{Method: strings.ToUpper(method), Path: path, RawQuery: rawQuery, Body: body}
 	if body != nil && !json.Valid(body) {
 		return nil, fmt.Errorf("%w: the body of %s %s is not valid JSON", ErrInvalidRequest, r.Method, path)
 	}
@@ -49,6 +50,20 @@ func NewRawRequest(method, target string, body []byte) (*Request, error) {
 		return nil, err
 	}
 	return r, nil
+}
+
+// validateRawQuery checks that a query typed by a user can be sent as it is:
+// escaped, with no space, control character, fragment or invalid escape.
+func validateRawQuery(rawQuery string) error {
+	for _, c := range []byte(rawQuery) {
+		if c <= ' ' || c == 0x7f || c == '#' || c >= 0x80 {
+			return fmt.Errorf("byte %q must be escaped", c)
+		}
+	}
+	if _, err := url.ParseQuery(rawQuery); err != nil {
+		return err
+	}
+	return nil
 }
 
 // validate refuses a request this client must not send.
@@ -71,6 +86,9 @@ func (r *Request) validate() error {
 	}
 	if _, err := url.PathUnescape(r.Path); err != nil {
 		return fmt.Errorf("%w: path %q: %v", ErrInvalidRequest, r.Path, err)
+	}
+	if err := validateRawQuery(r.RawQuery); err != nil {
+		return fmt.Errorf("%w: query %q: %v", ErrInvalidRequest, r.RawQuery, err)
 	}
 	for seg := range strings.SplitSeq(r.Path, "/") {
 		if seg == "." || seg == ".." || strings.EqualFold(seg, "%2e") || strings.EqualFold(seg, "%2e%2e") ||

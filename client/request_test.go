@@ -1,7 +1,10 @@
 package client
 
 import (
+	"context"
 	"errors"
+	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -73,6 +76,20 @@ func TestBuilders_refuseBadInputBeforeSending(t *testing.T) {
 			wantErr: ErrInvalidRequest, wantMsg: "must be escaped"},
 		{name: "raw request with a bad escape", build: func() (*Request, error) { return NewRawRequest("GET", "/v1/a%zz", nil) },
 			wantErr: ErrInvalidRequest, wantMsg: "invalid URL escape"},
+		{name: "raw query with a space", build: func() (*Request, error) { return NewRawRequest("GET", "/v1/a?x=b c", nil) },
+			wantErr: ErrInvalidRequest, wantMsg: "must be escaped"},
+		{name: "raw query with a control character", build: func() (*Request, error) { return NewRawRequest("GET", "/v1/a?x=b\x01", nil) },
+			wantErr: ErrInvalidRequest, wantMsg: "must be escaped"},
+		{name: "raw query with a fragment", build: func() (*Request, error) { return NewRawRequest("GET", "/v1/a?x=1#b", nil) },
+			wantErr: ErrInvalidRequest, wantMsg: "must be escaped"},
+		{name: "raw query not escaped", build: func() (*Request, error) { return NewRawRequest("GET", "/v1/a?x=\u00e9", nil) },
+			wantErr: ErrInvalidRequest, wantMsg: "must be escaped"},
+		{name: "raw query with a bad escape", build: func() (*Request, error) { return NewRawRequest("GET", "/v1/a?x=%zz", nil) },
+			wantErr: ErrInvalidRequest, wantMsg: "invalid URL escape"},
+		{name: "raw query with a bad escape in a key", build: func() (*Request, error) { return NewRawRequest("GET", "/v1/a?%4=1", nil) },
+			wantErr: ErrInvalidRequest, wantMsg: "invalid URL escape"},
+		{name: "raw query split by semicolons", build: func() (*Request, error) { return NewRawRequest("GET", "/v1/a?x=1;y=2", nil) },
+			wantErr: ErrInvalidRequest, wantMsg: "semicolon"},
 		{name: "raw request with an odd method", build: func() (*Request, error) { return NewRawRequest("TRACE", "/v1/a", nil) },
 			wantErr: ErrInvalidRequest, wantMsg: `method "TRACE"`},
 		{name: "raw request with a body that is not JSON", build: func() (*Request, error) {
@@ -104,13 +121,94 @@ func TestBuilders_doNotChangeTheCallersValues(t *testing.T) {
 	}
 }
 
-func TestNewRawRequest_splitsTheQuery(t *testing.T) {
+func TestNewRawRequest_sendsThePathAndQueryAsGiven(t *testing.T) {
+	tests := []struct {
+		name      string
+		target    string
+		wantPath  string
+		wantQuery string
+	}{
+		{name: "no query", target: "/v1/users/a@x.com", wantPath: "/v1/users/a@x.com", wantQuery: ""},
+		{name: "an empty query", target: "/v1/idps?", wantPath: "/v1/idps", wantQuery: ""},
+		{name: "order and repeats kept", target: "/v1/x?z=1&a=2&z=0", wantPath: "/v1/x", wantQuery: "z=1&a=2&z=0"},
+		{name: "escapes kept as typed", target: "/v1/users:batchGet?names=users/a%40x.com&names=users%2Fb@x.com",
+			wantPath: "/v1/users:batchGet", wantQuery: "names=users/a%40x.com&names=users%2Fb@x.com"},
+		{name: "plus and empty values kept", target: "/v1/x?q=a+b&flag&empty=", wantPath: "/v1/x", wantQuery: "q=a+b&flag&empty="},
+		{name: "escaped path", target: "/v1/users/a%2Bb@x.com:undelete?x=1", wantPath: "/v1/users/a%2Bb@x.com:undelete", wantQuery: "x=1"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			svc := newFakeService(t, answerWith(http.StatusOK, `{}`))
+			c := newTestClient(t, svc.URL)
+			r, err := NewRawRequest("get", tc.target, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Method != http.MethodGet || r.Path != tc.wantPath {
+				t.Errorf("built %s %s, want GET %s", r.Method, r.Path, tc.wantPath)
+			}
+			wantURL := svc.URL + tc.wantPath
+			if tc.wantQuery != "" {
+				wantURL += "?" + tc.wantQuery
+			}
+			if got := c.URL(r); got != wantURL {
+				t.Errorf("URL = %s, want %s", got, wantURL)
+			}
+			if _, err := c.Do(context.Background(), r); err != nil {
+				t.Fatal(err)
+			}
+			got := svc.Requests()
+			if len(got) != 1 || got[0].EscapedPath != tc.wantPath || got[0].RawQuery != tc.wantQuery {
+				t.Fatalf("sent %+v, want path %s and query %q", got, tc.wantPath, tc.wantQuery)
+			}
+		})
+	}
+}
+
+func TestNewRawRequest_keepsTheBody(t *testing.T) {
 	r, err := NewRawRequest("patch", "/v1/instances/i/databases/d/catalog?allowMissing=true", []byte(`{"name":"x"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Method != "PATCH" || r.Path != "/v1/instances/i/databases/d/catalog" || r.Query.Get("allowMissing") != "true" || string(r.Body) != `{"name":"x"}` {
+	if r.Method != "PATCH" || r.Path != "/v1/instances/i/databases/d/catalog" || r.RawQuery != "allowMissing=true" || string(r.Body) != `{"name":"x"}` {
 		t.Errorf("got %+v", r)
+	}
+}
+
+func TestRequest_rawQueryReplacesQuery(t *testing.T) {
+	tests := []struct {
+		name string
+		r    Request
+		want string
+	}{
+		{name: "query encoded in key order", r: Request{Path: "/v1/x", Query: url.Values{"z": {"1"}, "a": {"2 3"}}}, want: "/v1/x?a=2+3&z=1"},
+		{name: "raw query as it is", r: Request{Path: "/v1/x", RawQuery: "z=1&a=2%203"}, want: "/v1/x?z=1&a=2%203"},
+		{name: "raw query before query", r: Request{Path: "/v1/x", Query: url.Values{"a": {"1"}}, RawQuery: "b=2"}, want: "/v1/x?b=2"},
+		{name: "neither", r: Request{Path: "/v1/x"}, want: "/v1/x"},
+	}
+	c := newTestClient(t, "http://127.0.0.1:1")
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := c.URL(&tc.r); got != "http://127.0.0.1:1"+tc.want {
+				t.Errorf("URL = %s, want http://127.0.0.1:1%s", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestSend_refusesABadRawQuery(t *testing.T) {
+	svc := newFakeService(t, answerWith(http.StatusOK, `{}`))
+	c := newTestClient(t, svc.URL)
+	for _, q := range []string{"a=b c", "a=%zz", "a=1#f", "a=\n", "a=1;b=2"} {
+		t.Run(q, func(t *testing.T) {
+			_, err := c.Do(context.Background(), &Request{Method: http.MethodGet, Path: "/v1/x", RawQuery: q})
+			if !errors.Is(err, ErrInvalidRequest) {
+				t.Errorf("got %v, want ErrInvalidRequest", err)
+			}
+		})
+	}
+	if n := len(svc.Requests()); n != 0 {
+		t.Errorf("%d requests sent", n)
 	}
 }
 
