@@ -26,10 +26,9 @@ const (
 )
 
 type batchCreateOptions struct {
-	IO         *iostreams.IOStreams
-	Client     func() (*client.Client, error)
-	Printer    func() (output.Printer, error)
-	JSONErrors func() bool
+	IO      *iostreams.IOStreams
+	Client  func() (*client.Client, error)
+	Printer func() (output.Printer, error)
 
 	Database  client.DatabaseName
 	File      string
@@ -38,7 +37,7 @@ type batchCreateOptions struct {
 }
 
 func newBatchCreateCmd(f *factory.Factory, runF func(context.Context, *batchCreateOptions) error) *cobra.Command {
-	opts := &batchCreateOptions{IO: f.IO, Client: f.Client, Printer: f.Printer, JSONErrors: f.JSONErrors}
+	opts := &batchCreateOptions{IO: f.IO, Client: f.Client, Printer: f.Printer}
 	var db dbname.Flags
 	cmd := &cobra.Command{
 		Use:   "batch-create --instance I --database D -f FILE",

@@ -51,13 +51,12 @@ func TestRunBatchCreate_interruptedBetweenBatches(t *testing.T) {
 	stderr := &interruptingStderr{at: "created 2/5", cancel: cancel}
 	ios.ErrOut, ios.ErrTTY = stderr, true
 	opts := &batchCreateOptions{
-		IO:         ios,
-		Client:     func() (*client.Client, error) { return client.New(client.Options{BaseURL: reg.URL(), Token: "t"}) },
-		Printer:    func() (output.Printer, error) { return output.New(output.Options{Format: "name"}) },
-		JSONErrors: func() bool { return false },
-		Database:   db,
-		File:       "-",
-		BatchSize:  2,
+		IO:        ios,
+		Client:    func() (*client.Client, error) { return client.New(client.Options{BaseURL: reg.URL(), Token: "t"}) },
+		Printer:   func() (output.Printer, error) { return output.New(output.Options{Format: "name"}) },
+		Database:  db,
+		File:      "-",
+		BatchSize: 2,
 	}
 	err := runBatchCreate(ctx, opts)
 	if !errors.Is(err, context.Canceled) || exitcode.Classify(err).Code != exitcode.Interrupted {

@@ -45,7 +45,10 @@ var (
 // UsageError marks an error as the user's: a bad flag, argument or input.
 type UsageError struct{ Err error }
 
+// Error returns the message of the wrapped error.
 func (e *UsageError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the wrapped error.
 func (e *UsageError) Unwrap() error { return e.Err }
 
 // NewUsage marks err as a usage error.
@@ -65,6 +68,7 @@ func Usagef(format string, args ...any) error {
 // already reported on stdout (schema diff --exit-code).
 type SilentError struct{ Code int }
 
+// Error names the exit status; it is never printed.
 func (e *SilentError) Error() string { return fmt.Sprintf("exit status %d", e.Code) }
 
 // IncompleteError is a failure after part of the work was done. Its lines
@@ -76,7 +80,10 @@ type IncompleteError struct {
 	Detail any
 }
 
+// Error returns the message of the failure that stopped the work.
 func (e *IncompleteError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the failure that stopped the work.
 func (e *IncompleteError) Unwrap() error { return e.Err }
 
 // Report is what an error comes to: the exit code, the message, a hint.
