@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dbgov/dbgov/client"
+	"github.com/dbgov/dbgov/cmd/arity"
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/internal/input"
@@ -61,7 +62,7 @@ file (YAML is sent as the same JSON); - reads it from standard input.`,
 
   # Undelete a user with a body from standard input
   echo '{"name": "users/bob@example.com"}' | dbgov api POST /v1/users/bob@example.com:undelete --input -`,
-		Args: exitcode.ExactArgs(2, "a METHOD and a PATH"),
+		Args: arity.Exact(2, "a METHOD and a PATH"),
 		ValidArgsFunction: func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
 			if len(args) == 0 {
 				return methods[:], cobra.ShellCompDirectiveNoFileComp

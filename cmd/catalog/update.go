@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dbgov/dbgov/client"
+	"github.com/dbgov/dbgov/cmd/arity"
 	"github.com/dbgov/dbgov/cmd/dbname"
 	"github.com/dbgov/dbgov/cmd/dryrun"
 	"github.com/dbgov/dbgov/cmd/factory"
@@ -53,7 +54,7 @@ the service refuses to update a catalog that does not exist.`,
   dbgov catalog update --database instances/prod-pg/databases/orders -f catalog.json --allow-missing
   dbgov catalog update --instance prod-pg --database orders -f catalog.yaml --dry-run
   generate-catalog | dbgov catalog update --instance prod-pg --database orders -f - -o json`,
-		Args: exitcode.ExactArgs(0, "no arguments"),
+		Args: arity.Exact(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			d, err := db.Resolve()
 			if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dbgov/dbgov/cmd/arity"
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/internal/exitcode"
 )
@@ -60,7 +61,7 @@ Start a new shell for the change to take effect.`,
   dbgov completion zsh > "${fpath[1]}/_dbgov"
   dbgov completion fish > ~/.config/fish/completions/dbgov.fish
   dbgov completion powershell | Out-String | Invoke-Expression`,
-		Args:                  exitcode.ExactArgs(1, "a SHELL: "+strings.Join(shells[:], ", ")),
+		Args:                  arity.Exact(1, "a SHELL: "+strings.Join(shells[:], ", ")),
 		ValidArgs:             shells[:],
 		DisableFlagsInUseLine: true,
 		RunE: func(cmd *cobra.Command, args []string) error {

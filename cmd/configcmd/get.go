@@ -7,9 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dbgov/dbgov/cmd/arity"
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/config"
-	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/internal/iostreams"
 	"github.com/dbgov/dbgov/output"
 )
@@ -37,7 +37,7 @@ A secret (token, service_key, header values) is shown as ******** unless
 		Example: `  dbgov config get url
   dbgov config get --profile staging timeout
   export DBGOV_TOKEN="$(dbgov config get token --show-secrets)"`,
-		Args:              exitcode.ExactArgs(1, "a KEY"),
+		Args:              arity.Exact(1, "a KEY"),
 		ValidArgsFunction: completeKeys,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Key = args[0]

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/dbgov/dbgov/cmd/arity"
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/config"
 	"github.com/dbgov/dbgov/internal/exitcode"
@@ -46,7 +47,7 @@ token or a key stays out of the shell's history. The keys are:
   pass show dbgov/ci-key | dbgov config set service_key -
   dbgov config set --profile ci service_account ci@service.example.com
   dbgov config set headers 'X-Proxy-Auth: abc'`,
-		Args: exitcode.ExactArgs(2, "a KEY and a VALUE (- reads the value from standard input)"),
+		Args: arity.Exact(2, "a KEY and a VALUE (- reads the value from standard input)"),
 		ValidArgsFunction: func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
 			switch {
 			case len(args) == 0:

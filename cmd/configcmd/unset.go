@@ -6,9 +6,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dbgov/dbgov/cmd/arity"
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/config"
-	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/internal/iostreams"
 )
 
@@ -29,7 +29,7 @@ Removing a key that is not set does nothing. The keys are:
 ` + keyList() + `.`,
 		Example: `  dbgov config unset token
   dbgov config unset --profile staging headers`,
-		Args:              exitcode.ExactArgs(1, "a KEY"),
+		Args:              arity.Exact(1, "a KEY"),
 		ValidArgsFunction: completeKeys,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Key = args[0]

@@ -7,9 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dbgov/dbgov/cmd/arity"
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/config"
-	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/internal/iostreams"
 )
 
@@ -31,7 +31,7 @@ DBGOV_PROFILE names another. The profile need not exist yet; the next
 ` + "`dbgov config set`" + ` fills it.`,
 		Example: `  dbgov config use-profile staging
   dbgov config use-profile default`,
-		Args: exitcode.ExactArgs(1, "a profile NAME"),
+		Args: arity.Exact(1, "a profile NAME"),
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
 			if len(args) > 0 {
 				return nil, cobra.ShellCompDirectiveNoFileComp

@@ -6,9 +6,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dbgov/dbgov/cmd/arity"
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/config"
-	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/internal/input"
 	"github.com/dbgov/dbgov/internal/iostreams"
 	"github.com/dbgov/dbgov/output"
@@ -34,7 +34,7 @@ With -o json, --jq or --template the same document is given as JSON.`,
 		Example: `  dbgov config view
   dbgov config view --show-secrets
   dbgov config view --jq '.profiles | keys[]'`,
-		Args: exitcode.ExactArgs(0, "no arguments"),
+		Args: arity.Exact(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Open = opener(f, cmd)
 			opts.ShowSecrets = showSecrets(cmd)

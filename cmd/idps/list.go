@@ -7,8 +7,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dbgov/dbgov/client"
+	"github.com/dbgov/dbgov/cmd/arity"
 	"github.com/dbgov/dbgov/cmd/factory"
-	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/internal/iostreams"
 	"github.com/dbgov/dbgov/output"
 )
@@ -33,7 +33,7 @@ Client secrets and LDAP bind passwords print as ******** in -o json, -o yaml,
 		Example: `  dbgov idps list
   dbgov idps list -o json
   dbgov idps list --show-secrets --jq '.identityProviders[] | select(.type == "OIDC") | .config.oidcConfig.clientId'`,
-		Args: exitcode.ExactArgs(0, "no arguments"),
+		Args: arity.Exact(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(cmd.Context(), opts)

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dbgov/dbgov/client"
+	"github.com/dbgov/dbgov/cmd/arity"
 	"github.com/dbgov/dbgov/cmd/dbname"
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/internal/exitcode"
@@ -45,7 +46,7 @@ MASKING_RULE), one of:
 		Example: `  dbgov policies list --instance prod-pg --database orders
   dbgov policies list --database instances/prod-pg/databases/orders --type masking_rule
   dbgov policies list --instance prod-pg --database orders --type tag -o json`,
-		Args: exitcode.ExactArgs(0, "no arguments"),
+		Args: arity.Exact(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			d, err := db.Resolve()
 			if err != nil {

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dbgov/dbgov/client"
+	"github.com/dbgov/dbgov/cmd/arity"
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/internal/iostreams"
@@ -32,7 +33,7 @@ ID is the configuration's id or its full name reviewConfigs/ID.`,
 		Example: `  dbgov review-configs get sql-review-prod
   dbgov review-configs get reviewConfigs/sql-review-prod -o json
   dbgov review-configs get sql-review-prod --jq '.rules[] | select(.level == "ERROR") | .type'`,
-		Args: exitcode.ExactArgs(1, "a review configuration ID"),
+		Args: arity.Exact(1, "a review configuration ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			id, err := client.ParseReviewConfig(args[0])
 			if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dbgov/dbgov/client"
+	"github.com/dbgov/dbgov/cmd/arity"
 	"github.com/dbgov/dbgov/cmd/dbname"
 	"github.com/dbgov/dbgov/cmd/dryrun"
 	"github.com/dbgov/dbgov/cmd/factory"
@@ -68,7 +69,7 @@ When stderr is a terminal, progress is shown there.`,
   dbgov revisions batch-create --database instances/prod-pg/databases/orders -f request.json -o json
   dbgov revisions batch-create --instance prod-pg --database orders -f revisions.yaml --batch-size 500 -o name
   dbgov revisions batch-create --instance prod-pg --database orders -f revisions.yaml --dry-run`,
-		Args: exitcode.ExactArgs(0, "no arguments"),
+		Args: arity.Exact(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			d, err := db.Resolve()
 			if err != nil {

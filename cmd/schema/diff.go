@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dbgov/dbgov/client"
+	"github.com/dbgov/dbgov/cmd/arity"
 	"github.com/dbgov/dbgov/cmd/dbname"
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/internal/exitcode"
@@ -57,7 +58,7 @@ schemas differ and 0 when they agree, as git diff --exit-code does.`,
   # Fail a CI job when the live schema drifted from the one in the repository
   pg_dump --schema-only orders | dbgov schema diff --instance prod-pg --database orders \
       --changelog 101 --schema-file - --exit-code`,
-		Args: exitcode.ExactArgs(0, "no arguments"),
+		Args: arity.Exact(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			d, err := db.Resolve()
 			if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dbgov/dbgov/client"
+	"github.com/dbgov/dbgov/cmd/arity"
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/internal/iostreams"
@@ -53,7 +54,7 @@ never shows them.`,
 		Example: `  dbgov users batch-get alice@example.com users/bob@example.com
   dbgov users batch-get alice@example.com -o json
   grep -v '^#' on-call.txt | dbgov users batch-get - --jq '.users[] | select(.mfaEnabled | not) | .email'`,
-		Args: exitcode.MinArgs(1, "at least one user NAME (or - to read names from stdin)"),
+		Args: arity.AtLeast(1, "at least one user NAME (or - to read names from stdin)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			emails, err := userEmails(args, opts.IO.In)
 			if err != nil {

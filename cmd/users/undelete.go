@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dbgov/dbgov/client"
+	"github.com/dbgov/dbgov/cmd/arity"
 	"github.com/dbgov/dbgov/cmd/dryrun"
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/internal/exitcode"
@@ -38,7 +39,7 @@ users/alice@example.com. The service refuses a user that is not deleted
 		Example: `  dbgov users undelete bob@example.com
   dbgov users undelete users/bob@example.com --dry-run
   dbgov users undelete bob@example.com --jq .state`,
-		Args: exitcode.ExactArgs(1, "one user NAME"),
+		Args: arity.Exact(1, "one user NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			email, err := client.ParseUser(args[0])
 			if err != nil {

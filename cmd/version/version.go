@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dbgov/dbgov/cmd/arity"
 	"github.com/dbgov/dbgov/cmd/factory"
-	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/internal/iostreams"
 	"github.com/dbgov/dbgov/output"
 )
@@ -32,7 +32,7 @@ func NewCmd(f *factory.Factory) *cobra.Command {
 -o yaml as a document with the fields version, commit, go and platform,
 which --jq and --template read too.`,
 		Example: "  dbgov version\n  dbgov version -o json\n  dbgov version --jq .version",
-		Args:    exitcode.ExactArgs(0, "no arguments"),
+		Args:    arity.Exact(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return run(opts)
 		},

@@ -12,8 +12,6 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/spf13/cobra"
-
 	"github.com/dbgov/dbgov/client"
 	"github.com/dbgov/dbgov/config"
 	"github.com/dbgov/dbgov/internal/input"
@@ -206,27 +204,6 @@ func Write(w io.Writer, err error, asJSON bool) int {
 		}
 	}
 	return r.Code
-}
-
-// ExactArgs is a cobra argument check that wants n arguments, described as
-// what, and refuses anything else with a usage error.
-func ExactArgs(n int, what string) func(*cobra.Command, []string) error {
-	return func(cmd *cobra.Command, args []string) error {
-		if len(args) != n {
-			return Usagef("%s takes %s (got %d arguments)\nrun '%s --help' for usage", cmd.CommandPath(), what, len(args), cmd.CommandPath())
-		}
-		return nil
-	}
-}
-
-// MinArgs is a cobra argument check that wants at least n arguments.
-func MinArgs(n int, what string) func(*cobra.Command, []string) error {
-	return func(cmd *cobra.Command, args []string) error {
-		if len(args) < n {
-			return Usagef("%s takes %s\nrun '%s --help' for usage", cmd.CommandPath(), what, cmd.CommandPath())
-		}
-		return nil
-	}
 }
 
 // escapeLines escapes control characters in each line of msg, so a hostile
