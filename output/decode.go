@@ -10,7 +10,8 @@ import (
 // valueDecoder turns JSON that json.Valid accepted into the values jq and
 // templates work on: map[string]any, []any, string, json.Number, bool and
 // nil, as encoding/json does with UseNumber (a repeated key keeps its last
-// value, invalid UTF-8 becomes U+FFFD). It reads the bytes in place, in one
+// value, invalid UTF-8 becomes U+FFFD), or, for jq, numbers as gojq's
+// values (see jqNumber). It reads the bytes in place, in one
 // pass, with no reflection and no copy of the document, and shares the
 // text of keys that repeat from one object to the next (every object of a
 // list has the same keys), so the values cost far less memory than
@@ -22,6 +23,8 @@ type valueDecoder struct {
 	src  []byte
 	pos  int
 	mask bool
+	// jqNumbers makes numbers gojq's values rather than json.Number.
+	jqNumbers bool
 	// list is the field ensured in a top-level object ("" for none).
 	list string
 	// keys holds the text of every key met, so that repeated keys share it.
@@ -32,10 +35,11 @@ type valueDecoder struct {
 	buf   []byte // for unescaping strings
 }
 
-// newValueDecoder returns a decoder masking secrets when mask is set. One
-// decoder may decode many values in turn, sharing keys between them.
-func newValueDecoder(mask bool) *valueDecoder {
-	return &valueDecoder{mask: mask, keys: make(map[string]string, 64)}
+// newValueDecoder returns a decoder masking secrets when mask is set, and
+// making numbers gojq's values when jqNumbers is set. One decoder may
+// decode many values in turn, sharing keys between them.
+func newValueDecoder(mask, jqNumbers bool) *valueDecoder {
+	return &valueDecoder{mask: mask, jqNumbers: jqNumbers, keys: make(map[string]string, 64)}
 }
 
 // decode decodes the JSON value src (already validated), with list, at the
@@ -48,11 +52,11 @@ func (d *valueDecoder) decode(src []byte, list string) any {
 	return v
 }
 
-// decodeValue decodes the JSON value src (already validated) with secrets
-// masked when mask is set and, at the top level, list ensured as [] when
-// it is absent or null.
+// decodeValue decodes the JSON value src (already validated), numbers as
+// json.Number, with secrets masked when mask is set and, at the top level,
+// list ensured as [] when it is absent or null.
 func decodeValue(src []byte, mask bool, list string) any {
-	return newValueDecoder(mask).decode(src, list)
+	return newValueDecoder(mask, false).decode(src, list)
 }
 
 func (d *valueDecoder) skipSpace() {
@@ -88,9 +92,12 @@ func (d *valueDecoder) value(depth int) any {
 		return nil
 	default:
 		end := scalarEnd(d.src, d.pos)
-		n := json.Number(d.src[d.pos:end])
+		text := d.src[d.pos:end]
 		d.pos = end
-		return n
+		if d.jqNumbers {
+			return jqNumber(text)
+		}
+		return json.Number(text)
 	}
 }
 

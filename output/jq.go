@@ -14,7 +14,10 @@ import (
 
 // jqPrinter prints what `jq -r EXPR` would print for the document: each
 // result on its own line, strings raw, other values as JSON indented with
-// two spaces. Objects come out with their keys sorted, as gojq keeps them.
+// two spaces, numbers as jq 1.6 prints them (1.10 as 1.1, 1e2 as 100,
+// 1e-5 as 1e-05). Two differences remain: objects come out with their keys
+// sorted, as gojq keeps them, and integers are exact at any size where jq
+// 1.6 rounds them to a double.
 type jqPrinter struct {
 	code *gojq.Code
 	// stream, when not nil, runs the expression one element of a list at a
@@ -49,7 +52,7 @@ func (p jqPrinter) Print(w io.Writer, doc Document) error {
 	out := jqWriter{w: bufio.NewWriterSize(w, 64<<10)}
 	streamed := false
 	var err error
-	dec := newValueDecoder(p.mask)
+	dec := newValueDecoder(p.mask, true)
 	if p.stream != nil {
 		// Decoded a piece at a time, the document's values are garbage as
 		// soon as printed; decoded whole, they all stay live and lowering
@@ -76,6 +79,7 @@ func (p jqPrinter) Print(w io.Writer, doc Document) error {
 type jqWriter struct {
 	w               *bufio.Writer
 	compact, pretty bytes.Buffer
+	number          [32]byte
 }
 
 // run prints the results of code on input; it returns errHalted when the
@@ -99,8 +103,14 @@ func (o *jqWriter) run(code *gojq.Code, input any) error {
 			o.w.WriteByte('\n')
 			continue
 		}
+		if f, ok := v.(float64); ok {
+			o.w.Write(appendJQFloat(o.number[:0], f))
+			o.w.WriteByte('\n')
+			continue
+		}
 		o.compact.Reset()
 		o.pretty.Reset()
+		v, _ = jqFloats(v)
 		b, err := gojq.Marshal(v)
 		if err != nil {
 			return fmt.Errorf("--jq: encode result: %w", err)
@@ -114,10 +124,10 @@ func (o *jqWriter) run(code *gojq.Code, input any) error {
 	}
 }
 
-// decodeDocument decodes the document into the values jq and templates
-// work on (map[string]any, []any, json.Number, ...), secrets masked and
-// the list field ensured; numbers keep their text, so large integers are
-// not rounded.
+// decodeDocument decodes the document into the values templates work on
+// (map[string]any, []any, json.Number, ...), secrets masked and the list
+// field ensured; numbers keep their text, as -o json prints them, so large
+// integers are not rounded.
 func decodeDocument(doc Document, mask bool) (any, error) {
 	if !json.Valid(doc.Raw) {
 		return nil, invalidJSON(doc.Raw)

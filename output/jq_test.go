@@ -2,7 +2,10 @@ package output
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"math"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -23,7 +26,7 @@ func TestJQPrinter_printsWhatJQRawWould(t *testing.T) {
 		{name: "arrays indented", expr: ".users[0].groups", want: "[\n  \"g1\",\n  \"g2\"\n]\n"},
 		{name: "each result on its own line", expr: ".users[0].groups[]", want: "g1\ng2\n"},
 		{name: "large integers kept", expr: ".users[0].quota", want: "123456789012345678901234567890\n"},
-		{name: "number text kept", expr: ".users[0].n", want: "1.50\n"},
+		{name: "decimals as jq prints them", expr: ".users[0].n", want: "1.5\n"},
 		{name: "arithmetic", expr: ".users | length + 1", want: "2\n"},
 		{name: "null", expr: ".next", want: "null\n"},
 		{name: "booleans", expr: ".users[0].name | startswith(\"users/\")", want: "true\n"},
@@ -43,6 +46,180 @@ func TestJQPrinter_printsWhatJQRawWould(t *testing.T) {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+func TestJQPrinter_printsNumbersAsJQDoes(t *testing.T) {
+	const raw = `{"f": 1.10, "e": 1e2, "i": 10, "big": 12345678901234567890, "neg": -0.5e-5, "huge": 1e400,
+		"items": [{"f": 1.10, "e": 1e2, "i": 10, "big": 12345678901234567890}]}`
+	tests := []struct {
+		name, expr, want string
+	}{
+		{"decimal", ".f", "1.1\n"},
+		{"exponent", ".e", "100\n"},
+		{"integer", ".i", "10\n"},
+		{"large integer exact", ".big", "12345678901234567890\n"},
+		{"large integer arithmetic", ".big + 1", "12345678901234567891\n"},
+		{"small number in exponent form", ".neg", "-5e-06\n"},
+		{"out of range", ".huge", "1.7976931348623157e+308\n"},
+		{"numbers inside an array", "[.f, .e, .i]", "[\n  1.1,\n  100,\n  10\n]\n"},
+		{"numbers inside an object", "{f, e}", "{\n  \"e\": 100,\n  \"f\": 1.1\n}\n"},
+		{"arithmetic on decimals", ".f * 3", "3.3000000000000003\n"},
+		{"comparison of decimal and integer", ".e == 100", "true\n"},
+		{"element by element: decimal", ".items[] | .f", "1.1\n"},
+		{"element by element: exponent", ".items[].e", "100\n"},
+		{"element by element: integer", ".items[] | .i", "10\n"},
+		{"element by element: large integer", ".items[] | .big", "12345678901234567890\n"},
+		{"element by element: whole element", ".items[]", "{\n  \"big\": 12345678901234567890,\n  \"e\": 100,\n  \"f\": 1.1,\n  \"i\": 10\n}\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := New(Options{JQ: tt.expr})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if streamed := p.(jqPrinter).stream != nil; streamed != strings.HasPrefix(tt.name, "element by element") {
+				t.Fatalf("streamed %v", streamed)
+			}
+			var buf bytes.Buffer
+			if err := p.Print(&buf, Document{Raw: []byte(raw)}); err != nil {
+				t.Fatal(err)
+			}
+			if got := buf.String(); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestJQNumber_makesTheValuesGojqMakes(t *testing.T) {
+	// gojq's tonumber decodes a number's text as gojq decodes JSON.
+	query, err := gojq.Parse("tonumber")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, err := gojq.Compile(query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{
+		"0", "-0", "7", "-7", "10", "1.10", "1e2", "1E2", "1.0", "-0.0", "0.5e-5", "123456789012345678",
+		"999999999999999999", "9223372036854775807", "-9223372036854775808", "9223372036854775808",
+		"12345678901234567890", "-12345678901234567890123", "1e400", "-1e400", "1e-400", "4.9e-324",
+		"1.7976931348623157e308", "123456789.123456789",
+	} {
+		t.Run(text, func(t *testing.T) {
+			want, _ := code.Run(text).Next()
+			got := jqNumber([]byte(text))
+			if fmt.Sprintf("%T %v", got, got) != fmt.Sprintf("%T %v", want, want) {
+				t.Errorf("got %T %v, want %T %v", got, got, want, want)
+			}
+		})
+	}
+}
+
+// TestJQPrinter_printsWhatJQPrints compares --jq with the jq on PATH, if
+// any, on documents whose keys are in order (gojq sorts keys, jq keeps
+// them as given) and whose integers jq 1.6 does not round (gojq keeps them
+// exact).
+func TestJQPrinter_printsWhatJQPrints(t *testing.T) {
+	jq, err := exec.LookPath("jq")
+	if err != nil {
+		t.Skip("jq is not installed")
+	}
+	t.Setenv("DBGOV_JQ_TEST_VALUE", "from the environment")
+	docs := []string{
+		`{"a": 1.10, "b": 1e2, "c": 10, "d": -0.5e-5, "e": 1e16, "f": 1.5e300, "g": 0.1, "h": 3.0, "i": 1e400, "j": 123456789.123,
+			"k": 1e-4, "l": 9.999e-5, "m": 123e15, "n": 1E2, "o": -7}`,
+		`{"items": [{"id": 1, "name": "tab\there", "ratio": 0.25, "tags": ["x", "y"]}, {"id": 2, "name": "caf\u00e9 \u007f\u001f\u2028 \ud83d\ude00", "ratio": 2.5e-7, "tags": []}],
+			"next": null, "ok": true, "total": 2}`,
+		`[{"a": {"b": [1, 2.50, {"c": {}}]}}, [], {}, "s", null, false]`,
+	}
+	exprs := []string{
+		".", ".[]", ".items[]", ".items[].name", ".items[] | .ratio", ".items | map(.ratio * 3)", "[.[] | numbers]",
+		".a + .b", ".a * 3", ".c / 4", ".d, .e, .f, .i", "keys", "length", "[paths]", "to_entries", ".items[] | .tags[]",
+		"[.items[].id] | add", "env.DBGOV_JQ_TEST_VALUE", "$ENV.DBGOV_JQ_TEST_VALUE", ".. | numbers", ".. | strings",
+		"[.[]?] | length", ".items[]? | select(.id > 1) | {id, name}",
+	}
+	for i, doc := range docs {
+		for _, expr := range exprs {
+			t.Run(fmt.Sprintf("doc %d %s", i, expr), func(t *testing.T) {
+				cmd := exec.Command(jq, "-r", "-S", expr)
+				cmd.Stdin = strings.NewReader(doc)
+				var want, stderr bytes.Buffer
+				cmd.Stdout, cmd.Stderr = &want, &stderr
+				jqErr := cmd.Run()
+				got, err := render(t, Options{JQ: expr, ShowSecrets: true}, Document{Raw: []byte(doc)})
+				if (err != nil) != (jqErr != nil) {
+					t.Fatalf("error %v, jq's %v (%s)", err, jqErr, stderr.String())
+				}
+				if got != want.String() {
+					t.Errorf("got\n%s\njq prints\n%s", got, want.String())
+				}
+			})
+		}
+	}
+}
+
+func TestAppendJQFloat_printsAsJQ16(t *testing.T) {
+	tests := []struct {
+		f    float64
+		want string
+	}{
+		{0, "0"},
+		{math.Copysign(0, -1), "-0"},
+		{1, "1"},
+		{1.1, "1.1"},
+		{-2.5, "-2.5"},
+		{100, "100"},
+		{0.1, "0.1"},
+		{0.0001, "0.0001"},
+		{0.00012, "0.00012"},
+		{1e-5, "1e-05"},
+		{-2.5e-5, "-2.5e-05"},
+		{9.999e-5, "9.999e-05"},
+		{1e-7, "1e-07"},
+		{5e-324, "5e-324"},
+		{1e15, "1000000000000000"},
+		{1e16, "1e+16"},
+		{123e15, "123000000000000000"},
+		{123e16, "1.23e+18"},
+		{12345678901234567890, "12345678901234567000"},
+		{1.5e300, "1.5e+300"},
+		{123456789.123, "123456789.123"},
+		{1.0 / 3, "0.3333333333333333"},
+		{math.MaxFloat64, "1.7976931348623157e+308"},
+		{math.Inf(1), "1.7976931348623157e+308"},
+		{math.Inf(-1), "-1.7976931348623157e+308"},
+		{math.NaN(), "null"},
+	}
+	for _, tt := range tests {
+		if got := string(appendJQFloat(nil, tt.f)); got != tt.want {
+			t.Errorf("appendJQFloat(%v) = %q, want %q", tt.f, got, tt.want)
+		}
+	}
+}
+
+func TestJQFloats_copiesOnlyWhatHoldsFloats(t *testing.T) {
+	inner := map[string]any{"f": 1.5, "s": "x"}
+	plain := []any{"a", 1}
+	v := map[string]any{"inner": inner, "plain": plain}
+	out, changed := jqFloats(v)
+	if !changed {
+		t.Fatal("a float was not replaced")
+	}
+	got := out.(map[string]any)
+	if got["inner"].(map[string]any)["f"] != json.Number("1.5") {
+		t.Errorf("float not replaced: %#v", got)
+	}
+	if inner["f"] != 1.5 {
+		t.Errorf("the input was changed: %#v", inner)
+	}
+	if &got["plain"].([]any)[0] != &plain[0] {
+		t.Error("an array without floats was copied")
+	}
+	if _, changed := jqFloats(plain); changed {
+		t.Error("an array without floats reported as changed")
 	}
 }
 
@@ -226,6 +403,7 @@ func TestJQPrinter_streamingPrintsWhatTheWholeDocumentGives(t *testing.T) {
 		{`{"schemas": [{"name": "public", "tables": [{"name": "t1", "columns": {"columns": [{"name": "c1"}]}}, {"name": "t2"}]}, {"name": "raw", "tables": [{"name": "t3"}]}]}`, ""},
 		{`{"schemas": [{"name": "public", "tables": [{"name": "t1"}]}, {"name": "empty"}]}`, ""},
 		{`[{"name": "top"}, {"name": "level"}]`, ""},
+		{`{"users": [{"name": 1.10, "groups": [1e2, 10, 12345678901234567890, -0.5e-5]}, {"name": 1e400}]}`, "users"},
 		{`"not an object"`, "users"},
 	}
 	exprs := []string{
