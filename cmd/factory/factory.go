@@ -143,19 +143,20 @@ func (f *Factory) OutputOptions() (output.Options, error) {
 	if err != nil {
 		return output.Options{}, err
 	}
-	opts := output.Options{
-		Format: s.Output,
-		TTY:    f.IO.OutTTY,
-		Color:  f.IO.ColorEnabled,
-		Width:  f.IO.TermWidth,
-	}
+	return f.outputOptions(s.Output), nil
+}
+
+// outputOptions are the output flags and the streams, with format as the
+// -o value in force.
+func (f *Factory) outputOptions(format string) output.Options {
+	opts := output.Options{Format: format, TTY: f.IO.OutTTY, Color: f.IO.ColorEnabled, Width: f.IO.TermWidth}
 	if f.flags != nil {
 		opts.JQ, _ = f.flags.GetString(flagJQ)
 		opts.Template, _ = f.flags.GetString(flagTemplate)
 		opts.NoHeaders, _ = f.flags.GetBool(flagNoHeaders)
 		opts.ShowSecrets, _ = f.flags.GetBool(flagShowSecrets)
 	}
-	return opts, nil
+	return opts
 }
 
 // LocalPrinter returns the printer the output flags and DBGOV_OUTPUT choose,
@@ -173,16 +174,16 @@ func (f *Factory) FlagPrinter() (output.Printer, error) {
 }
 
 func (f *Factory) flagPrinter(format string) (output.Printer, error) {
-	opts := output.Options{Format: format, TTY: f.IO.OutTTY, Color: f.IO.ColorEnabled, Width: f.IO.TermWidth}
 	if f.flags != nil {
 		if fl := f.flags.Lookup("output"); fl != nil && fl.Changed {
-			opts.Format = fl.Value.String()
+			format = fl.Value.String()
 		}
-		opts.JQ, _ = f.flags.GetString(flagJQ)
-		opts.Template, _ = f.flags.GetString(flagTemplate)
-		opts.NoHeaders, _ = f.flags.GetBool(flagNoHeaders)
-		opts.ShowSecrets, _ = f.flags.GetBool(flagShowSecrets)
 	}
+	return newPrinter(f.outputOptions(format))
+}
+
+// newPrinter builds the printer opts choose; bad options are usage errors.
+func newPrinter(opts output.Options) (output.Printer, error) {
 	p, err := output.New(opts)
 	if err != nil {
 		return nil, exitcode.NewUsage(err)
@@ -196,11 +197,7 @@ func (f *Factory) Printer() (output.Printer, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := output.New(opts)
-	if err != nil {
-		return nil, exitcode.NewUsage(err)
-	}
-	return p, nil
+	return newPrinter(opts)
 }
 
 // warn says msg on stderr: a "warning:" line, or under JSON output a line
