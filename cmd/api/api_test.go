@@ -81,7 +81,13 @@ func TestAPI_requests(t *testing.T) {
 			name:   "repeated query parameters are kept",
 			args:   []string{"api", "GET", "/v1/users:batchGet?names=users/a@x.com&names=users/b@x.com"},
 			method: http.MethodGet, path: "/v1/users:batchGet",
-			query: "names=users%2Fa%40x.com&names=users%2Fb%40x.com", response: `{"users": []}`, want: "{\n  \"users\": []\n}\n",
+			query: "names=users/a@x.com&names=users/b@x.com", response: `{"users": []}`, want: "{\n  \"users\": []\n}\n",
+		},
+		{
+			name:   "the query is sent as typed, in its order",
+			args:   []string{"api", "GET", "/v1/x?z=1&a=2&z=0&e=%2F"},
+			method: http.MethodGet, path: "/v1/x",
+			query: "z=1&a=2&z=0&e=%2F", response: `{}`, want: "{}\n",
 		},
 		{
 			name:   "POST with a JSON file sends it as written",
