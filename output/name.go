@@ -2,7 +2,6 @@ package output
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
 )
@@ -12,7 +11,7 @@ type namePrinter struct{}
 
 func (namePrinter) Print(w io.Writer, doc Document) error {
 	if doc.Names == nil {
-		return errors.New("this result has no resource names to print with -o name")
+		return fmt.Errorf("%w: this result has no resource names to print with -o name: use -o table, json or yaml", ErrInvalidOptions)
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	for _, name := range doc.Names() {

@@ -338,8 +338,30 @@ func TestNamePrinter(t *testing.T) {
 	if got, err := render(t, Options{Format: "name"}, Document{Names: func() []string { return nil }}); err != nil || got != "" {
 		t.Errorf("no names: got %q, %v; want nothing", got, err)
 	}
-	if _, err := render(t, Options{Format: "name"}, Document{Raw: []byte(`{}`)}); err == nil {
-		t.Error("a document without names printed with -o name without error")
+}
+
+func TestNamePrinter_documentWithoutNamesIsAUsageError(t *testing.T) {
+	tests := []struct {
+		name string
+		doc  Document
+	}{
+		{"a document", Document{Raw: []byte(`{"profiles": {}}`)}},
+		{"a document with tables", Document{Raw: []byte(`{}`), Tables: func() []Table { return nil }}},
+		{"a document with text", Document{Raw: []byte(`{}`), Text: func() string { return "diff" }}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := render(t, Options{Format: "name"}, tt.doc)
+			if !errors.Is(err, ErrInvalidOptions) {
+				t.Errorf("error %v does not wrap ErrInvalidOptions", err)
+			}
+			if err == nil || !strings.Contains(err.Error(), "no resource names") {
+				t.Errorf("error %v does not say there are no resource names", err)
+			}
+			if got != "" {
+				t.Errorf("printed %q", got)
+			}
+		})
 	}
 }
 
