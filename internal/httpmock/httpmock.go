@@ -44,8 +44,8 @@ func (s *Stub) JSONBody(body string) *Stub { s.body = &body; return s }
 // Header sets a response header.
 func (s *Stub) Header(name, value string) *Stub { s.header.Set(name, value); return s }
 
-// Times limits the stub to n answers, so that stubs for the same route can
-// answer in turn.
+// Times makes the stub give exactly n answers, so that stubs for the same
+// route can answer in turn: fewer than n matching requests fail the test.
 func (s *Stub) Times(n int) *Stub { s.times = n; return s }
 
 // Registry is the fake service.
@@ -89,14 +89,18 @@ func (r *Registry) Requests() []Request {
 	return append([]Request(nil), r.seen...)
 }
 
-// Verify fails the test for every stub no request matched.
+// Verify fails the test for every stub no request matched, and for every
+// stub limited by Times that fewer requests matched than it expects.
 func (r *Registry) Verify() {
 	r.t.Helper()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, s := range r.stubs {
-		if s.matched == 0 {
+		switch {
+		case s.matched == 0:
 			r.t.Errorf("httpmock: expected %s %s was never requested", s.method, s.path)
+		case s.times > 0 && s.matched < s.times:
+			r.t.Errorf("httpmock: expected %s %s %d times, requested %d", s.method, s.path, s.times, s.matched)
 		}
 	}
 }
