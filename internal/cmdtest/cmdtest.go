@@ -88,8 +88,8 @@ func Golden(t testing.TB, name, got string) {
 	}
 }
 
-// Expect checks the exit code and that stdout and stderr hold each of the
-// given fragments; "" for stdout or stderr asserts the stream is empty.
+// Expect stops the test, showing both streams, unless the run exited with
+// code. It checks the exit code alone: StdoutHas and StderrHas check the output.
 func (r Result) Expect(t testing.TB, code int) Result {
 	t.Helper()
 	if r.Code != code {
