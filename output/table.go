@@ -62,7 +62,7 @@ func (t Table) each(yield func([]string) bool) error {
 const columnGap = "   "
 
 // minTruncatedWidth is the narrowest a column is cut to when a table is
-// fitted to the terminal.
+// fitted to the terminal (a header wider than that is never cut).
 const minTruncatedWidth = 10
 
 // tablePrinter prints tables kubectl-style: plain left-aligned columns, no
@@ -288,9 +288,11 @@ func escapeRow(row []string, ncols int) []string {
 	return out
 }
 
-// fitWidth truncates, with "…", the cells of the widest columns until a
-// line of the table fits in width, cutting no column below
-// minTruncatedWidth. Headers may be nil.
+// fitWidth fits the table in width by truncating, with "…", the cells of
+// the widest columns. The first column is never cut: it names the rows,
+// which would look alike cut. No other column is cut below its header (when
+// there are headers) nor below minTruncatedWidth; a table that does not fit
+// even then is cut that far and overflows. Headers may be nil.
 func fitWidth(headers []string, rows [][]string, ncols, width int) {
 	widths := make([]int, ncols)
 	for i, h := range headers {
@@ -305,11 +307,24 @@ func fitWidth(headers []string, rows [][]string, ncols, width int) {
 	for _, w := range widths {
 		total += w
 	}
+	// floors[i] is as narrow as column i may be cut.
+	floors := make([]int, ncols)
+	for i, w := range widths {
+		floor := minTruncatedWidth
+		if headers != nil {
+			floor = max(floor, cellWidth(headers[i]))
+		}
+		floors[i] = min(w, floor)
+	}
+	floors[0] = widths[0]
 	limits := append([]int(nil), widths...)
 	for excess := total - width; excess > 0; {
+		// The widest column that may still be cut, and the width of the
+		// next widest: cutting the widest down to it first keeps as much of
+		// every column as can be kept.
 		widest, next := -1, 0
 		for i, w := range limits {
-			if w <= minTruncatedWidth {
+			if w <= floors[i] {
 				continue
 			}
 			if widest < 0 || w > limits[widest] {
@@ -322,9 +337,9 @@ func fitWidth(headers []string, rows [][]string, ncols, width int) {
 			}
 		}
 		if widest < 0 {
-			break // every column is already as narrow as allowed
+			break // every column is as narrow as allowed: the table overflows
 		}
-		cut := min(excess, max(limits[widest]-max(next, minTruncatedWidth), 1))
+		cut := min(excess, limits[widest]-floors[widest], max(limits[widest]-next, 1))
 		limits[widest] -= cut
 		excess -= cut
 	}
