@@ -12,7 +12,9 @@ import (
 )
 
 // Dbgov builds ./cmd/dbgov from the module root into dir, with version
-// stamped in when it is not empty, and returns the binary's path.
+// stamped in when it is not empty, and returns the binary's path. It builds
+// as make build does (static, without cgo, paths trimmed, symbols stripped),
+// so that the tests run the binary that ships.
 func Dbgov(dir, version string) (string, error) {
 	goTool, err := exec.LookPath("go")
 	if err != nil {
@@ -26,12 +28,13 @@ func Dbgov(dir, version string) (string, error) {
 	if runtime.GOOS == "windows" {
 		bin += ".exe"
 	}
-	args := []string{"build", "-o", bin}
+	ldflags := "-s -w"
 	if version != "" {
-		args = append(args, "-ldflags", "-X main.version="+version)
+		ldflags += " -X main.version=" + version
 	}
-	build := exec.Command(goTool, append(args, "./cmd/dbgov")...)
+	build := exec.Command(goTool, "build", "-trimpath", "-ldflags", ldflags, "-o", bin, "./cmd/dbgov")
 	build.Dir = root
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("build dbgov: %v\n%s", err, out)
 	}
