@@ -1,6 +1,9 @@
 package output
 
-import "runtime/debug"
+import (
+	"runtime/debug"
+	"runtime/metrics"
+)
 
 // largeDocument is the size from which printing a document runs the
 // garbage collector with less headroom.
@@ -21,13 +24,14 @@ const lowGCPercent = 10
 //
 // The setting is the process's: it is restored only if nothing else
 // changed it meanwhile, so that overlapping calls leave the value found
-// before the first.
+// before the first. A collector that is off (GOGC=off) is left off, and a
+// lower headroom is kept.
 func gcHeadroom(size int) (restore func()) {
-	if size < largeDocument {
+	if size < largeDocument || collectorOff() {
 		return func() {}
 	}
 	old := debug.SetGCPercent(lowGCPercent)
-	if old >= 0 && old < lowGCPercent { // already lower (GOGC): keep it
+	if old < lowGCPercent { // off or already lower meanwhile: keep it
 		debug.SetGCPercent(old)
 		return func() {}
 	}
@@ -36,4 +40,18 @@ func gcHeadroom(size int) (restore func()) {
 			debug.SetGCPercent(cur)
 		}
 	}
+}
+
+// collectorOff reports whether the garbage collector is off, reading the
+// setting without changing it: debug.SetGCPercent, the only other way to
+// read it, would turn the collector on, if only for a moment.
+func collectorOff() bool {
+	sample := []metrics.Sample{{Name: "/gc/gogc:percent"}}
+	metrics.Read(sample)
+	if sample[0].Value.Kind() != metrics.KindUint64 {
+		return false // not reported: SetGCPercent's answer is checked instead
+	}
+	// The runtime reports the setting as an unsigned number: off, -1, is
+	// the largest one.
+	return int64(sample[0].Value.Uint64()) < 0
 }
