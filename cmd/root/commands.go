@@ -5,7 +5,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dbgov/dbgov/client"
 	"github.com/dbgov/dbgov/cmd/api"
 	"github.com/dbgov/dbgov/cmd/catalog"
 	"github.com/dbgov/dbgov/cmd/completion"
@@ -19,6 +18,7 @@ import (
 	"github.com/dbgov/dbgov/cmd/schema"
 	"github.com/dbgov/dbgov/cmd/users"
 	"github.com/dbgov/dbgov/cmd/version"
+	"github.com/dbgov/dbgov/output"
 )
 
 func addCommands(cmd *cobra.Command, f *factory.Factory) {
@@ -40,7 +40,7 @@ func addCommands(cmd *cobra.Command, f *factory.Factory) {
 
 // registerCompletions offers the values of the global enum flags.
 func registerCompletions(cmd *cobra.Command) {
-	_ = cmd.RegisterFlagCompletionFunc("output", fixedValues("table", "json", "yaml", "name"))
+	_ = cmd.RegisterFlagCompletionFunc("output", fixedValues(output.Formats...))
 }
 
 // fixedValues completes a flag from a fixed list, keeping those that start
@@ -56,5 +56,3 @@ func fixedValues(values ...string) func(*cobra.Command, []string, string) ([]str
 		return out, cobra.ShellCompDirectiveNoFileComp
 	}
 }
-
-var _ = client.PolicyTypes
