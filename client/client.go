@@ -24,9 +24,13 @@ import (
 
 // Defaults of Options.
 const (
-	DefaultTimeout      = 30 * time.Second
-	DefaultMaxRetries   = 3
-	DefaultRetryWait    = 500 * time.Millisecond
+	// DefaultTimeout limits each attempt of a request when Options.Timeout is 0.
+	DefaultTimeout = 30 * time.Second
+	// DefaultMaxRetries is the number of retries when Options.MaxRetries is 0.
+	DefaultMaxRetries = 3
+	// DefaultRetryWait is the first backoff when Options.RetryWait is 0.
+	DefaultRetryWait = 500 * time.Millisecond
+	// DefaultMaxRetryWait caps a backoff when Options.MaxRetryWait is 0.
 	DefaultMaxRetryWait = 10 * time.Second
 	maxRedirects        = 10
 )
@@ -40,7 +44,8 @@ type Options struct {
 	Token string
 	// ServiceAccount and ServiceKey log in through POST /v1/auth/login.
 	ServiceAccount string
-	ServiceKey     string
+	// ServiceKey is the service account's key, sent as its password.
+	ServiceKey string
 	// Headers are extra headers sent with every request (for an access proxy,
 	// say); their values are kept out of the debug log and off other hosts.
 	Headers http.Header
@@ -60,7 +65,8 @@ type Options struct {
 	MaxRetries int
 	// RetryWait is the first backoff (0 means 500ms), doubled at each retry,
 	// with jitter; a Retry-After header wins, capped at MaxRetryWait (0 means 10s).
-	RetryWait    time.Duration
+	RetryWait time.Duration
+	// MaxRetryWait caps each backoff and Retry-After wait; 0 means 10s.
 	MaxRetryWait time.Duration
 }
 

@@ -30,11 +30,16 @@ var ErrInvalidOptions = errors.New("invalid client options")
 // code of the error body, or derived from the HTTP status when the body is not
 // the service's error (a proxy's HTML page, say).
 type APIError struct {
+	// HTTPStatus is the status code of the answer.
 	HTTPStatus int
-	Code       int
-	CodeName   string
-	Message    string
-	Details    []json.RawMessage
+	// Code is the gRPC code, such as 5 for NOT_FOUND.
+	Code int
+	// CodeName is the name of Code, such as NOT_FOUND.
+	CodeName string
+	// Message says what went wrong, credentials removed.
+	Message string
+	// Details are the details of the error body, credentials removed.
+	Details []json.RawMessage
 }
 
 // Error returns "<message> (HTTP <status> <CODE_NAME>)".
@@ -44,11 +49,16 @@ func (e *APIError) Error() string {
 
 // InvalidResponseError is a 2xx answer whose body is not the expected JSON.
 type InvalidResponseError struct {
-	Method      string
-	Path        string
-	HTTPStatus  int
+	// Method is the method of the request answered.
+	Method string
+	// Path is the escaped path of the request answered.
+	Path string
+	// HTTPStatus is the status code of the answer.
+	HTTPStatus int
+	// ContentType is the Content-Type header of the answer.
 	ContentType string
-	Err         error
+	// Err says what is wrong with the body.
+	Err error
 }
 
 // Error returns a message starting with "invalid response".

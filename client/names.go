@@ -73,7 +73,9 @@ func escapeID(id string) string {
 
 // DatabaseName names a database: instances/{Instance}/databases/{Database}.
 type DatabaseName struct {
+	// Instance is the instance id.
 	Instance string
+	// Database is the database id within the instance.
 	Database string
 }
 

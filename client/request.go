@@ -11,6 +11,7 @@ import (
 // Request is one /v1 call as it would be sent. The builders below are pure,
 // so that a dry run can print a request without sending it.
 type Request struct {
+	// Method is the HTTP method, in upper case.
 	Method string
 	// Path is already escaped and begins with /v1/.
 	Path string

@@ -7,53 +7,73 @@ package client
 
 // DatabaseCatalog is the metadata catalog of one database.
 type DatabaseCatalog struct {
-	Name    string          `json:"name,omitempty"`
+	// Name is the catalog's name, instances/I/databases/D/catalog.
+	Name string `json:"name,omitempty"`
+	// Schemas are the catalogs of the database's schemas.
 	Schemas []SchemaCatalog `json:"schemas,omitempty"`
 }
 
 // SchemaCatalog is the catalog of one schema of a database.
 type SchemaCatalog struct {
-	Name   string         `json:"name,omitempty"`
+	// Name is the schema's name.
+	Name string `json:"name,omitempty"`
+	// Tables are the catalogs of the schema's tables.
 	Tables []TableCatalog `json:"tables,omitempty"`
 }
 
 // TableCatalog is the catalog of one table.
 type TableCatalog struct {
-	Name           string          `json:"name,omitempty"`
-	Columns        *ColumnCatalogs `json:"columns,omitempty"`
-	ObjectSchema   *ObjectSchema   `json:"objectSchema,omitempty"`
-	Classification string          `json:"classification,omitempty"`
+	// Name is the table's name.
+	Name string `json:"name,omitempty"`
+	// Columns holds the catalogs of the table's columns.
+	Columns *ColumnCatalogs `json:"columns,omitempty"`
+	// ObjectSchema describes the structure of a JSON-like table.
+	ObjectSchema *ObjectSchema `json:"objectSchema,omitempty"`
+	// Classification is the table's data classification.
+	Classification string `json:"classification,omitempty"`
 }
 
 // ColumnCatalogs wraps the columns of a table, as the service nests them.
 type ColumnCatalogs struct {
+	// Columns are the catalogs of the columns.
 	Columns []ColumnCatalog `json:"columns,omitempty"`
 }
 
 // ColumnCatalog is the catalog of one column.
 type ColumnCatalog struct {
-	Name           string            `json:"name,omitempty"`
-	SemanticType   string            `json:"semanticType,omitempty"`
-	Labels         map[string]string `json:"labels,omitempty"`
-	Classification string            `json:"classification,omitempty"`
-	ObjectSchema   *ObjectSchema     `json:"objectSchema,omitempty"`
+	// Name is the column's name.
+	Name string `json:"name,omitempty"`
+	// SemanticType is the column's semantic type.
+	SemanticType string `json:"semanticType,omitempty"`
+	// Labels are the column's key/value labels.
+	Labels map[string]string `json:"labels,omitempty"`
+	// Classification is the column's data classification.
+	Classification string `json:"classification,omitempty"`
+	// ObjectSchema describes the structure of a JSON-like column.
+	ObjectSchema *ObjectSchema `json:"objectSchema,omitempty"`
 }
 
 // ObjectSchema describes the structure of a JSON-like column or table.
 type ObjectSchema struct {
-	Type         ObjectSchemaType `json:"type,omitempty"`
-	StructKind   *StructKind      `json:"structKind,omitempty"`
-	ArrayKind    *ArrayKind       `json:"arrayKind,omitempty"`
-	SemanticType string           `json:"semanticType,omitempty"`
+	// Type is the kind of value described.
+	Type ObjectSchemaType `json:"type,omitempty"`
+	// StructKind describes the properties of an object.
+	StructKind *StructKind `json:"structKind,omitempty"`
+	// ArrayKind describes the elements of an array.
+	ArrayKind *ArrayKind `json:"arrayKind,omitempty"`
+	// SemanticType is the value's semantic type.
+	SemanticType string `json:"semanticType,omitempty"`
 }
 
 // StructKind is the object form of an ObjectSchema.
 type StructKind struct {
+	// Properties describes each property by name.
 	Properties map[string]ObjectSchema `json:"properties,omitempty"`
 }
 
 // ArrayKind is the array form of an ObjectSchema.
 type ArrayKind struct {
+	// Kind describes the array's elements.
 	Kind *ObjectSchema `json:"kind,omitempty"`
 }
 
@@ -72,30 +92,50 @@ const (
 
 // Revision is one schema revision of a database.
 type Revision struct {
-	Name          string       `json:"name,omitempty"`
-	Release       string       `json:"release,omitempty"`
-	File          string       `json:"file,omitempty"`
-	Version       string       `json:"version,omitempty"`
-	Sheet         string       `json:"sheet,omitempty"`
-	TaskRun       string       `json:"taskRun,omitempty"`
-	Type          RevisionType `json:"type,omitempty"`
-	CreateTime    string       `json:"createTime,omitempty"`
-	Deleter       string       `json:"deleter,omitempty"`
-	DeleteTime    string       `json:"deleteTime,omitempty"`
-	SheetSha256   string       `json:"sheetSha256,omitempty"`
-	Statement     string       `json:"statement,omitempty"`
-	StatementSize string       `json:"statementSize,omitempty"`
+	// Name is the revision's resource name.
+	Name string `json:"name,omitempty"`
+	// Release names the release the revision comes from.
+	Release string `json:"release,omitempty"`
+	// File names the file the revision comes from.
+	File string `json:"file,omitempty"`
+	// Version is the revision's version.
+	Version string `json:"version,omitempty"`
+	// Sheet is the sheet holding the revision's statement.
+	Sheet string `json:"sheet,omitempty"`
+	// TaskRun names the revision's task run.
+	TaskRun string `json:"taskRun,omitempty"`
+	// Type is the kind of revision.
+	Type RevisionType `json:"type,omitempty"`
+	// CreateTime is when the revision was created (RFC 3339); output only.
+	CreateTime string `json:"createTime,omitempty"`
+	// Deleter names who deleted the revision; output only.
+	Deleter string `json:"deleter,omitempty"`
+	// DeleteTime is when the revision was deleted (RFC 3339); output only.
+	DeleteTime string `json:"deleteTime,omitempty"`
+	// SheetSha256 is the SHA-256 of the sheet; output only.
+	SheetSha256 string `json:"sheetSha256,omitempty"`
+	// Statement is the revision's SQL; output only.
+	Statement string `json:"statement,omitempty"`
+	// StatementSize is the statement's size in bytes, as a string; output only.
+	StatementSize string `json:"statementSize,omitempty"`
 }
 
 // RevisionInput holds the fields of a Revision a client may send.
 type RevisionInput struct {
-	Name    string       `json:"name,omitempty"`
-	Release string       `json:"release,omitempty"`
-	File    string       `json:"file,omitempty"`
-	Version string       `json:"version,omitempty"`
-	Sheet   string       `json:"sheet,omitempty"`
-	TaskRun string       `json:"taskRun,omitempty"`
-	Type    RevisionType `json:"type,omitempty"`
+	// Name is the revision's resource name.
+	Name string `json:"name,omitempty"`
+	// Release names the release the revision comes from.
+	Release string `json:"release,omitempty"`
+	// File names the file the revision comes from.
+	File string `json:"file,omitempty"`
+	// Version is the revision's version.
+	Version string `json:"version,omitempty"`
+	// Sheet is the sheet holding the revision's statement.
+	Sheet string `json:"sheet,omitempty"`
+	// TaskRun names the revision's task run.
+	TaskRun string `json:"taskRun,omitempty"`
+	// Type is the kind of revision.
+	Type RevisionType `json:"type,omitempty"`
 }
 
 // RevisionType is the kind of a revision.
@@ -110,72 +150,99 @@ const (
 
 // CreateRevisionRequest is one entry of a batch create.
 type CreateRevisionRequest struct {
-	Parent   string        `json:"parent,omitempty"`
+	// Parent is the database the revision is created in.
+	Parent string `json:"parent,omitempty"`
+	// Revision is the revision to create.
 	Revision RevisionInput `json:"revision"`
 }
 
 // BatchCreateRevisionsRequest is the body of revisions:batchCreate.
 type BatchCreateRevisionsRequest struct {
-	Parent   string                  `json:"parent,omitempty"`
+	// Parent is the database the revisions are created in.
+	Parent string `json:"parent,omitempty"`
+	// Requests are the revisions to create, in order.
 	Requests []CreateRevisionRequest `json:"requests,omitempty"`
 }
 
 // BatchCreateRevisionsResponse lists the revisions a batch created.
 type BatchCreateRevisionsResponse struct {
+	// Revisions are the revisions created.
 	Revisions []Revision `json:"revisions,omitempty"`
 }
 
 // ReviewConfig is a titled, switchable set of SQL review rules.
 type ReviewConfig struct {
-	Name      string       `json:"name,omitempty"`
-	Title     string       `json:"title,omitempty"`
-	Enabled   bool         `json:"enabled,omitempty"`
-	Rules     []ReviewRule `json:"rules,omitempty"`
-	Resources []string     `json:"resources,omitempty"`
+	// Name is the configuration's name, reviewConfigs/ID.
+	Name string `json:"name,omitempty"`
+	// Title is the configuration's title.
+	Title string `json:"title,omitempty"`
+	// Enabled tells whether the configuration is enabled.
+	Enabled bool `json:"enabled,omitempty"`
+	// Rules are the SQL review rules to enforce.
+	Rules []ReviewRule `json:"rules,omitempty"`
+	// Resources are the resources using the configuration, each {resource}/{resource id}.
+	Resources []string `json:"resources,omitempty"`
 }
 
 // ReviewRule is one SQL review rule with at most one payload.
 type ReviewRule struct {
-	Type                     RuleType                  `json:"type,omitempty"`
-	Level                    RuleLevel                 `json:"level,omitempty"`
-	Engine                   Engine                    `json:"engine,omitempty"`
-	NamingPayload            *NamingPayload            `json:"namingPayload,omitempty"`
-	NumberPayload            *NumberPayload            `json:"numberPayload,omitempty"`
-	StringArrayPayload       *StringArrayPayload       `json:"stringArrayPayload,omitempty"`
+	// Type names the rule.
+	Type RuleType `json:"type,omitempty"`
+	// Level is the rule's severity.
+	Level RuleLevel `json:"level,omitempty"`
+	// Engine is the database engine the rule applies to.
+	Engine Engine `json:"engine,omitempty"`
+	// NamingPayload configures a naming rule.
+	NamingPayload *NamingPayload `json:"namingPayload,omitempty"`
+	// NumberPayload configures a rule with a number.
+	NumberPayload *NumberPayload `json:"numberPayload,omitempty"`
+	// StringArrayPayload configures a rule with a list of strings.
+	StringArrayPayload *StringArrayPayload `json:"stringArrayPayload,omitempty"`
+	// CommentConventionPayload configures a comment rule.
 	CommentConventionPayload *CommentConventionPayload `json:"commentConventionPayload,omitempty"`
-	StringPayload            *StringPayload            `json:"stringPayload,omitempty"`
-	NamingCasePayload        *NamingCasePayload        `json:"namingCasePayload,omitempty"`
+	// StringPayload configures a rule with one string.
+	StringPayload *StringPayload `json:"stringPayload,omitempty"`
+	// NamingCasePayload configures an identifier case rule.
+	NamingCasePayload *NamingCasePayload `json:"namingCasePayload,omitempty"`
 }
 
 // NamingPayload configures a naming rule.
 type NamingPayload struct {
-	MaxLength int32  `json:"maxLength,omitempty"`
-	Format    string `json:"format,omitempty"`
+	// MaxLength is the longest name allowed.
+	MaxLength int32 `json:"maxLength,omitempty"`
+	// Format is the pattern names must follow.
+	Format string `json:"format,omitempty"`
 }
 
 // NumberPayload configures a rule with a number.
 type NumberPayload struct {
+	// Number is the rule's number.
 	Number int32 `json:"number,omitempty"`
 }
 
 // StringArrayPayload configures a rule with a list of strings.
 type StringArrayPayload struct {
+	// List is the rule's list of strings.
 	List []string `json:"list,omitempty"`
 }
 
 // CommentConventionPayload configures a comment rule.
 type CommentConventionPayload struct {
-	Required  bool  `json:"required,omitempty"`
+	// Required tells whether a comment is required.
+	Required bool `json:"required,omitempty"`
+	// MaxLength is the longest comment allowed.
 	MaxLength int32 `json:"maxLength,omitempty"`
 }
 
 // StringPayload configures a rule with one string.
 type StringPayload struct {
+	// Value is the rule's string.
 	Value string `json:"value,omitempty"`
 }
 
 // NamingCasePayload configures an identifier case rule.
 type NamingCasePayload struct {
+	// Upper asks for upper-case identifiers.
 	Upper bool `json:"upper,omitempty"`
 }
 
@@ -214,34 +281,54 @@ const (
 
 // User is a user account: a person, a bot, a service account or a workload identity.
 type User struct {
-	Name                     string                  `json:"name,omitempty"`
-	State                    UserState               `json:"state,omitempty"`
-	Email                    string                  `json:"email,omitempty"`
-	Title                    string                  `json:"title,omitempty"`
-	UserType                 UserType                `json:"userType,omitempty"`
-	MfaEnabled               bool                    `json:"mfaEnabled,omitempty"`
-	TempOtpSecret            string                  `json:"tempOtpSecret,omitempty"`
-	TempRecoveryCodes        []string                `json:"tempRecoveryCodes,omitempty"`
-	TempOtpSecretCreatedTime string                  `json:"tempOtpSecretCreatedTime,omitempty"`
-	Phone                    string                  `json:"phone,omitempty"`
-	Profile                  *UserProfile            `json:"profile,omitempty"`
-	Groups                   []string                `json:"groups,omitempty"`
-	WorkloadIdentityConfig   *WorkloadIdentityConfig `json:"workloadIdentityConfig,omitempty"`
+	// Name is the user's name, users/EMAIL.
+	Name string `json:"name,omitempty"`
+	// State is the account's lifecycle state.
+	State UserState `json:"state,omitempty"`
+	// Email is the address used for login and notifications.
+	Email string `json:"email,omitempty"`
+	// Title is the user's display title or full name.
+	Title string `json:"title,omitempty"`
+	// UserType is the type of account.
+	UserType UserType `json:"userType,omitempty"`
+	// MfaEnabled tells whether the user enabled MFA.
+	MfaEnabled bool `json:"mfaEnabled,omitempty"`
+	// TempOtpSecret is the temporary OTP secret of an MFA setup; a secret.
+	TempOtpSecret string `json:"tempOtpSecret,omitempty"`
+	// TempRecoveryCodes are the temporary recovery codes of an MFA setup; secrets.
+	TempRecoveryCodes []string `json:"tempRecoveryCodes,omitempty"`
+	// TempOtpSecretCreatedTime is when TempOtpSecret was created (RFC 3339).
+	TempOtpSecretCreatedTime string `json:"tempOtpSecretCreatedTime,omitempty"`
+	// Phone is an E.164 phone number, possibly empty.
+	Phone string `json:"phone,omitempty"`
+	// Profile is the user's metadata.
+	Profile *UserProfile `json:"profile,omitempty"`
+	// Groups are the user's groups, each groups/EMAIL.
+	Groups []string `json:"groups,omitempty"`
+	// WorkloadIdentityConfig is set for a workload identity only.
+	WorkloadIdentityConfig *WorkloadIdentityConfig `json:"workloadIdentityConfig,omitempty"`
 }
 
 // UserProfile is the metadata of a user.
 type UserProfile struct {
-	LastLoginTime          string `json:"lastLoginTime,omitempty"`
+	// LastLoginTime is when the user last logged in (RFC 3339).
+	LastLoginTime string `json:"lastLoginTime,omitempty"`
+	// LastChangePasswordTime is when the user last changed password (RFC 3339).
 	LastChangePasswordTime string `json:"lastChangePasswordTime,omitempty"`
-	Source                 string `json:"source,omitempty"`
+	// Source is where the account comes from.
+	Source string `json:"source,omitempty"`
 }
 
 // WorkloadIdentityConfig configures a workload identity user.
 type WorkloadIdentityConfig struct {
-	ProviderType     WorkloadProviderType `json:"providerType,omitempty"`
-	IssuerURL        string               `json:"issuerUrl,omitempty"`
-	AllowedAudiences []string             `json:"allowedAudiences,omitempty"`
-	SubjectPattern   string               `json:"subjectPattern,omitempty"`
+	// ProviderType is the kind of issuer.
+	ProviderType WorkloadProviderType `json:"providerType,omitempty"`
+	// IssuerURL is the issuer's address.
+	IssuerURL string `json:"issuerUrl,omitempty"`
+	// AllowedAudiences are the audiences a token may be for.
+	AllowedAudiences []string `json:"allowedAudiences,omitempty"`
+	// SubjectPattern is the pattern a token's subject must match.
+	SubjectPattern string `json:"subjectPattern,omitempty"`
 }
 
 // UserState is the lifecycle state of a user.
@@ -278,77 +365,108 @@ const (
 
 // BatchGetUsersResponse is the answer of users:batchGet.
 type BatchGetUsersResponse struct {
+	// Users are the users found.
 	Users []User `json:"users,omitempty"`
 }
 
 // UndeleteUserRequest is the body of users/{user}:undelete.
 type UndeleteUserRequest struct {
+	// Name is the deleted user's name, users/EMAIL.
 	Name string `json:"name"`
 }
 
 // Policy is a policy set on a database.
 type Policy struct {
-	Name                   string                  `json:"name,omitempty"`
-	InheritFromParent      bool                    `json:"inheritFromParent,omitempty"`
-	Type                   PolicyType              `json:"type,omitempty"`
-	ResourceType           PolicyResourceType      `json:"resourceType,omitempty"`
-	Enforce                bool                    `json:"enforce,omitempty"`
-	RolloutPolicy          *RolloutPolicy          `json:"rolloutPolicy,omitempty"`
-	MaskingRulePolicy      *MaskingRulePolicy      `json:"maskingRulePolicy,omitempty"`
+	// Name is the policy's resource name.
+	Name string `json:"name,omitempty"`
+	// InheritFromParent tells whether the policy inherits from its parent resource.
+	InheritFromParent bool `json:"inheritFromParent,omitempty"`
+	// Type is the policy's type, which tells which payload applies.
+	Type PolicyType `json:"type,omitempty"`
+	// ResourceType is the kind of resource the policy is attached to.
+	ResourceType PolicyResourceType `json:"resourceType,omitempty"`
+	// Enforce tells whether the policy is enforced.
+	Enforce bool `json:"enforce,omitempty"`
+	// RolloutPolicy is the payload of a ROLLOUT_POLICY policy.
+	RolloutPolicy *RolloutPolicy `json:"rolloutPolicy,omitempty"`
+	// MaskingRulePolicy is the payload of a MASKING_RULE policy.
+	MaskingRulePolicy *MaskingRulePolicy `json:"maskingRulePolicy,omitempty"`
+	// MaskingExemptionPolicy is the payload of a MASKING_EXEMPTION policy.
 	MaskingExemptionPolicy *MaskingExemptionPolicy `json:"maskingExemptionPolicy,omitempty"`
-	TagPolicy              *TagPolicy              `json:"tagPolicy,omitempty"`
-	DataSourceQueryPolicy  *DataSourceQueryPolicy  `json:"dataSourceQueryPolicy,omitempty"`
-	QueryDataPolicy        *QueryDataPolicy        `json:"queryDataPolicy,omitempty"`
+	// TagPolicy is the payload of a TAG policy.
+	TagPolicy *TagPolicy `json:"tagPolicy,omitempty"`
+	// DataSourceQueryPolicy is the payload of a DATA_SOURCE_QUERY policy.
+	DataSourceQueryPolicy *DataSourceQueryPolicy `json:"dataSourceQueryPolicy,omitempty"`
+	// QueryDataPolicy is the payload of a DATA_QUERY policy.
+	QueryDataPolicy *QueryDataPolicy `json:"queryDataPolicy,omitempty"`
 }
 
 // RolloutPolicy is the payload of a ROLLOUT_POLICY policy.
 type RolloutPolicy struct {
-	Automatic bool     `json:"automatic,omitempty"`
-	Roles     []string `json:"roles,omitempty"`
+	// Automatic tells whether rollout is automatic.
+	Automatic bool `json:"automatic,omitempty"`
+	// Roles are the roles the rollout policy names.
+	Roles []string `json:"roles,omitempty"`
 }
 
 // MaskingRulePolicy is the payload of a MASKING_RULE policy.
 type MaskingRulePolicy struct {
+	// Rules are the masking rules.
 	Rules []MaskingRule `json:"rules,omitempty"`
 }
 
 // MaskingRule masks the values matching its condition.
 type MaskingRule struct {
-	ID           string      `json:"id,omitempty"`
-	Condition    *Expression `json:"condition,omitempty"`
-	SemanticType string      `json:"semanticType,omitempty"`
+	// ID identifies the rule.
+	ID string `json:"id,omitempty"`
+	// Condition selects the values masked.
+	Condition *Expression `json:"condition,omitempty"`
+	// SemanticType is the semantic type given to the values matched.
+	SemanticType string `json:"semanticType,omitempty"`
 }
 
 // MaskingExemptionPolicy is the payload of a MASKING_EXEMPTION policy.
 type MaskingExemptionPolicy struct {
+	// Exemptions are the masking exemptions.
 	Exemptions []MaskingExemption `json:"exemptions,omitempty"`
 }
 
 // MaskingExemption exempts members from masking under a condition.
 type MaskingExemption struct {
-	Members   []string    `json:"members,omitempty"`
+	// Members are the members exempted.
+	Members []string `json:"members,omitempty"`
+	// Condition limits when the exemption applies.
 	Condition *Expression `json:"condition,omitempty"`
 }
 
 // TagPolicy is the payload of a TAG policy.
 type TagPolicy struct {
+	// Tags are the key/value tags.
 	Tags map[string]string `json:"tags,omitempty"`
 }
 
 // DataSourceQueryPolicy is the payload of a DATA_SOURCE_QUERY policy.
 type DataSourceQueryPolicy struct {
+	// AdminDataSourceRestriction limits queries on the admin data source.
 	AdminDataSourceRestriction AdminDataSourceRestriction `json:"adminDataSourceRestriction,omitempty"`
-	DisallowDdl                bool                       `json:"disallowDdl,omitempty"`
-	DisallowDml                bool                       `json:"disallowDml,omitempty"`
+	// DisallowDdl forbids DDL statements.
+	DisallowDdl bool `json:"disallowDdl,omitempty"`
+	// DisallowDml forbids DML statements.
+	DisallowDml bool `json:"disallowDml,omitempty"`
 }
 
 // QueryDataPolicy is the payload of a DATA_QUERY policy.
 type QueryDataPolicy struct {
-	Timeout           string `json:"timeout,omitempty"`
-	DisableExport     bool   `json:"disableExport,omitempty"`
+	// Timeout limits a query, as a duration string.
+	Timeout string `json:"timeout,omitempty"`
+	// DisableExport forbids exporting query results.
+	DisableExport bool `json:"disableExport,omitempty"`
+	// MaximumResultSize limits a result's size in bytes, as a string.
 	MaximumResultSize string `json:"maximumResultSize,omitempty"`
-	MaximumResultRows int32  `json:"maximumResultRows,omitempty"`
-	DisableCopyData   bool   `json:"disableCopyData,omitempty"`
+	// MaximumResultRows limits a result's rows.
+	MaximumResultRows int32 `json:"maximumResultRows,omitempty"`
+	// DisableCopyData forbids copying query results.
+	DisableCopyData bool `json:"disableCopyData,omitempty"`
 }
 
 // PolicyType is the type of a policy, also the policyType filter of a list.
@@ -394,146 +512,226 @@ const (
 
 // ListPoliciesResponse is the answer of a policy list.
 type ListPoliciesResponse struct {
+	// Policies are the policies listed.
 	Policies []Policy `json:"policies,omitempty"`
 }
 
 // Expression is a condition of a masking rule or exemption: an id and one node.
 type Expression struct {
-	ID                string             `json:"id,omitempty"`
-	ConstExpr         *ConstExpr         `json:"constExpr,omitempty"`
-	IdentExpr         *IdentExpr         `json:"identExpr,omitempty"`
-	SelectExpr        *SelectExpr        `json:"selectExpr,omitempty"`
-	CallExpr          *CallExpr          `json:"callExpr,omitempty"`
-	ListExpr          *ListExpr          `json:"listExpr,omitempty"`
-	StructExpr        *StructExpr        `json:"structExpr,omitempty"`
+	// ID identifies the node.
+	ID string `json:"id,omitempty"`
+	// ConstExpr is set when the node is a literal.
+	ConstExpr *ConstExpr `json:"constExpr,omitempty"`
+	// IdentExpr is set when the node is an identifier.
+	IdentExpr *IdentExpr `json:"identExpr,omitempty"`
+	// SelectExpr is set when the node selects a field.
+	SelectExpr *SelectExpr `json:"selectExpr,omitempty"`
+	// CallExpr is set when the node is a function call.
+	CallExpr *CallExpr `json:"callExpr,omitempty"`
+	// ListExpr is set when the node is a list literal.
+	ListExpr *ListExpr `json:"listExpr,omitempty"`
+	// StructExpr is set when the node is a message or map literal.
+	StructExpr *StructExpr `json:"structExpr,omitempty"`
+	// ComprehensionExpr is set when the node is a comprehension.
 	ComprehensionExpr *ComprehensionExpr `json:"comprehensionExpr,omitempty"`
 }
 
 // ConstExpr is a literal value.
 type ConstExpr struct {
-	NullValue      string   `json:"nullValue,omitempty"`
-	BoolValue      bool     `json:"boolValue,omitempty"`
-	Int64Value     string   `json:"int64Value,omitempty"`
-	Uint64Value    string   `json:"uint64Value,omitempty"`
-	DoubleValue    *float64 `json:"doubleValue,omitempty"`
-	StringValue    string   `json:"stringValue,omitempty"`
-	BytesValue     string   `json:"bytesValue,omitempty"`
-	DurationValue  string   `json:"durationValue,omitempty"`
-	TimestampValue string   `json:"timestampValue,omitempty"`
+	// NullValue is NULL_VALUE for a null literal.
+	NullValue string `json:"nullValue,omitempty"`
+	// BoolValue is a boolean literal.
+	BoolValue bool `json:"boolValue,omitempty"`
+	// Int64Value is a signed 64-bit literal, as a string.
+	Int64Value string `json:"int64Value,omitempty"`
+	// Uint64Value is an unsigned 64-bit literal, as a string.
+	Uint64Value string `json:"uint64Value,omitempty"`
+	// DoubleValue is a floating-point literal; nil when absent, so that 0 is kept.
+	DoubleValue *float64 `json:"doubleValue,omitempty"`
+	// StringValue is a string literal.
+	StringValue string `json:"stringValue,omitempty"`
+	// BytesValue is a bytes literal, base64-encoded.
+	BytesValue string `json:"bytesValue,omitempty"`
+	// DurationValue is a duration literal.
+	DurationValue string `json:"durationValue,omitempty"`
+	// TimestampValue is a timestamp literal (RFC 3339).
+	TimestampValue string `json:"timestampValue,omitempty"`
 }
 
 // IdentExpr is an identifier.
 type IdentExpr struct {
+	// Name is the identifier.
 	Name string `json:"name,omitempty"`
 }
 
 // SelectExpr selects a field of an operand.
 type SelectExpr struct {
-	Operand  *Expression `json:"operand,omitempty"`
-	Field    string      `json:"field,omitempty"`
-	TestOnly bool        `json:"testOnly,omitempty"`
+	// Operand is the value whose field is selected.
+	Operand *Expression `json:"operand,omitempty"`
+	// Field is the field selected.
+	Field string `json:"field,omitempty"`
+	// TestOnly tests whether the field is set rather than reading it.
+	TestOnly bool `json:"testOnly,omitempty"`
 }
 
 // CallExpr is a function call.
 type CallExpr struct {
-	Target   *Expression  `json:"target,omitempty"`
-	Function string       `json:"function,omitempty"`
-	Args     []Expression `json:"args,omitempty"`
+	// Target is the receiver of a method call, nil for a function.
+	Target *Expression `json:"target,omitempty"`
+	// Function is the function's name.
+	Function string `json:"function,omitempty"`
+	// Args are the arguments.
+	Args []Expression `json:"args,omitempty"`
 }
 
 // ListExpr is a list literal.
 type ListExpr struct {
-	Elements        []Expression `json:"elements,omitempty"`
-	OptionalIndices []int32      `json:"optionalIndices,omitempty"`
+	// Elements are the list's elements.
+	Elements []Expression `json:"elements,omitempty"`
+	// OptionalIndices are the indices of the optional elements.
+	OptionalIndices []int32 `json:"optionalIndices,omitempty"`
 }
 
 // StructExpr is a message or map literal.
 type StructExpr struct {
-	MessageName string        `json:"messageName,omitempty"`
-	Entries     []StructEntry `json:"entries,omitempty"`
+	// MessageName is the message's type, empty for a map.
+	MessageName string `json:"messageName,omitempty"`
+	// Entries are the fields or map entries.
+	Entries []StructEntry `json:"entries,omitempty"`
 }
 
 // StructEntry is one entry of a StructExpr.
 type StructEntry struct {
-	ID            string      `json:"id,omitempty"`
-	FieldKey      string      `json:"fieldKey,omitempty"`
-	MapKey        *Expression `json:"mapKey,omitempty"`
-	Value         *Expression `json:"value,omitempty"`
-	OptionalEntry bool        `json:"optionalEntry,omitempty"`
+	// ID identifies the entry.
+	ID string `json:"id,omitempty"`
+	// FieldKey is the field set, in a message.
+	FieldKey string `json:"fieldKey,omitempty"`
+	// MapKey is the key, in a map.
+	MapKey *Expression `json:"mapKey,omitempty"`
+	// Value is the entry's value.
+	Value *Expression `json:"value,omitempty"`
+	// OptionalEntry marks an entry set only when its value is present.
+	OptionalEntry bool `json:"optionalEntry,omitempty"`
 }
 
 // ComprehensionExpr is a comprehension over a range.
 type ComprehensionExpr struct {
-	IterVar       string      `json:"iterVar,omitempty"`
-	IterVar2      string      `json:"iterVar2,omitempty"`
-	IterRange     *Expression `json:"iterRange,omitempty"`
-	AccuVar       string      `json:"accuVar,omitempty"`
-	AccuInit      *Expression `json:"accuInit,omitempty"`
+	// IterVar names the variable bound to each element.
+	IterVar string `json:"iterVar,omitempty"`
+	// IterVar2 names a second iteration variable, when there is one.
+	IterVar2 string `json:"iterVar2,omitempty"`
+	// IterRange is the range iterated over.
+	IterRange *Expression `json:"iterRange,omitempty"`
+	// AccuVar names the accumulator.
+	AccuVar string `json:"accuVar,omitempty"`
+	// AccuInit is the accumulator's first value.
+	AccuInit *Expression `json:"accuInit,omitempty"`
+	// LoopCondition is checked before each step; iteration stops when false.
 	LoopCondition *Expression `json:"loopCondition,omitempty"`
-	LoopStep      *Expression `json:"loopStep,omitempty"`
-	Result        *Expression `json:"result,omitempty"`
+	// LoopStep computes the accumulator's next value.
+	LoopStep *Expression `json:"loopStep,omitempty"`
+	// Result computes the value of the comprehension.
+	Result *Expression `json:"result,omitempty"`
 }
 
 // IdentityProvider is an OAuth 2.0, OIDC or LDAP login provider.
 type IdentityProvider struct {
-	Name   string                  `json:"name,omitempty"`
-	Title  string                  `json:"title,omitempty"`
-	Domain string                  `json:"domain,omitempty"`
-	Type   IdentityProviderType    `json:"type,omitempty"`
+	// Name is the provider's resource name.
+	Name string `json:"name,omitempty"`
+	// Title is the provider's display title.
+	Title string `json:"title,omitempty"`
+	// Domain is the provider's domain.
+	Domain string `json:"domain,omitempty"`
+	// Type is the provider's protocol.
+	Type IdentityProviderType `json:"type,omitempty"`
+	// Config holds the configuration of the provider's type.
 	Config *IdentityProviderConfig `json:"config,omitempty"`
 }
 
 // IdentityProviderConfig holds the configuration of the provider's type.
 type IdentityProviderConfig struct {
+	// OAuth2Config is set for an OAuth 2.0 provider.
 	OAuth2Config *OAuth2Config `json:"oauth2Config,omitempty"`
-	OIDCConfig   *OIDCConfig   `json:"oidcConfig,omitempty"`
-	LDAPConfig   *LDAPConfig   `json:"ldapConfig,omitempty"`
+	// OIDCConfig is set for an OpenID Connect provider.
+	OIDCConfig *OIDCConfig `json:"oidcConfig,omitempty"`
+	// LDAPConfig is set for an LDAP provider.
+	LDAPConfig *LDAPConfig `json:"ldapConfig,omitempty"`
 }
 
 // FieldMapping maps provider attributes to user fields.
 type FieldMapping struct {
-	Identifier  string `json:"identifier,omitempty"`
+	// Identifier is the attribute holding the user's identifier.
+	Identifier string `json:"identifier,omitempty"`
+	// DisplayName is the attribute holding the user's display name.
 	DisplayName string `json:"displayName,omitempty"`
-	Phone       string `json:"phone,omitempty"`
-	Groups      string `json:"groups,omitempty"`
+	// Phone is the attribute holding the user's phone number.
+	Phone string `json:"phone,omitempty"`
+	// Groups is the attribute holding the user's groups.
+	Groups string `json:"groups,omitempty"`
 }
 
 // OAuth2Config configures an OAuth 2.0 provider.
 type OAuth2Config struct {
-	AuthURL       string          `json:"authUrl,omitempty"`
-	TokenURL      string          `json:"tokenUrl,omitempty"`
-	UserInfoURL   string          `json:"userInfoUrl,omitempty"`
-	ClientID      string          `json:"clientId,omitempty"`
-	ClientSecret  string          `json:"clientSecret,omitempty"`
-	Scopes        []string        `json:"scopes,omitempty"`
-	FieldMapping  *FieldMapping   `json:"fieldMapping,omitempty"`
-	SkipTLSVerify bool            `json:"skipTlsVerify,omitempty"`
-	AuthStyle     OAuth2AuthStyle `json:"authStyle,omitempty"`
+	// AuthURL is the authorization endpoint.
+	AuthURL string `json:"authUrl,omitempty"`
+	// TokenURL is the token endpoint.
+	TokenURL string `json:"tokenUrl,omitempty"`
+	// UserInfoURL is the user information endpoint.
+	UserInfoURL string `json:"userInfoUrl,omitempty"`
+	// ClientID is the client's id at the provider.
+	ClientID string `json:"clientId,omitempty"`
+	// ClientSecret is the client's secret; a secret.
+	ClientSecret string `json:"clientSecret,omitempty"`
+	// Scopes are the scopes requested.
+	Scopes []string `json:"scopes,omitempty"`
+	// FieldMapping maps the provider's attributes to user fields.
+	FieldMapping *FieldMapping `json:"fieldMapping,omitempty"`
+	// SkipTLSVerify turns off the check of the provider's certificate.
+	SkipTLSVerify bool `json:"skipTlsVerify,omitempty"`
+	// AuthStyle is how the client's credentials reach the token endpoint.
+	AuthStyle OAuth2AuthStyle `json:"authStyle,omitempty"`
 }
 
 // OIDCConfig configures an OpenID Connect provider.
 type OIDCConfig struct {
-	Issuer        string          `json:"issuer,omitempty"`
-	ClientID      string          `json:"clientId,omitempty"`
-	ClientSecret  string          `json:"clientSecret,omitempty"`
-	Scopes        []string        `json:"scopes,omitempty"`
-	FieldMapping  *FieldMapping   `json:"fieldMapping,omitempty"`
-	SkipTLSVerify bool            `json:"skipTlsVerify,omitempty"`
-	AuthStyle     OAuth2AuthStyle `json:"authStyle,omitempty"`
-	AuthEndpoint  string          `json:"authEndpoint,omitempty"`
+	// Issuer is the issuer's address.
+	Issuer string `json:"issuer,omitempty"`
+	// ClientID is the client's id at the provider.
+	ClientID string `json:"clientId,omitempty"`
+	// ClientSecret is the client's secret; a secret.
+	ClientSecret string `json:"clientSecret,omitempty"`
+	// Scopes are the scopes requested.
+	Scopes []string `json:"scopes,omitempty"`
+	// FieldMapping maps the provider's claims to user fields.
+	FieldMapping *FieldMapping `json:"fieldMapping,omitempty"`
+	// SkipTLSVerify turns off the check of the provider's certificate.
+	SkipTLSVerify bool `json:"skipTlsVerify,omitempty"`
+	// AuthStyle is how the client's credentials reach the token endpoint.
+	AuthStyle OAuth2AuthStyle `json:"authStyle,omitempty"`
+	// AuthEndpoint is the authorization endpoint.
+	AuthEndpoint string `json:"authEndpoint,omitempty"`
 }
 
 // LDAPConfig configures an LDAP provider.
 type LDAPConfig struct {
-	Host             string               `json:"host,omitempty"`
-	Port             int32                `json:"port,omitempty"`
-	SkipTLSVerify    bool                 `json:"skipTlsVerify,omitempty"`
-	BindDN           string               `json:"bindDn,omitempty"`
-	BindPassword     string               `json:"bindPassword,omitempty"`
-	BaseDN           string               `json:"baseDn,omitempty"`
-	UserFilter       string               `json:"userFilter,omitempty"`
+	// Host is the LDAP server's host.
+	Host string `json:"host,omitempty"`
+	// Port is the LDAP server's port.
+	Port int32 `json:"port,omitempty"`
+	// SkipTLSVerify turns off the check of the server's certificate.
+	SkipTLSVerify bool `json:"skipTlsVerify,omitempty"`
+	// BindDN is the DN the service binds as.
+	BindDN string `json:"bindDn,omitempty"`
+	// BindPassword is BindDN's password; a secret.
+	BindPassword string `json:"bindPassword,omitempty"`
+	// BaseDN is where users are searched.
+	BaseDN string `json:"baseDn,omitempty"`
+	// UserFilter is the filter finding a user.
+	UserFilter string `json:"userFilter,omitempty"`
+	// SecurityProtocol is the connection's transport security.
 	SecurityProtocol LDAPSecurityProtocol `json:"securityProtocol,omitempty"`
-	FieldMapping     *FieldMapping        `json:"fieldMapping,omitempty"`
+	// FieldMapping maps LDAP attributes to user fields.
+	FieldMapping *FieldMapping `json:"fieldMapping,omitempty"`
 }
 
 // IdentityProviderType is the protocol of an identity provider.
@@ -569,29 +767,37 @@ const (
 
 // ListIdentityProvidersResponse is the answer of GET /v1/idps.
 type ListIdentityProvidersResponse struct {
+	// IdentityProviders are the identity providers listed.
 	IdentityProviders []IdentityProvider `json:"identityProviders,omitempty"`
 }
 
 // DiffSchemaRequest is the body of a changelog's :diffSchema: Name and one of
 // Schema (a target schema) or Changelog (another changelog's name).
 type DiffSchemaRequest struct {
-	Name      string `json:"name,omitempty"`
-	Schema    string `json:"schema,omitempty"`
+	// Name is the database or changelog compared from.
+	Name string `json:"name,omitempty"`
+	// Schema is the target schema.
+	Schema string `json:"schema,omitempty"`
+	// Changelog is the full name of the target changelog.
 	Changelog string `json:"changelog,omitempty"`
 }
 
 // DiffSchemaResponse holds the migration statements; empty when the schemas agree.
 type DiffSchemaResponse struct {
+	// Diff is the migration statements.
 	Diff string `json:"diff,omitempty"`
 }
 
 // LoginRequest is the body of POST /v1/auth/login for a service account.
 type LoginRequest struct {
-	Email    string `json:"email"`
+	// Email is the service account's email.
+	Email string `json:"email"`
+	// Password is the service account's key; a secret.
 	Password string `json:"password"`
 }
 
 // LoginResponse carries the token a login returned.
 type LoginResponse struct {
+	// Token is the bearer token to send with later calls; a secret.
 	Token string `json:"token,omitempty"`
 }
