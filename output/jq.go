@@ -45,6 +45,7 @@ func newJQPrinter(expr string, mask bool) (Printer, error) {
 // errHalted stops a run on jq's halt.
 var errHalted = errors.New("halted")
 
+// Print prints the results of the --jq expression on doc, one a line.
 func (p jqPrinter) Print(w io.Writer, doc Document) error {
 	if !json.Valid(doc.Raw) {
 		return invalidJSON(doc.Raw)

@@ -39,6 +39,7 @@ type jsonPrinter struct {
 	mask bool
 }
 
+// Print prints doc as indented JSON, secrets masked unless shown.
 func (p jsonPrinter) Print(w io.Writer, doc Document) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	if err := formatJSON(bw, doc.Raw, jsonStyle{mask: p.mask, list: doc.ListField, pretty: true}); err != nil {

@@ -9,6 +9,7 @@ import (
 // namePrinter prints one resource name a line (-o name).
 type namePrinter struct{}
 
+// Print prints the resource names of doc, one a line.
 func (namePrinter) Print(w io.Writer, doc Document) error {
 	if doc.Names == nil {
 		return fmt.Errorf("%w: this result has no resource names to print with -o name: use -o table, json or yaml", ErrInvalidOptions)

@@ -33,8 +33,10 @@ type Options struct {
 
 // Table is one table of a document, for people.
 type Table struct {
+	// Headers are the column headers, shown unless --no-headers.
 	Headers []string
-	Rows    [][]string
+	// Rows are the cells of each row, when Each is nil.
+	Rows [][]string
 	// Each, when not nil, gives the rows instead of Rows, one at a time,
 	// until yield returns false. The printer calls it more than once (to
 	// measure the columns, then to write them): it must give the same rows

@@ -16,8 +16,10 @@ import (
 // Column declares one column of a resource's table: its header and how to
 // get the cell from a value.
 type Column[T any] struct {
+	// Header is the column's header.
 	Header string
-	Value  func(T) string
+	// Value gives the cell of one item.
+	Value func(T) string
 }
 
 // TableOf declares the table of items: one row per item, one cell per
@@ -71,6 +73,7 @@ type tablePrinter struct {
 	opts Options
 }
 
+// Print prints the tables of doc, or its text, or its JSON when it has neither.
 func (p tablePrinter) Print(w io.Writer, doc Document) error {
 	if doc.Text != nil {
 		return printText(w, doc.Text())
@@ -394,17 +397,20 @@ type plainRenderer struct {
 	line []byte
 }
 
+// Start begins a table written to w.
 func (r *plainRenderer) Start(w io.Writer) error {
 	r.w = w
 	return nil
 }
 
+// Header writes the header line, bold when asked.
 func (r *plainRenderer) Header(headers [][]string, ctx tw.Formatting) {
 	for _, h := range headers {
 		r.writeLine(h, ctx, r.bold)
 	}
 }
 
+// Row writes the line of one row.
 func (r *plainRenderer) Row(row []string, ctx tw.Formatting) {
 	r.writeLine(row, ctx, false)
 }
@@ -438,10 +444,13 @@ func (r *plainRenderer) writeLine(cells []string, ctx tw.Formatting, bold bool) 
 	r.w.Write(r.line)
 }
 
+// Footer writes nothing: tables have no footer.
 func (r *plainRenderer) Footer([][]string, tw.Formatting) {}
 
+// Line writes nothing: tables have no separator lines.
 func (r *plainRenderer) Line(tw.Formatting) {}
 
+// Config tells tablewriter there are no borders, symbols or separators.
 func (r *plainRenderer) Config() tw.Rendition {
 	return tw.Rendition{
 		Borders:  tw.BorderNone,
@@ -450,6 +459,8 @@ func (r *plainRenderer) Config() tw.Rendition {
 	}
 }
 
+// Close ends a table; nothing is buffered.
 func (r *plainRenderer) Close() error { return nil }
 
+// Logger ignores tablewriter's logger: the renderer logs nothing.
 func (r *plainRenderer) Logger(*ll.Logger) {}

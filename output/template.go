@@ -24,6 +24,7 @@ func newTemplatePrinter(text string, mask bool) (Printer, error) {
 	return templatePrinter{tmpl: tmpl, mask: mask}, nil
 }
 
+// Print executes the template over doc.
 func (p templatePrinter) Print(w io.Writer, doc Document) error {
 	data, err := decodeDocument(doc, p.mask)
 	if err != nil {

@@ -18,6 +18,7 @@ type yamlPrinter struct {
 	mask bool
 }
 
+// Print prints doc as YAML, secrets masked unless shown.
 func (p yamlPrinter) Print(w io.Writer, doc Document) error {
 	data, err := normalizedJSON(doc, p.mask)
 	if err != nil {
