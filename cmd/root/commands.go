@@ -18,6 +18,7 @@ import (
 	"github.com/dbgov/dbgov/cmd/schema"
 	"github.com/dbgov/dbgov/cmd/users"
 	"github.com/dbgov/dbgov/cmd/version"
+	"github.com/dbgov/dbgov/config"
 	"github.com/dbgov/dbgov/output"
 )
 
@@ -38,9 +39,17 @@ func addCommands(cmd *cobra.Command, f *factory.Factory) {
 	)
 }
 
-// registerCompletions offers the values of the global enum flags.
-func registerCompletions(cmd *cobra.Command) {
+// registerCompletions offers the values of the global enum flags, and the
+// profiles of the config file for --profile.
+func registerCompletions(cmd *cobra.Command, f *factory.Factory) {
 	_ = cmd.RegisterFlagCompletionFunc("output", fixedValues(output.Formats...))
+	_ = cmd.RegisterFlagCompletionFunc("profile", func(c *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		file, _, err := config.Open(c.Root().PersistentFlags(), f.Getenv)
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		return fixedValues(file.Profiles()...)(c, nil, toComplete)
+	})
 }
 
 // fixedValues completes a flag from a fixed list, keeping those that start

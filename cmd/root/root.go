@@ -35,7 +35,7 @@ authenticate with --token, or with --service-account and --service-key.`,
 	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return exitcode.Usagef("%v\nrun '%s --help' for usage", err, c.CommandPath())
 	})
-	registerCompletions(cmd)
+	registerCompletions(cmd, f)
 	addCommands(cmd, f)
 	refuseUnknownSubcommands(cmd)
 	return cmd

@@ -2,6 +2,7 @@ package root_test
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -113,5 +114,17 @@ func TestRun_warningsAreJSONLinesUnderJSONOutput(t *testing.T) {
 	var e struct{ Error struct{ ExitCode int } }
 	if err := json.Unmarshal([]byte(lines[1]), &e); err != nil || e.Error.ExitCode != 8 {
 		t.Errorf("second line %q is not the JSON error (%v)", lines[1], err)
+	}
+}
+
+func TestRun_profileCompletionOffersTheFileProfiles(t *testing.T) {
+	dir := t.TempDir()
+	path := dir + "/config.yaml"
+	if err := os.WriteFile(path, []byte("profiles:\n  prod: {url: https://a.example.com}\n  staging: {url: https://b.example.com}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res := cmdtest.Run(t, cmdtest.Options{Env: map[string]string{"DBGOV_CONFIG": path}}, "__complete", "idps", "list", "--profile", "st").Expect(t, 0)
+	if !strings.HasPrefix(res.Stdout, "staging\n:4\n") {
+		t.Errorf("completion %q, want staging and no file completion", res.Stdout)
 	}
 }
