@@ -663,16 +663,27 @@ func TestSend_readsTheAnswerIntoTheBodyItMayReuse(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {
-			sent := append([]byte(nil), body...)
-			raw, err := c.Do(context.Background(), &Request{Method: http.MethodPost, Path: tt.path, Body: sent, ReuseBody: true})
-			if err != nil {
-				t.Fatal(err)
+			// The transport closes the body from its own goroutine, which may
+			// come a moment after the answer: then the answer is read
+			// elsewhere, which is safe. Reuse must happen on some try, and an
+			// answer must always arrive whole.
+			reusedOnce := false
+			for range 20 {
+				sent := append([]byte(nil), body...)
+				raw, err := c.Do(context.Background(), &Request{Method: http.MethodPost, Path: tt.path, Body: sent, ReuseBody: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if string(raw) != tt.want {
+					t.Fatalf("answer of %d bytes differs from the %d expected", len(raw), len(tt.want))
+				}
+				if len(raw) > 0 && &raw[0] == &sent[0] {
+					reusedOnce = true
+					break
+				}
 			}
-			if string(raw) != tt.want {
-				t.Fatalf("answer of %d bytes differs from the %d expected", len(raw), len(tt.want))
-			}
-			if reused := len(raw) > 0 && &raw[0] == &sent[0]; reused != tt.reused {
-				t.Errorf("answer read into the body's memory: %v, want %v", reused, tt.reused)
+			if reusedOnce != tt.reused {
+				t.Errorf("answer read into the body's memory: %v, want %v", reusedOnce, tt.reused)
 			}
 		})
 	}
