@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"unicode/utf8"
+
+	"github.com/dbgov/dbgov/internal/jsonscan"
 )
 
 // EachCatalogTable calls fn with each table of the catalog document raw (a
@@ -58,7 +60,7 @@ func (w *catalogWalker) walk() error {
 		var cat DatabaseCatalog
 		return json.Unmarshal(w.src, &cat) // says what is wrong
 	}
-	i := skipJSONSpace(w.src, 0)
+	i := jsonscan.SkipSpace(w.src, 0)
 	if w.src[i] == 'n' {
 		return nil
 	}
@@ -111,7 +113,7 @@ func (w *catalogWalker) is(i int, c byte) bool {
 func (w *catalogWalker) schema(name, tables int) error {
 	var schemaName string
 	if name >= 0 && w.src[name] == '"' {
-		if err := json.Unmarshal(w.src[name:jsonValueEnd(w.src, name)], &schemaName); err != nil {
+		if err := json.Unmarshal(w.src[name:jsonscan.ValueEnd(w.src, name)], &schemaName); err != nil {
 			return err
 		}
 	}
@@ -143,15 +145,15 @@ func (w *catalogWalker) members(i int, names ...string) ([]int, error) {
 	for k := range at {
 		at[k] = -1
 	}
-	i = skipJSONSpace(w.src, i+1)
+	i = jsonscan.SkipSpace(w.src, i+1)
 	if w.src[i] == '}' {
 		return at, nil
 	}
 	for {
-		end := jsonValueEnd(w.src, i)
+		end := jsonscan.ValueEnd(w.src, i)
 		key := w.src[i+1 : end-1]
-		i = skipJSONSpace(w.src, end)
-		i = skipJSONSpace(w.src, i+1) // ':'
+		i = jsonscan.SkipSpace(w.src, end)
+		i = jsonscan.SkipSpace(w.src, i+1) // ':'
 		for k, name := range names {
 			switch {
 			case string(key) == name:
@@ -163,9 +165,9 @@ func (w *catalogWalker) members(i int, names ...string) ([]int, error) {
 				return nil, errIrregular
 			}
 		}
-		i = skipJSONSpace(w.src, jsonValueEnd(w.src, i))
+		i = jsonscan.SkipSpace(w.src, jsonscan.ValueEnd(w.src, i))
 		if w.src[i] == ',' {
-			i = skipJSONSpace(w.src, i+1)
+			i = jsonscan.SkipSpace(w.src, i+1)
 			continue
 		}
 		return at, nil
@@ -174,7 +176,7 @@ func (w *catalogWalker) members(i int, names ...string) ([]int, error) {
 
 // eachJSONElement calls fn with the offset of each element of the array at i.
 func eachJSONElement(src []byte, i int, fn func(at int) error) error {
-	i = skipJSONSpace(src, i+1)
+	i = jsonscan.SkipSpace(src, i+1)
 	if src[i] == ']' {
 		return nil
 	}
@@ -182,75 +184,12 @@ func eachJSONElement(src []byte, i int, fn func(at int) error) error {
 		if err := fn(i); err != nil {
 			return err
 		}
-		i = skipJSONSpace(src, jsonValueEnd(src, i))
+		i = jsonscan.SkipSpace(src, jsonscan.ValueEnd(src, i))
 		if src[i] == ',' {
-			i = skipJSONSpace(src, i+1)
+			i = jsonscan.SkipSpace(src, i+1)
 			continue
 		}
 		return nil
-	}
-}
-
-func skipJSONSpace(src []byte, i int) int {
-	for i < len(src) {
-		switch src[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-		default:
-			return i
-		}
-	}
-	return i
-}
-
-// jsonValueEnd returns the offset just past the value starting at i of a
-// document json.Valid accepted.
-func jsonValueEnd(src []byte, i int) int {
-	switch src[i] {
-	case '"':
-		j := i + 1
-		for {
-			k := bytes.IndexByte(src[j:], '"')
-			if k < 0 {
-				return len(src)
-			}
-			q := j + k
-			b := q - 1
-			for b > i && src[b] == '\\' {
-				b--
-			}
-			if (q-1-b)%2 == 0 {
-				return q + 1
-			}
-			j = q + 1
-		}
-	case '{', '[':
-		nesting := 0
-		for i < len(src) {
-			switch src[i] {
-			case '"':
-				i = jsonValueEnd(src, i)
-				continue
-			case '{', '[':
-				nesting++
-			case '}', ']':
-				nesting--
-				if nesting == 0 {
-					return i + 1
-				}
-			}
-			i++
-		}
-		return i
-	default:
-		for i < len(src) {
-			switch src[i] {
-			case ',', '}', ']', ' ', '\t', '\n', '\r':
-				return i
-			}
-			i++
-		}
-		return i
 	}
 }
 
@@ -265,7 +204,7 @@ func (w *catalogWalker) decodeTable(i int) (end int, err error) {
 		return end, nil
 	}
 	w.table = TableCatalog{}
-	end = jsonValueEnd(w.src, i)
+	end = jsonscan.ValueEnd(w.src, i)
 	return end, json.Unmarshal(w.src[i:end], &w.table)
 }
 
@@ -375,7 +314,7 @@ func (w *catalogWalker) str(i int, s *string) int {
 	if w.src[i] != '"' {
 		return -1
 	}
-	end := jsonValueEnd(w.src, i)
+	end := jsonscan.ValueEnd(w.src, i)
 	raw := w.src[i+1 : end-1]
 	if bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
 		*s = string(raw)
@@ -408,26 +347,26 @@ func (w *catalogWalker) eachMember(i int, fn func(key []byte, at int) int) int {
 	if w.src[i] != '{' {
 		return -1
 	}
-	i = skipJSONSpace(w.src, i+1)
+	i = jsonscan.SkipSpace(w.src, i+1)
 	if w.src[i] == '}' {
 		return i + 1
 	}
 	for {
-		end := jsonValueEnd(w.src, i)
+		end := jsonscan.ValueEnd(w.src, i)
 		key := w.src[i+1 : end-1]
-		i = skipJSONSpace(w.src, end)
-		i = skipJSONSpace(w.src, i+1) // ':'
+		i = jsonscan.SkipSpace(w.src, end)
+		i = jsonscan.SkipSpace(w.src, i+1) // ':'
 		switch end = fn(key, i); {
 		case end < 0:
 			return -1
 		case end == 0:
-			end = jsonValueEnd(w.src, i)
+			end = jsonscan.ValueEnd(w.src, i)
 		}
-		i = skipJSONSpace(w.src, end)
+		i = jsonscan.SkipSpace(w.src, end)
 		if w.src[i] != ',' {
 			return i + 1 // '}'
 		}
-		i = skipJSONSpace(w.src, i+1)
+		i = jsonscan.SkipSpace(w.src, i+1)
 	}
 }
 
@@ -436,7 +375,7 @@ func (w *catalogWalker) eachElement(i int, fn func(at int) int) int {
 	if w.src[i] != '[' {
 		return -1
 	}
-	i = skipJSONSpace(w.src, i+1)
+	i = jsonscan.SkipSpace(w.src, i+1)
 	if w.src[i] == ']' {
 		return i + 1
 	}
@@ -445,10 +384,10 @@ func (w *catalogWalker) eachElement(i int, fn func(at int) int) int {
 		if end < 0 {
 			return -1
 		}
-		i = skipJSONSpace(w.src, end)
+		i = jsonscan.SkipSpace(w.src, end)
 		if w.src[i] != ',' {
 			return i + 1 // ']'
 		}
-		i = skipJSONSpace(w.src, i+1)
+		i = jsonscan.SkipSpace(w.src, i+1)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/dbgov/dbgov/internal/jsonscan"
 )
 
 // valueDecoder turns JSON that json.Valid accepted into the values jq and
@@ -77,7 +79,7 @@ func (d *valueDecoder) value(depth int) any {
 	case '[':
 		return d.array(depth)
 	case '"':
-		end := stringEnd(d.src, d.pos)
+		end := jsonscan.StringEnd(d.src, d.pos)
 		s := d.unquote(d.src[d.pos:end])
 		d.pos = end
 		return s
@@ -91,7 +93,7 @@ func (d *valueDecoder) value(depth int) any {
 		d.pos += len("null")
 		return nil
 	default:
-		end := scalarEnd(d.src, d.pos)
+		end := jsonscan.ScalarEnd(d.src, d.pos)
 		text := d.src[d.pos:end]
 		d.pos = end
 		if d.jqNumbers {
@@ -114,7 +116,7 @@ func (d *valueDecoder) object(depth int) any {
 		d.pos++
 	} else {
 		for {
-			end := stringEnd(d.src, d.pos)
+			end := jsonscan.StringEnd(d.src, d.pos)
 			key := d.key(d.src[d.pos:end])
 			d.pos = end
 			d.skipSpace()
@@ -122,7 +124,7 @@ func (d *valueDecoder) object(depth int) any {
 			d.skipSpace()
 			if d.mask && IsSecretField(key) {
 				start := d.pos
-				d.pos = valueEnd(d.src, start)
+				d.pos = jsonscan.ValueEnd(d.src, start)
 				if !isEmptyValue(d.src[start:d.pos]) {
 					m[key] = Mask
 				} else {
@@ -265,65 +267,4 @@ func hex4(s []byte) rune {
 		r = r*16 + rune(c)
 	}
 	return r
-}
-
-// stringEnd returns the offset just past the string starting at i.
-func stringEnd(src []byte, i int) int {
-	j := i + 1
-	for {
-		k := bytes.IndexByte(src[j:], '"')
-		if k < 0 { // cannot happen in a valid document
-			return len(src)
-		}
-		q := j + k
-		// The quote is escaped when an odd number of backslashes precede it.
-		b := q - 1
-		for b > i && src[b] == '\\' {
-			b--
-		}
-		if (q-1-b)%2 == 0 {
-			return q + 1
-		}
-		j = q + 1
-	}
-}
-
-// scalarEnd returns the offset just past the number or literal at i.
-func scalarEnd(src []byte, i int) int {
-	for i < len(src) {
-		switch src[i] {
-		case ',', '}', ']', ' ', '\t', '\n', '\r':
-			return i
-		}
-		i++
-	}
-	return i
-}
-
-// valueEnd returns the offset just past the value starting at i.
-func valueEnd(src []byte, i int) int {
-	switch src[i] {
-	case '"':
-		return stringEnd(src, i)
-	case '{', '[':
-		nesting := 0
-		for i < len(src) {
-			switch src[i] {
-			case '"':
-				i = stringEnd(src, i)
-				continue
-			case '{', '[':
-				nesting++
-			case '}', ']':
-				nesting--
-				if nesting == 0 {
-					return i + 1
-				}
-			}
-			i++
-		}
-		return i
-	default:
-		return scalarEnd(src, i)
-	}
 }

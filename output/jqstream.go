@@ -4,6 +4,8 @@ import (
 	"bytes"
 
 	"github.com/itchyny/gojq"
+
+	"github.com/dbgov/dbgov/internal/jsonscan"
 )
 
 // jqStream runs a jq expression that begins by walking into the document
@@ -114,11 +116,11 @@ func fieldName(ix *gojq.Index) (string, bool) {
 // to be decoded for jq to say what it makes of it.
 func (s *jqStream) walk(src []byte, mask bool, list string, each func(elem []byte) error) (bool, error) {
 	w := streamWalker{src: src, steps: s.steps, mask: mask, list: list}
-	if !w.check(skipSpaceAt(src, 0), 0) {
+	if !w.check(jsonscan.SkipSpace(src, 0), 0) {
 		return false, nil
 	}
 	w.each = each
-	return true, w.emit(skipSpaceAt(src, 0), 0)
+	return true, w.emit(jsonscan.SkipSpace(src, 0), 0)
 }
 
 type streamWalker struct {
@@ -134,24 +136,24 @@ type streamWalker struct {
 // holds it more than once.
 func (w *streamWalker) field(i int, name string) (at int, ok bool) {
 	at = -1
-	i = skipSpaceAt(w.src, i+1) // past '{'
+	i = jsonscan.SkipSpace(w.src, i+1) // past '{'
 	if w.src[i] == '}' {
 		return -1, true
 	}
 	for {
-		end := stringEnd(w.src, i)
+		end := jsonscan.StringEnd(w.src, i)
 		key := w.src[i:end]
-		i = skipSpaceAt(w.src, end)
-		i = skipSpaceAt(w.src, i+1) // past ':'
+		i = jsonscan.SkipSpace(w.src, end)
+		i = jsonscan.SkipSpace(w.src, i+1) // past ':'
 		if keyIs(key, name) {
 			if at >= 0 {
 				return -1, false
 			}
 			at = i
 		}
-		i = skipSpaceAt(w.src, valueEnd(w.src, i))
+		i = jsonscan.SkipSpace(w.src, jsonscan.ValueEnd(w.src, i))
 		if w.src[i] == ',' {
-			i = skipSpaceAt(w.src, i+1)
+			i = jsonscan.SkipSpace(w.src, i+1)
 			continue
 		}
 		return at, true
@@ -161,18 +163,18 @@ func (w *streamWalker) field(i int, name string) (at int, ok bool) {
 // elements calls fn with the offsets of the start and end of each element
 // of the array at i.
 func (w *streamWalker) elements(i int, fn func(at, end int) bool) bool {
-	i = skipSpaceAt(w.src, i+1) // past '['
+	i = jsonscan.SkipSpace(w.src, i+1) // past '['
 	if w.src[i] == ']' {
 		return true
 	}
 	for {
-		end := valueEnd(w.src, i)
+		end := jsonscan.ValueEnd(w.src, i)
 		if !fn(i, end) {
 			return false
 		}
-		i = skipSpaceAt(w.src, end)
+		i = jsonscan.SkipSpace(w.src, end)
 		if w.src[i] == ',' {
-			i = skipSpaceAt(w.src, i+1)
+			i = jsonscan.SkipSpace(w.src, i+1)
 			continue
 		}
 		return true
@@ -242,16 +244,4 @@ func keyIs(key []byte, name string) bool {
 		return string(key[1:len(key)-1]) == name
 	}
 	return unquoteKey(key) == name
-}
-
-func skipSpaceAt(src []byte, i int) int {
-	for i < len(src) {
-		switch src[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-		default:
-			return i
-		}
-	}
-	return i
 }

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/dbgov/dbgov/internal/jsonscan"
 )
 
 // Mask is what a non-empty secret value prints as.
@@ -160,11 +162,11 @@ func (f *jsonFormatter) value(depth int) {
 	case '[':
 		f.array(depth)
 	case '"':
-		end := stringEnd(f.src, f.pos)
+		end := jsonscan.StringEnd(f.src, f.pos)
 		f.w.Write(f.src[f.pos:end])
 		f.pos = end
 	default:
-		end := scalarEnd(f.src, f.pos)
+		end := jsonscan.ScalarEnd(f.src, f.pos)
 		f.w.Write(f.src[f.pos:end])
 		f.pos = end
 	}
@@ -193,7 +195,7 @@ func (f *jsonFormatter) object(depth int) {
 			f.w.WriteByte(',')
 		}
 		f.newline(depth + 1)
-		keyEnd := stringEnd(f.src, f.pos)
+		keyEnd := jsonscan.StringEnd(f.src, f.pos)
 		key := f.src[f.pos:keyEnd]
 		f.w.Write(key)
 		if f.style.pretty {
@@ -209,7 +211,7 @@ func (f *jsonFormatter) object(depth int) {
 		case ensureList && keyEquals(key, f.listKey):
 			sawList = true
 			if f.src[f.pos] == 'n' { // null: the list is empty
-				f.pos = scalarEnd(f.src, f.pos)
+				f.pos = jsonscan.ScalarEnd(f.src, f.pos)
 				f.w.WriteString("[]")
 			} else {
 				f.value(depth + 1)
@@ -281,7 +283,7 @@ func (f *jsonFormatter) array(depth int) {
 // anything else becomes Mask.
 func (f *jsonFormatter) secretValue(depth int) {
 	start := f.pos
-	end := valueEnd(f.src, start)
+	end := jsonscan.ValueEnd(f.src, start)
 	if isEmptyValue(f.src[start:end]) {
 		f.value(depth)
 		return

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+
+	"github.com/dbgov/dbgov/internal/jsonscan"
 )
 
 // Fields are the top-level members of a JSON object: the JSON text of each
@@ -25,7 +27,7 @@ func Verbatim(data []byte, v any) (Fields, bool) {
 	}
 	c := verbatimChecker{src: data, shapes: map[reflect.Type]*shape{}}
 	root := c.shapeOf(t.Elem())
-	i := skipSpace(data, 0)
+	i := jsonscan.SkipSpace(data, 0)
 	if root.kind != shapeStruct || data[i] != '{' {
 		return nil, false
 	}
@@ -116,7 +118,7 @@ func (c *verbatimChecker) check(i int, s *shape, depth int) (int, bool) {
 		if s.kind != shapeSlice {
 			return 0, false
 		}
-		i = skipSpace(c.src, i+1)
+		i = jsonscan.SkipSpace(c.src, i+1)
 		if c.src[i] == ']' {
 			return i + 1, true
 		}
@@ -125,14 +127,14 @@ func (c *verbatimChecker) check(i int, s *shape, depth int) (int, bool) {
 			if !ok {
 				return 0, false
 			}
-			i = skipSpace(c.src, end)
+			i = jsonscan.SkipSpace(c.src, end)
 			if c.src[i] == ']' {
 				return i + 1, true
 			}
-			i = skipSpace(c.src, i+1) // ','
+			i = jsonscan.SkipSpace(c.src, i+1) // ','
 		}
 	case '"':
-		end := stringEnd(c.src, i)
+		end := jsonscan.StringEnd(c.src, i)
 		if s.kind != shapeString {
 			return 0, false
 		}
@@ -158,12 +160,12 @@ func (c *verbatimChecker) object(i int, s *shape, depth int) (int, bool) {
 	var seen uint64 // struct fields met
 	var buf [8][]byte
 	keys := buf[:0] // map keys met
-	i = skipSpace(c.src, i+1)
+	i = jsonscan.SkipSpace(c.src, i+1)
 	if c.src[i] == '}' {
 		return i + 1, true
 	}
 	for {
-		keyEnd := stringEnd(c.src, i)
+		keyEnd := jsonscan.StringEnd(c.src, i)
 		key := c.src[i+1 : keyEnd-1]
 		if bytes.IndexByte(key, '\\') >= 0 {
 			return 0, false
@@ -185,8 +187,8 @@ func (c *verbatimChecker) object(i int, s *shape, depth int) (int, bool) {
 			keys = append(keys, key)
 			elem = s.elems[0]
 		}
-		i = skipSpace(c.src, keyEnd)
-		i = skipSpace(c.src, i+1) // ':'
+		i = jsonscan.SkipSpace(c.src, keyEnd)
+		i = jsonscan.SkipSpace(c.src, i+1) // ':'
 		end, ok := c.check(i, elem, depth+1)
 		if !ok {
 			return 0, false
@@ -194,11 +196,11 @@ func (c *verbatimChecker) object(i int, s *shape, depth int) (int, bool) {
 		if depth == 0 {
 			c.top[string(key)] = c.src[i:end]
 		}
-		i = skipSpace(c.src, end)
+		i = jsonscan.SkipSpace(c.src, end)
 		if c.src[i] == '}' {
 			return i + 1, true
 		}
-		i = skipSpace(c.src, i+1) // ','
+		i = jsonscan.SkipSpace(c.src, i+1) // ','
 	}
 }
 
@@ -211,38 +213,4 @@ func (c *verbatimChecker) knownEnum(enum reflect.Type, quoted []byte) bool {
 	v := reflect.New(enum).Elem()
 	v.SetString(text)
 	return v.Interface().(knower).Known()
-}
-
-func skipSpace(src []byte, i int) int {
-	for i < len(src) {
-		switch src[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-		default:
-			return i
-		}
-	}
-	return i
-}
-
-// stringEnd returns the offset just past the string starting at i of a
-// document json.Valid accepted.
-func stringEnd(src []byte, i int) int {
-	j := i + 1
-	for {
-		k := bytes.IndexByte(src[j:], '"')
-		if k < 0 {
-			return len(src)
-		}
-		q := j + k
-		// The quote is escaped when an odd number of backslashes precede it.
-		b := q - 1
-		for b > i && src[b] == '\\' {
-			b--
-		}
-		if (q-1-b)%2 == 0 {
-			return q + 1
-		}
-		j = q + 1
-	}
 }
