@@ -5,6 +5,7 @@ VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev
 COMMIT   ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo none)
 LDFLAGS  := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 BIN      := bin/dbgov
+STATICCHECK ?= v0.8.2
 
 .PHONY: all build test bench lint demo fuzz clean
 
@@ -28,8 +29,8 @@ bench: build
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
-	@if $(GO) run honnef.co/go/tools/cmd/staticcheck@latest -version >/dev/null 2>&1; then \
-		$(GO) run honnef.co/go/tools/cmd/staticcheck@latest ./...; \
+	@if $(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK) -version >/dev/null 2>&1; then \
+		$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK) ./...; \
 	else echo "staticcheck could not be installed; skipped"; fi
 
 ## demo: build dbgov, start the reference server, run a few commands against it, stop it

@@ -4,7 +4,9 @@
 set -euo pipefail
 bin=${1:-bin/dbgov}
 log=$(mktemp)
-trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -f "$log"' EXIT
+cfg=$(mktemp -d)
+pid=
+trap '[ -n "$pid" ] && { kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; }; rm -rf "$log" "$cfg"' EXIT
 
 "$bin" dev-server --addr 127.0.0.1:0 >"$log" 2>&1 &
 pid=$!
@@ -14,7 +16,7 @@ for _ in $(seq 1 100); do
 done
 line=$(grep 'export DBGOV_URL' "$log") || { cat "$log" >&2; exit 1; }
 eval "$line"
-export DBGOV_CONFIG=$(mktemp -d)/config.yaml
+export DBGOV_CONFIG="$cfg/config.yaml"
 echo "reference server at $DBGOV_URL"
 
 run() {
