@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -57,6 +58,10 @@ type Options struct {
 	CACertFile string
 	// UserAgent is sent as User-Agent, e.g. dbgov/1.2.3.
 	UserAgent string
+	// Warn, when not nil, receives warnings about how requests are sent: once,
+	// when credentials first go over plain http:// to a host that is not
+	// loopback.
+	Warn func(msg string)
 	// Debug, when not nil, receives a log of each exchange with credentials redacted.
 	Debug io.Writer
 	// MaxRetries bounds the retries of a request (a GET on 429, 502, 503, 504 or
@@ -87,6 +92,12 @@ type Client struct {
 	// secrets are the credentials this client knows, kept out of its
 	// errors and its debug log.
 	secrets *secretScrubber
+
+	// plainRemote is set when the base address is plain http:// to a host
+	// that is not loopback; warn hears of it once credentials go there.
+	plainRemote bool
+	warn        func(string)
+	warnOnce    sync.Once
 
 	loginMu sync.Mutex // held during a login
 	mu      sync.Mutex // guards accountToken
@@ -125,6 +136,9 @@ func New(opts Options) (*Client, error) {
 	}
 	if c.userAgent == "" {
 		c.userAgent = "dbgov"
+	}
+	if u, err := url.Parse(base); err == nil && u.Scheme == "http" && !isLoopback(u.Hostname()) {
+		c.plainRemote, c.warn = true, opts.Warn
 	}
 	if c.timeout <= 0 {
 		c.timeout = DefaultTimeout
@@ -357,3 +371,23 @@ type discardLogger struct{}
 func (discardLogger) Errorf(string, ...any) {}
 func (discardLogger) Warnf(string, ...any)  {}
 func (discardLogger) Debugf(string, ...any) {}
+
+// isLoopback reports whether host names this machine.
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// warnPlainHTTP warns, once, that credentials are about to go over plain
+// http:// to another host: anyone on the network between can read them.
+func (c *Client) warnPlainHTTP(host string) {
+	if c.warn == nil {
+		return
+	}
+	c.warnOnce.Do(func() {
+		c.warn(fmt.Sprintf("credentials are sent over plain http:// to %s; anyone on the network can read them, use https://", host))
+	})
+}

@@ -102,6 +102,11 @@ func (c *Client) attempt(ctx context.Context, r *Request, target, auth string) (
 	defer cancel()
 
 	header := c.requestHeader(r, auth)
+	if c.plainRemote && (header.Get("Authorization") != "" || len(c.headers) > 0 || r.Path == loginPath) {
+		if u, err := url.Parse(target); err == nil {
+			c.warnPlainHTTP(u.Host)
+		}
+	}
 	c.log.request(r.Method, target, header, r.Body)
 	start := time.Now()
 

@@ -6,7 +6,6 @@ package factory
 import (
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"sync"
@@ -100,10 +99,6 @@ func (f *Factory) newClient() (*client.Client, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, exitcode.Usagef("the service URL %q is not an http:// or https:// address", s.URL)
 	}
-	hasCredentials := s.Token != "" || s.ServiceKey != ""
-	if u.Scheme == "http" && hasCredentials && !isLoopback(u.Hostname()) {
-		f.warn(fmt.Sprintf("credentials are sent over plain http:// to %s; anyone on the network can read them, use https://", u.Host))
-	}
 	headers := http.Header{}
 	for _, h := range s.Headers {
 		headers.Add(h.Name, h.Value)
@@ -118,6 +113,7 @@ func (f *Factory) newClient() (*client.Client, error) {
 		InsecureSkipTLSVerify: s.InsecureSkipTLSVerify,
 		CACertFile:            s.CACert,
 		UserAgent:             "dbgov/" + f.Version,
+		Warn:                  f.warn,
 	}
 	if s.Debug {
 		opts.Debug = f.IO.ErrOut
@@ -127,14 +123,6 @@ func (f *Factory) newClient() (*client.Client, error) {
 		return nil, exitcode.NewUsage(err)
 	}
 	return c, nil
-}
-
-func isLoopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // OutputOptions are the output flags as resolved.
