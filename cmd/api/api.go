@@ -141,9 +141,9 @@ func runAPI(ctx context.Context, opts *apiOptions) error {
 		raw = []byte("{}")
 	}
 	doc := output.Document{Raw: raw}
-	if names := namesIn(raw); names != nil {
-		doc.Names = func() []string { return names }
-	}
+	// The request was sent: an answer that names no resource prints no
+	// names rather than failing as if nothing had been sent.
+	doc.Names = func() []string { return namesIn(raw) }
 	return p.Print(opts.IO.Out, doc)
 }
 

@@ -299,3 +299,12 @@ func TestAPI_nonJSONAnswer(t *testing.T) {
 	}
 	res.StderrHas(t, "dbgov: GET /v1/idps: invalid response")
 }
+
+func TestAPI_nameOfAnAnswerWithoutNamesPrintsNothing(t *testing.T) {
+	reg := httpmock.New(t)
+	reg.Register(http.MethodPost, "/v1/x:diffSchema", 200, `{"diff": "+a\n"}`)
+	res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, "api", "POST", "/v1/x:diffSchema", "-o", "name").Expect(t, 0)
+	if res.Stdout != "" || res.Stderr != "" {
+		t.Errorf("stdout %q, stderr %q", res.Stdout, res.Stderr)
+	}
+}
