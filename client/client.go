@@ -183,16 +183,16 @@ func normalizeBaseURL(raw string) (string, error) {
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		return "", fmt.Errorf("%w: service URL %q: %v", ErrInvalidOptions, raw, err)
+		return "", fmt.Errorf("%w: service URL %q: %v", ErrInvalidOptions, redactURL(raw), err)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return "", fmt.Errorf("%w: service URL %q must begin with http:// or https://", ErrInvalidOptions, raw)
+		return "", fmt.Errorf("%w: service URL %q must begin with http:// or https://", ErrInvalidOptions, redactURL(raw))
 	}
 	if u.Host == "" {
-		return "", fmt.Errorf("%w: service URL %q has no host", ErrInvalidOptions, raw)
+		return "", fmt.Errorf("%w: service URL %q has no host", ErrInvalidOptions, redactURL(raw))
 	}
 	if u.RawQuery != "" || u.ForceQuery || u.Fragment != "" {
-		return "", fmt.Errorf("%w: service URL %q may not hold a query or fragment", ErrInvalidOptions, raw)
+		return "", fmt.Errorf("%w: service URL %q may not hold a query or fragment", ErrInvalidOptions, redactURL(raw))
 	}
 	base := strings.TrimRight(u.String(), "/")
 	base = strings.TrimSuffix(base, "/v1")
@@ -255,6 +255,12 @@ func (c *Client) URL(r *Request) string {
 		u += "?" + r.Query.Encode()
 	}
 	return u
+}
+
+// DisplayURL is URL with the password of the base address, if any, hidden:
+// what may be shown to a person or a log (--dry-run).
+func (c *Client) DisplayURL(r *Request) string {
+	return redactURL(c.URL(r))
 }
 
 // Do sends any /v1 request with the client's credentials, retries and

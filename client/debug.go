@@ -109,8 +109,11 @@ func (l *debugLog) writeHeader(b *strings.Builder, prefix string, header http.He
 	slices.Sort(names)
 	for _, name := range names {
 		for _, v := range header[name] {
-			if l.secret[http.CanonicalHeaderKey(name)] {
+			switch canonical := http.CanonicalHeaderKey(name); {
+			case l.secret[canonical]:
 				v = redacted
+			case canonical == "Location" || canonical == "Content-Location":
+				v = redactURL(v) // a redirect may carry a password
 			}
 			b.WriteString(prefix + name + ": " + v + "\n")
 		}

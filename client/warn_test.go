@@ -63,3 +63,18 @@ func TestWarn_credentialsOverPlainHTTPToAnotherHost(t *testing.T) {
 		})
 	}
 }
+
+func TestDisplayURL_hidesThePassword(t *testing.T) {
+	c, err := New(Options{BaseURL: "http://user:pw-secret@127.0.0.1:1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := c.DisplayURL(&Request{Method: "GET", Path: "/v1/idps"})
+	if strings.Contains(got, "pw-secret") || !strings.Contains(got, "/v1/idps") {
+		t.Errorf("DisplayURL = %q", got)
+	}
+	_, err = New(Options{BaseURL: "http://user:pw-secret@127.0.0.1:1/?q"})
+	if err == nil || strings.Contains(err.Error(), "pw-secret") {
+		t.Errorf("New error %v shows the password", err)
+	}
+}

@@ -484,6 +484,12 @@ func maskSecrets(m *yaml.Node) {
 			if v.Kind == yaml.ScalarNode && !isNull(v) && v.Value != "" {
 				setScalar(v, secretMask)
 			}
+		case keyURL:
+			if v.Kind == yaml.ScalarNode {
+				if masked := MaskURL(v.Value); masked != v.Value {
+					setScalar(v, masked)
+				}
+			}
 		case keyHeaders:
 			switch v.Kind {
 			case yaml.ScalarNode:

@@ -71,6 +71,22 @@ func IsSecret(key string) bool {
 	return false
 }
 
+// MaskURL hides the password a URL's user information may hold, the one
+// part of the url setting that is a secret.
+func MaskURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || u.User == nil {
+		return s
+	}
+	if _, ok := u.User.Password(); !ok {
+		return s
+	}
+	user := url.User(u.User.Username()).String()
+	u.User = nil
+	rest := strings.TrimPrefix(u.String(), u.Scheme+"://")
+	return u.Scheme + "://" + user + ":" + secretMask + "@" + rest
+}
+
 // secretMask is what a secret value is shown as.
 const secretMask = "********"
 

@@ -363,3 +363,16 @@ func TestConfig_viewAsJSON(t *testing.T) {
 		t.Errorf("view --show-secrets --jq %q", got)
 	}
 }
+
+func TestConfig_urlPasswordIsMasked(t *testing.T) {
+	s := newSession(t)
+	s.ok("", "config", "set", "url", "https://ci:pw-secret@gov.example.com")
+	for _, args := range [][]string{{"config", "view"}, {"config", "get", "url"}, {"config", "view", "-o", "json"}} {
+		if got := s.ok("", args...); strings.Contains(got, "pw-secret") || !strings.Contains(got, "ci:********@gov.example.com") {
+			t.Errorf("%v shows %q", args, got)
+		}
+	}
+	if got := s.ok("", "config", "get", "url", "--show-secrets"); got != "https://ci:pw-secret@gov.example.com\n" {
+		t.Errorf("get url --show-secrets %q", got)
+	}
+}

@@ -66,8 +66,13 @@ func runGet(_ context.Context, opts *getOptions) error {
 	}
 	lines := strings.Split(value, "\n")
 	for i, line := range lines {
-		if config.IsSecret(opts.Key) && !opts.ShowSecrets {
-			line = mask(opts.Key, line)
+		if !opts.ShowSecrets {
+			switch {
+			case config.IsSecret(opts.Key):
+				line = mask(opts.Key, line)
+			case opts.Key == "url":
+				line = config.MaskURL(line)
+			}
 		}
 		// A hand-edited file may hold anything: keep it off the terminal.
 		lines[i] = output.EscapeControl(line)

@@ -25,7 +25,7 @@ type request struct {
 func Print(w io.Writer, p output.Printer, c *client.Client, reqs ...*client.Request) error {
 	described := make([]request, len(reqs))
 	for i, r := range reqs {
-		described[i] = request{Method: r.Method, URL: c.URL(r), Body: r.Body}
+		described[i] = request{Method: r.Method, URL: c.DisplayURL(r), Body: r.Body}
 	}
 	var doc any = map[string][]request{"requests": described}
 	list := "requests"
