@@ -1,6 +1,8 @@
 package input
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"testing"
 
@@ -24,4 +26,58 @@ func FuzzDecode(f *testing.F) {
 		}
 		_ = IsList(data)
 	})
+}
+
+// FuzzDuplicateKey checks the duplicate finder on valid documents against a
+// decoding that keeps every key: it finds a duplicate exactly when one exists.
+func FuzzDuplicateKey(f *testing.F) {
+	for _, s := range []string{`{"a":1,"a":2}`, `[{"a":{"b":1,"b":2}}]`, `{"a":"\"","b":[1,{"c":null}]}`, `{"\u0061":1,"a":2}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if !json.Valid(data) {
+			return
+		}
+		_, _, found := duplicateKey(data)
+		if want := hasDuplicate(json.NewDecoder(bytes.NewReader(data))); found != want {
+			t.Fatalf("duplicateKey found %v, want %v", found, want)
+		}
+	})
+}
+
+// hasDuplicate walks a token stream and reports whether an object repeats
+// a key.
+func hasDuplicate(dec *json.Decoder) bool {
+	tok, err := dec.Token()
+	if err != nil {
+		return false
+	}
+	switch tok {
+	case json.Delim('{'):
+		seen := map[string]bool{}
+		dup := false
+		for dec.More() {
+			k, _ := dec.Token()
+			key, _ := k.(string)
+			if seen[key] {
+				dup = true
+			}
+			seen[key] = true
+			if hasDuplicate(dec) {
+				dup = true
+			}
+		}
+		_, _ = dec.Token()
+		return dup
+	case json.Delim('['):
+		dup := false
+		for dec.More() {
+			if hasDuplicate(dec) {
+				dup = true
+			}
+		}
+		_, _ = dec.Token()
+		return dup
+	}
+	return false
 }

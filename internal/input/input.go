@@ -17,6 +17,8 @@ import (
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/dbgov/dbgov/internal/jsonscan"
 )
 
 // ErrInvalid is wrapped by every error about an input file: the command layer
@@ -166,6 +168,77 @@ func Decode(name string, data []byte, v any) error {
 	return nil
 }
 
+// duplicateYAMLKey refuses a mapping that gives a key twice.
+func duplicateYAMLKey(n *yaml.Node, path string) error {
+	seen := make(map[string]bool, len(n.Content)/2)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i]
+		if seen[k.Value] {
+			return fmt.Errorf("line %d: field %q is given twice in %s", k.Line, k.Value, orDocument(path))
+		}
+		seen[k.Value] = true
+	}
+	return nil
+}
+
+// duplicateKey finds the first object of a valid JSON document that gives a
+// key twice, and returns the key and its offset.
+func duplicateKey(src []byte) (key string, at int, found bool) {
+	_, key, at, found = dupWalk(src, jsonscan.SkipSpace(src, 0))
+	return key, at, found
+}
+
+// dupWalk walks the value at i, returning where it ends or the first
+// duplicate key inside it.
+func dupWalk(src []byte, i int) (end int, key string, at int, found bool) {
+	if i >= len(src) {
+		return i, "", 0, false
+	}
+	switch src[i] {
+	case '{':
+		var seen map[string]bool
+		i = jsonscan.SkipSpace(src, i+1)
+		for i < len(src) && src[i] != '}' {
+			kEnd := jsonscan.StringEnd(src, i)
+			k := string(src[i+1 : kEnd-1])
+			if strings.IndexByte(k, '\\') >= 0 {
+				_ = json.Unmarshal(src[i:kEnd], &k)
+			}
+			if seen == nil {
+				seen = make(map[string]bool)
+			}
+			if seen[k] {
+				return i, k, i, true
+			}
+			seen[k] = true
+			i = jsonscan.SkipSpace(src, kEnd)
+			i = jsonscan.SkipSpace(src, i+1) // past ':'
+			if i, key, at, found = dupWalk(src, i); found {
+				return i, key, at, true
+			}
+			i = jsonscan.SkipSpace(src, i)
+			if i < len(src) && src[i] == ',' {
+				i = jsonscan.SkipSpace(src, i+1)
+			}
+		}
+		return i + 1, "", 0, false
+	case '[':
+		i = jsonscan.SkipSpace(src, i+1)
+		for i < len(src) && src[i] != ']' {
+			if i, key, at, found = dupWalk(src, i); found {
+				return i, key, at, true
+			}
+			i = jsonscan.SkipSpace(src, i)
+			if i < len(src) && src[i] == ',' {
+				i = jsonscan.SkipSpace(src, i+1)
+			}
+		}
+		return i + 1, "", 0, false
+	default:
+		return jsonscan.ValueEnd(src, i), "", 0, false
+	}
+}
+
 // isNull reports whether the document in data is null: JSON null, YAML ~ or
 // null, or a YAML stream with no content. Sending such a document would
 // erase what it stands for (a catalog update replaces the whole catalog).
@@ -202,8 +275,13 @@ func unquotedScalar(data []byte) bool {
 
 func decodeYAML(name string, data []byte, v any) error {
 	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&doc); err != nil && err != io.EOF {
 		return fmt.Errorf("%w: %s: %s", ErrInvalid, name, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	var more yaml.Node
+	if err := dec.Decode(&more); err != io.EOF {
+		return fmt.Errorf("%w: %s holds more than one YAML document (---); give one", ErrInvalid, name)
 	}
 	if len(doc.Content) == 0 {
 		return fmt.Errorf("%w: %s is empty", ErrInvalid, name)
@@ -229,6 +307,11 @@ func decodeJSON(name string, data []byte, v any) error {
 	if err == nil {
 		if _, terr := dec.Token(); terr != io.EOF {
 			return fmt.Errorf("%w: %s: unexpected data after the document", ErrInvalid, name)
+		}
+		// encoding/json lets the last of two equal keys win: a file that
+		// says "schemas" twice would send only the second, silently.
+		if key, at, ok := duplicateKey(data); ok {
+			return fmt.Errorf("%w: %s: line %d: field %q is given twice", ErrInvalid, name, lineOf(data, int64(at)), key)
 		}
 		return nil
 	}
@@ -340,6 +423,9 @@ func check(n *yaml.Node, t reflect.Type, path string) error {
 			return fmt.Errorf("%s: wrong type: want %s", where(), describe(t))
 		}
 		fields := jsonFields(t)
+		if err := duplicateYAMLKey(n, path); err != nil {
+			return err
+		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, val := n.Content[i], n.Content[i+1]
 			ft, ok := fields[k.Value]
@@ -353,6 +439,9 @@ func check(n *yaml.Node, t reflect.Type, path string) error {
 	case reflect.Map:
 		if n.Kind != yaml.MappingNode {
 			return fmt.Errorf("%s: wrong type: want %s", where(), describe(t))
+		}
+		if err := duplicateYAMLKey(n, path); err != nil {
+			return err
 		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, val := n.Content[i], n.Content[i+1]
