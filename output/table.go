@@ -76,7 +76,7 @@ type tablePrinter struct {
 // Print prints the tables of doc, or its text, or its JSON when it has neither.
 func (p tablePrinter) Print(w io.Writer, doc Document) error {
 	if doc.Text != nil {
-		return printText(w, doc.Text())
+		return printText(w, doc.Text(), p.opts.TTY)
 	}
 	if doc.Tables == nil {
 		return jsonPrinter{mask: !p.opts.ShowSecrets}.Print(w, doc)
@@ -106,13 +106,17 @@ func (p tablePrinter) Print(w io.Writer, doc Document) error {
 	return nil
 }
 
-// printText prints text as is, with control characters other than newline
-// and tab escaped, ending in a newline; nothing when text is empty.
-func printText(w io.Writer, text string) error {
+// printText prints text as is, ending in a newline; nothing when text is
+// empty. On a terminal, control characters other than newline and tab are
+// escaped so that the text cannot drive it; piped (a diff written to a file,
+// say) the text is the service's exactly.
+func printText(w io.Writer, text string, tty bool) error {
 	if text == "" {
 		return nil
 	}
-	text = escapeText(text)
+	if tty {
+		text = escapeText(text)
+	}
 	if !strings.HasSuffix(text, "\n") {
 		text += "\n"
 	}

@@ -257,17 +257,19 @@ func TestTablePrinter_fitsTheTerminalWidthWhenItCan(t *testing.T) {
 func TestTablePrinter_textInsteadOfTables(t *testing.T) {
 	tests := []struct {
 		name, text, want string
+		tty              bool
 	}{
-		{"diff printed as is", "ALTER TABLE t ADD COLUMN c int;\n\tDROP INDEX i;\n", "ALTER TABLE t ADD COLUMN c int;\n\tDROP INDEX i;\n"},
-		{"final newline added", "ALTER TABLE t;", "ALTER TABLE t;\n"},
-		{"empty diff prints nothing", "", ""},
-		{"terminal controls escaped", "a\x1b[2Jb\r\n", "a\\x1b[2Jb\\r\n"},
+		{"diff printed as is", "ALTER TABLE t ADD COLUMN c int;\n\tDROP INDEX i;\n", "ALTER TABLE t ADD COLUMN c int;\n\tDROP INDEX i;\n", false},
+		{"final newline added", "ALTER TABLE t;", "ALTER TABLE t;\n", false},
+		{"empty diff prints nothing", "", "", false},
+		{"terminal controls escaped on a terminal", "a\x1b[2Jb\r\n", "a\\x1b[2Jb\\r\n", true},
+		{"the service's text exactly when piped", "a\x1b[2Jb\r\n", "a\x1b[2Jb\r\n", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			doc := Document{Raw: []byte(`{"diff":"x"}`), Text: func() string { return tt.text },
 				Tables: func() []Table { t.Error("Tables called although Text is set"); return nil }}
-			got, err := render(t, Options{}, doc)
+			got, err := render(t, Options{TTY: tt.tty}, doc)
 			if err != nil {
 				t.Fatal(err)
 			}
