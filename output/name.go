@@ -7,10 +7,16 @@ import (
 )
 
 // namePrinter prints one resource name a line (-o name).
-type namePrinter struct{}
+type namePrinter struct {
+	// fallback, when set, prints a result that names no resource.
+	fallback Printer
+}
 
 // Print prints the resource names of doc, one a line.
-func (namePrinter) Print(w io.Writer, doc Document) error {
+func (p namePrinter) Print(w io.Writer, doc Document) error {
+	if doc.Names == nil && p.fallback != nil {
+		return p.fallback.Print(w, doc)
+	}
 	if doc.Names == nil {
 		return fmt.Errorf("%w: this result has no resource names to print with -o name: use -o table, json or yaml", ErrInvalidOptions)
 	}

@@ -29,6 +29,10 @@ type Options struct {
 	TTY         bool   // stdout is a terminal
 	Color       bool   // colour is allowed (only used when TTY)
 	Width       int    // terminal width when TTY (0 = unknown)
+	// Defaulted marks a Format that comes from the environment or the
+	// config file rather than an explicit -o: a default of "name" then
+	// gives way to a table for results that name no resource.
+	Defaulted bool
 }
 
 // Table is one table of a document, for people.
@@ -92,6 +96,9 @@ func New(opts Options) (Printer, error) {
 	case "yaml":
 		return yamlPrinter{mask: mask}, nil
 	case "name":
+		if opts.Defaulted {
+			return namePrinter{fallback: tablePrinter{opts: opts}}, nil
+		}
 		return namePrinter{}, nil
 	default:
 		return tablePrinter{opts: opts}, nil

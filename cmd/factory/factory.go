@@ -131,7 +131,18 @@ func (f *Factory) OutputOptions() (output.Options, error) {
 	if err != nil {
 		return output.Options{}, err
 	}
-	return f.outputOptions(s.Output), nil
+	opts := f.outputOptions(s.Output)
+	opts.Defaulted = !f.outputFlagSet()
+	return opts, nil
+}
+
+// outputFlagSet reports whether -o was given on the command line.
+func (f *Factory) outputFlagSet() bool {
+	if f.flags == nil {
+		return false
+	}
+	fl := f.flags.Lookup("output")
+	return fl != nil && fl.Changed
 }
 
 // outputOptions are the output flags and the streams, with format as the
@@ -162,12 +173,13 @@ func (f *Factory) FlagPrinter() (output.Printer, error) {
 }
 
 func (f *Factory) flagPrinter(format string) (output.Printer, error) {
-	if f.flags != nil {
-		if fl := f.flags.Lookup("output"); fl != nil && fl.Changed {
-			format = fl.Value.String()
-		}
+	explicit := f.outputFlagSet()
+	if explicit {
+		format = f.flags.Lookup("output").Value.String()
 	}
-	return newPrinter(f.outputOptions(format))
+	opts := f.outputOptions(format)
+	opts.Defaulted = !explicit
+	return newPrinter(opts)
 }
 
 // newPrinter builds the printer opts choose; bad options are usage errors.

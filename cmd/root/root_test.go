@@ -128,3 +128,17 @@ func TestRun_profileCompletionOffersTheFileProfiles(t *testing.T) {
 		t.Errorf("completion %q, want staging and no file completion", res.Stdout)
 	}
 }
+
+func TestRun_aDefaultOfNameGivesWayForResultsWithoutNames(t *testing.T) {
+	reg := httpmock.New(t)
+	env := map[string]string{"DBGOV_OUTPUT": "name"}
+	res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), Env: env}, "users", "undelete", "bob@example.com", "--dry-run").Expect(t, 0)
+	if !strings.HasPrefix(res.Stdout, "POST ") {
+		t.Errorf("dry run under DBGOV_OUTPUT=name: %q", res.Stdout)
+	}
+	// An explicit -o name on such a result stays a usage error.
+	cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, "users", "undelete", "bob@example.com", "--dry-run", "-o", "name").Expect(t, 2)
+	if n := len(reg.Requests()); n != 0 {
+		t.Errorf("sent %d requests", n)
+	}
+}

@@ -139,7 +139,7 @@ func refuseNames(opts *diffOptions) error {
 	if err != nil {
 		return err
 	}
-	if o.Format == "name" && o.JQ == "" && o.Template == "" {
+	if o.Format == "name" && !o.Defaulted && o.JQ == "" && o.Template == "" {
 		return exitcode.Usagef("schema diff has no resource names to print: use -o table, json or yaml")
 	}
 	return nil
