@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/itchyny/gojq"
 )
@@ -33,7 +35,7 @@ func newJQPrinter(expr string, mask bool) (Printer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: parse --jq expression: %w", ErrInvalidOptions, err)
 	}
-	environ := os.Environ()
+	environ := publicEnviron(os.Environ())
 	withEnv := gojq.WithEnvironLoader(func() []string { return environ })
 	code, err := gojq.Compile(query, withEnv)
 	if err != nil {
@@ -134,4 +136,21 @@ func decodeDocument(doc Document, mask bool) (any, error) {
 		return nil, invalidJSON(doc.Raw)
 	}
 	return decodeValue(doc.Raw, mask, doc.ListField), nil
+}
+
+// credentialVariables are the environment variables that hold dbgov's
+// credentials: $ENV and env in an expression do not see them, so that a
+// filter cannot print them.
+var credentialVariables = []string{"DBGOV_TOKEN", "DBGOV_SERVICE_KEY"}
+
+// publicEnviron is environ without the variables holding credentials.
+func publicEnviron(environ []string) []string {
+	out := make([]string, 0, len(environ))
+	for _, kv := range environ {
+		name, _, _ := strings.Cut(kv, "=")
+		if !slices.Contains(credentialVariables, name) {
+			out = append(out, kv)
+		}
+	}
+	return out
 }

@@ -485,3 +485,16 @@ func TestJQStream_walksOnlyDocumentsShapedForIt(t *testing.T) {
 		})
 	}
 }
+
+func TestJQ_envHidesCredentials(t *testing.T) {
+	t.Setenv("DBGOV_TOKEN", "tok-secret")
+	t.Setenv("DBGOV_SERVICE_KEY", "key-secret")
+	t.Setenv("DBGOV_URL", "https://gov.example.com")
+	got, err := render(t, Options{JQ: `[env.DBGOV_TOKEN, $ENV.DBGOV_SERVICE_KEY, env.DBGOV_URL] | map(. // "none") | join(" ")`}, Document{Raw: []byte(`{}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != "none none https://gov.example.com\n" {
+		t.Errorf("got %q", got)
+	}
+}
