@@ -293,8 +293,9 @@ func TestBatchCreate_partialFailure(t *testing.T) {
 				return
 			}
 			want := "dbgov: create entries 3-4 (versions 1.0.3, 1.0.4) in instances/prod-pg/databases/orders: revision 1.0.3 already exists (HTTP 409 ALREADY_EXISTS)\n" +
-				"note: created 2 of 5 revisions; entries 3-5 (versions 1.0.3, 1.0.4, 1.0.5) were not created\n" +
-				"note: the failed batch, entries 3-4 (versions 1.0.3, 1.0.4), may be partly created: the service does not create a batch atomically, and a rerun reports the revisions it did create as ALREADY_EXISTS\n"
+				"note: created 2 of 5 revisions for certain\n" +
+				"note: the failed batch, entries 3-4 (versions 1.0.3, 1.0.4), may be partly created: the service does not create a batch atomically, and a rerun reports the revisions it did create as ALREADY_EXISTS\n" +
+				"note: entry 5 (version 1.0.5) was not sent\n"
 			if res.Stderr != want {
 				t.Errorf("stderr\n%s\nwant\n%s", res.Stderr, want)
 			}
@@ -316,15 +317,17 @@ func TestBatchCreate_reportsWhatWasNotCreated(t *testing.T) {
 		stderrNot []string
 	}{
 		{"second of four batches", 350, 100, [][2]int{{1, 100}}, [2]int{101, 200}, 409, `{"code": 6, "message": "exists"}`, 6, names(1, 100),
-			[]string{"created 100 of 350 revisions; entries 101-350 (versions 1.0.101 ... 1.0.350) were not created\n",
-				"the failed batch, entries 101-200 (versions 1.0.101 ... 1.0.200), may be partly created"}, nil},
+			[]string{"created 100 of 350 revisions for certain\n",
+				"the failed batch, entries 101-200 (versions 1.0.101 ... 1.0.200), may be partly created",
+				"entries 201-350 (versions 1.0.201 ... 1.0.350) were not sent\n"}, []string{"were not created"}},
 		{"the last entry alone", 3, 2, [][2]int{{1, 2}}, [2]int{3, 3}, 500, `{"code": 13, "message": "boom"}`, 7, names(1, 2),
-			[]string{"created 2 of 3 revisions; entry 3 (version 1.0.3) was not created\n",
+			[]string{"created 2 of 3 revisions for certain\n",
 				"the failed batch, entry 3 (version 1.0.3), may be partly created",
 				"create entry 3 (version 1.0.3) in instances/prod-pg/databases/orders: boom (HTTP 500 INTERNAL)"}, nil},
 		{"the first batch", 5, 2, nil, [2]int{1, 2}, 400, `{"code": 3, "message": "bad sheet"}`, 6, "",
-			[]string{"created 0 of 5 revisions; entries 1-5 (versions 1.0.1 ... 1.0.5) were not created\n",
-				"the failed batch, entries 1-2 (versions 1.0.1, 1.0.2), may be partly created"}, nil},
+			[]string{"created 0 of 5 revisions for certain\n",
+				"the failed batch, entries 1-2 (versions 1.0.1, 1.0.2), may be partly created",
+				"entries 3-5 (versions 1.0.3, 1.0.4, 1.0.5) were not sent\n"}, nil},
 		{"refused credentials create nothing", 5, 2, nil, [2]int{1, 2}, 401, `{"code": 16, "message": "token expired"}`, 3, "",
 			[]string{"token expired (HTTP 401 UNAUTHENTICATED)"}, []string{"created 0", "partly"}},
 		{"refused permission after a batch", 5, 2, [][2]int{{1, 2}}, [2]int{3, 4}, 403, `{"code": 7, "message": "denied"}`, 4, names(1, 2),
@@ -361,7 +364,7 @@ func TestBatchCreate_progressOnlyOnATerminal(t *testing.T) {
 			args := batchCreate("-f", generated(t, 5), "--batch-size", "2", "-o", "name")
 			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), TTY: tty}, args...).Expect(t, 7)
 			report := "dbgov: create entry 5 (version 1.0.5) in instances/prod-pg/databases/orders: try later (HTTP 503 UNAVAILABLE)\n" +
-				"note: created 4 of 5 revisions; entry 5 (version 1.0.5) was not created\n"
+				"note: created 4 of 5 revisions for certain\n"
 			want := report
 			if tty {
 				want = "\rcreated 0/5 revisions\rcreated 2/5 revisions\rcreated 4/5 revisions\r\x1b[K" + report
@@ -565,7 +568,7 @@ func TestBatchCreate_interruptedDuringABatch(t *testing.T) {
 	defer srv.Close()
 	args := batchCreate("-f", generated(t, 5), "--batch-size", "2", "-o", "name")
 	res := cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Ctx: ctx}, args...).Expect(t, 130).
-		StderrHas(t, "note: created 2 of 5 revisions; entries 3-5 (versions 1.0.3, 1.0.4, 1.0.5) were not created\n",
+		StderrHas(t, "note: created 2 of 5 revisions for certain\n", "note: entry 5 (version 1.0.5) was not sent\n",
 			"the failed batch, entries 3-4 (versions 1.0.3, 1.0.4), may be partly created", "interrupted")
 	if res.Stdout != names(1, 2) {
 		t.Errorf("stdout %q", res.Stdout)

@@ -149,11 +149,23 @@ func (r *run) incomplete(err error) error {
 		MaybePartlyCreated *span `json:"maybePartlyCreated,omitempty"`
 	}
 	d := detail{Created: len(r.created), Total: total, NotCreated: span{r.notFrom + 1, total}}
-	lines := []string{fmt.Sprintf("created %d of %d revisions; %s %s not created", len(r.created), total, describe(r.revs, r.notFrom, total), verb)}
-	if r.failedHi > r.notFrom {
-		d.MaybePartlyCreated = &span{r.notFrom + 1, r.failedHi}
-		lines = append(lines, fmt.Sprintf("the failed batch, %s, may be partly created: the service does not create a batch atomically, and a rerun reports the revisions it did create as ALREADY_EXISTS",
-			describe(r.revs, r.notFrom, r.failedHi)))
+	if r.failedHi == r.notFrom {
+		// Nothing is in doubt: what was not confirmed was never sent.
+		lines := []string{fmt.Sprintf("created %d of %d revisions; %s %s not created", len(r.created), total, describe(r.revs, r.notFrom, total), verb)}
+		return &exitcode.IncompleteError{Err: err, Lines: lines, Detail: d}
+	}
+	d.MaybePartlyCreated = &span{r.notFrom + 1, r.failedHi}
+	lines := []string{
+		fmt.Sprintf("created %d of %d revisions for certain", len(r.created), total),
+		fmt.Sprintf("the failed batch, %s, may be partly created: the service does not create a batch atomically, and a rerun reports the revisions it did create as ALREADY_EXISTS",
+			describe(r.revs, r.notFrom, r.failedHi)),
+	}
+	if r.failedHi < total {
+		verb = "were"
+		if total-r.failedHi == 1 {
+			verb = "was"
+		}
+		lines = append(lines, fmt.Sprintf("%s %s not sent", describe(r.revs, r.failedHi, total), verb))
 	}
 	return &exitcode.IncompleteError{Err: err, Lines: lines, Detail: d}
 }
