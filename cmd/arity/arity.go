@@ -3,6 +3,9 @@
 package arity
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/spf13/cobra"
 
 	"github.com/dbgov/dbgov/internal/exitcode"
@@ -12,7 +15,11 @@ import (
 func Exact(n int, what string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) != n {
-			return exitcode.Usagef("%s takes %s (got %d arguments)\nrun '%s --help' for usage", cmd.CommandPath(), what, len(args), cmd.CommandPath())
+			got := fmt.Sprintf("%d arguments", len(args))
+			if len(args) == 1 {
+				got = "1 argument"
+			}
+			return exitcode.Usagef("%s takes %s (got %s)\nrun '%s --help' for usage", verb(cmd), what, got, cmd.CommandPath())
 		}
 		return nil
 	}
@@ -22,8 +29,14 @@ func Exact(n int, what string) cobra.PositionalArgs {
 func AtLeast(n int, what string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) < n {
-			return exitcode.Usagef("%s takes %s\nrun '%s --help' for usage", cmd.CommandPath(), what, cmd.CommandPath())
+			return exitcode.Usagef("%s takes %s\nrun '%s --help' for usage", verb(cmd), what, cmd.CommandPath())
 		}
 		return nil
 	}
+}
+
+// verb names the command without the program's name, which the error line
+// already begins with ("dbgov: users undelete takes ...").
+func verb(cmd *cobra.Command) string {
+	return strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" ")
 }

@@ -131,9 +131,26 @@ func (f *Factory) OutputOptions() (output.Options, error) {
 	if err != nil {
 		return output.Options{}, err
 	}
+	if err := f.checkOutputFlags(); err != nil {
+		return output.Options{}, err
+	}
 	opts := f.outputOptions(s.Output)
 	opts.Defaulted = !f.outputFlagSet()
 	return opts, nil
+}
+
+// checkOutputFlags refuses a --jq or --template given empty, which would
+// otherwise be taken for no filter at all.
+func (f *Factory) checkOutputFlags() error {
+	if f.flags == nil {
+		return nil
+	}
+	for _, name := range []string{flagJQ, flagTemplate} {
+		if fl := f.flags.Lookup(name); fl != nil && fl.Changed && fl.Value.String() == "" {
+			return exitcode.Usagef("--%s needs a non-empty value", name)
+		}
+	}
+	return nil
 }
 
 // outputFlagSet reports whether -o was given on the command line.
@@ -173,6 +190,9 @@ func (f *Factory) FlagPrinter() (output.Printer, error) {
 }
 
 func (f *Factory) flagPrinter(format string) (output.Printer, error) {
+	if err := f.checkOutputFlags(); err != nil {
+		return nil, err
+	}
 	explicit := f.outputFlagSet()
 	if explicit {
 		format = f.flags.Lookup("output").Value.String()

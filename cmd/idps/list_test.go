@@ -200,7 +200,7 @@ func TestList_usage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"argument", []string{"idps/okta"}, "takes no arguments (got 1 arguments)"},
+		{"argument", []string{"idps/okta"}, "takes no arguments (got 1 argument)"},
 		{"unknown flag", []string{"--all"}, "unknown flag: --all"},
 		{"show-secrets takes no value", []string{"--show-secrets=please"}, "invalid argument"},
 		{"bad template", []string{"--template", "{{.x"}, "template"},

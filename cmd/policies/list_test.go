@@ -179,7 +179,7 @@ func TestList_usage(t *testing.T) {
 		{"empty type", []string{"--instance", "prod-pg", "--database", "orders", "--type", ""}, []string{`unknown policy type "" for --type`}},
 		{"unspecified type", []string{"--instance", "prod-pg", "--database", "orders", "--type", "policy_type_unspecified"}, []string{`unknown policy type "policy_type_unspecified"`}},
 		{"type with spaces", []string{"--instance", "prod-pg", "--database", "orders", "--type", " tag"}, []string{`unknown policy type " tag"`}},
-		{"argument", []string{"--instance", "prod-pg", "--database", "orders", "extra"}, []string{"takes no arguments (got 1 arguments)"}},
+		{"argument", []string{"--instance", "prod-pg", "--database", "orders", "extra"}, []string{"takes no arguments (got 1 argument)"}},
 		{"unknown flag", []string{"--instance", "prod-pg", "--database", "orders", "--deleted"}, []string{"unknown flag: --deleted"}},
 		{"show-deleted takes no value", []string{"--instance", "prod-pg", "--database", "orders", "--show-deleted=yes"}, []string{"invalid argument"}},
 	}

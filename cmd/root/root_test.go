@@ -24,6 +24,9 @@ func TestRun_usageErrorsExit2AndSendNothing(t *testing.T) {
 		{"unknown output", []string{"idps", "list", "-o", "xml"}, "xml"},
 		{"jq with template", []string{"idps", "list", "--jq", ".", "--template", "x"}, "--jq"},
 		{"jq that does not compile", []string{"idps", "list", "--jq", ".[["}, "jq"},
+		{"empty jq", []string{"idps", "list", "--jq", ""}, "--jq needs a non-empty value"},
+		{"empty template", []string{"idps", "list", "--template="}, "--template needs a non-empty value"},
+		{"one argument too many", []string{"version", "x"}, "(got 1 argument)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
