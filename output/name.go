@@ -22,6 +22,9 @@ func (p namePrinter) Print(w io.Writer, doc Document) error {
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	for _, name := range doc.Names() {
+		if name == "" {
+			continue // an item without a name has no line
+		}
 		// A name is one line: control characters are escaped so that a
 		// hostile value cannot add lines or drive the terminal.
 		bw.WriteString(EscapeControl(name))

@@ -428,7 +428,7 @@ func TestEscapeControl(t *testing.T) {
 
 func TestNamePrinter(t *testing.T) {
 	got, err := render(t, Options{Format: "name"}, Document{Names: func() []string {
-		return []string{"users/a@x.com", "users/b@x.com", "users/evil\n@x.com\x1b[2J"}
+		return []string{"users/a@x.com", "", "users/b@x.com", "users/evil\n@x.com\x1b[2J"}
 	}})
 	if err != nil {
 		t.Fatal(err)
