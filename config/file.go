@@ -123,6 +123,28 @@ func (f *File) Profiles() []string {
 	return names
 }
 
+// strayKeys warns of keys at the top level other than current_profile and
+// profiles: a setting written there (url: ...) is not read.
+func (f *File) strayKeys() []string {
+	root := f.root()
+	if root == nil || root.Kind != yaml.MappingNode {
+		return nil
+	}
+	var warnings []string
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k := root.Content[i]
+		if k.Value == fieldCurrentProfile || k.Value == fieldProfiles || root.Content[i+1].Anchor != "" {
+			continue // an anchored value is a base that profiles refer to
+		}
+		hint := ""
+		if isKey(k.Value) {
+			hint = fmt.Sprintf("; settings go in a profile, such as profiles.default.%s", k.Value)
+		}
+		warnings = append(warnings, fmt.Sprintf("config file %s, line %d: top-level key %q is ignored%s", f.Path(), k.Line, k.Value, hint))
+	}
+	return warnings
+}
+
 // checkShape refuses a file whose top level, profiles mapping or profiles are
 // not mappings, or that repeats a key; the values themselves are checked when
 // a profile is used, so a bad value can still be fixed with `config set`.

@@ -294,6 +294,7 @@ func Resolve(fs *pflag.FlagSet, getenv func(string) string) (*Settings, error) {
 	}
 
 	s.Warnings = append(s.Warnings, warnings...)
+	s.Warnings = append(s.Warnings, r.file.strayKeys()...)
 	if r.file.exists && !r.file.hasProfile(r.profile) && r.source(keyProfile) != "the default" {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("profile %q (from %s) is not in config file %s", r.profile, r.source(keyProfile), s.Path))
 	}

@@ -530,3 +530,18 @@ func BenchmarkResolve(b *testing.B) {
 		}
 	}
 }
+
+func TestResolve_warnsOfSettingsOutsideAProfile(t *testing.T) {
+	dir := t.TempDir()
+	path := writeFile(t, dir, "config.yaml", "url: https://gov.example.com\nprofiles:\n  default:\n    timeout: 1m\n", 0o600)
+	s, err := Resolve(parseFlags(t), envOf(withConfig(path, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Warnings) != 1 || !strings.Contains(s.Warnings[0], `line 1: top-level key "url" is ignored; settings go in a profile, such as profiles.default.url`) {
+		t.Errorf("warnings %q", s.Warnings)
+	}
+	if s.URL != "" {
+		t.Errorf("URL %q read from outside the profile", s.URL)
+	}
+}
