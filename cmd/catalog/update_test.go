@@ -258,35 +258,22 @@ func TestUpdate_noURL(t *testing.T) {
 }
 
 func TestUpdate_serviceErrors(t *testing.T) {
-	tests := []struct {
-		status, code int
-		codeName     string
-		exit         int
-	}{
-		{404, 5, "NOT_FOUND", 5},
-		{400, 3, "INVALID_ARGUMENT", 6},
-		{409, 10, "ABORTED", 6},
-		{403, 7, "PERMISSION_DENIED", 4},
-		{401, 16, "UNAUTHENTICATED", 3},
-		{500, 13, "INTERNAL", 7},
-		{503, 14, "UNAVAILABLE", 7},
-	}
-	for _, tt := range tests {
-		t.Run(tt.codeName, func(t *testing.T) {
+	for _, tt := range cmdtest.ServiceErrors() {
+		t.Run(tt.CodeName, func(t *testing.T) {
 			reg := httpmock.New(t)
-			body := fmt.Sprintf(`{"code": %d, "message": "catalog says no"}`, tt.code)
-			reg.Register(http.MethodPatch, catalogPath, tt.status, body).Times(1)
-			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, update("-f", "testdata/catalog.yaml")...).Expect(t, tt.exit)
+			body := tt.Body("catalog says no")
+			reg.Register(http.MethodPatch, catalogPath, tt.Status, body).Times(1)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, update("-f", "testdata/catalog.yaml")...).Expect(t, tt.Exit)
 			if res.Stdout != "" {
 				t.Errorf("stdout: %q", res.Stdout)
 			}
-			want := fmt.Sprintf("dbgov: update the catalog of instances/prod-pg/databases/orders: catalog says no (HTTP %d %s)\n", tt.status, tt.codeName)
+			want := fmt.Sprintf("dbgov: update the catalog of instances/prod-pg/databases/orders: catalog says no (HTTP %d %s)\n", tt.Status, tt.CodeName)
 			if line, _, _ := strings.Cut(res.Stderr, "\n"); line+"\n" != want {
 				t.Errorf("stderr %q, want first line %q", res.Stderr, want)
 			}
 
-			reg.Register(http.MethodPatch, catalogPath, tt.status, body).Times(1)
-			res = cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, update("-f", "testdata/catalog.yaml", "-o", "json")...).Expect(t, tt.exit)
+			reg.Register(http.MethodPatch, catalogPath, tt.Status, body).Times(1)
+			res = cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, update("-f", "testdata/catalog.yaml", "-o", "json")...).Expect(t, tt.Exit)
 			var got struct {
 				Error struct {
 					HTTPStatus int    `json:"httpStatus"`
@@ -297,7 +284,7 @@ func TestUpdate_serviceErrors(t *testing.T) {
 			if err := json.Unmarshal([]byte(res.Stderr), &got); err != nil {
 				t.Fatalf("stderr is not one JSON document: %v\n%s", err, res.Stderr)
 			}
-			if got.Error.HTTPStatus != tt.status || got.Error.Code != tt.codeName || got.Error.Message != "catalog says no" {
+			if got.Error.HTTPStatus != tt.Status || got.Error.Code != tt.CodeName || got.Error.Message != "catalog says no" {
 				t.Errorf("JSON error %+v", got.Error)
 			}
 		})

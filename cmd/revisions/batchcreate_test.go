@@ -495,34 +495,21 @@ func TestBatchCreate_usage(t *testing.T) {
 }
 
 func TestBatchCreate_serviceErrors(t *testing.T) {
-	tests := []struct {
-		status, code int
-		codeName     string
-		exit         int
-	}{
-		{404, 5, "NOT_FOUND", 5},
-		{400, 3, "INVALID_ARGUMENT", 6},
-		{409, 6, "ALREADY_EXISTS", 6},
-		{403, 7, "PERMISSION_DENIED", 4},
-		{401, 16, "UNAUTHENTICATED", 3},
-		{500, 13, "INTERNAL", 7},
-		{503, 14, "UNAVAILABLE", 7},
-	}
-	for _, tt := range tests {
-		t.Run(tt.codeName, func(t *testing.T) {
+	for _, tt := range cmdtest.ServiceErrors() {
+		t.Run(tt.CodeName, func(t *testing.T) {
 			reg := httpmock.New(t)
-			body := fmt.Sprintf(`{"code": %d, "message": "revisions say no"}`, tt.code)
-			reg.Register(http.MethodPost, batchPath, tt.status, body).Times(2)
-			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, batchCreate("-f", "testdata/revisions.yaml")...).Expect(t, tt.exit)
+			body := tt.Body("revisions say no")
+			reg.Register(http.MethodPost, batchPath, tt.Status, body).Times(2)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, batchCreate("-f", "testdata/revisions.yaml")...).Expect(t, tt.Exit)
 			if res.Stdout != "" {
 				t.Errorf("stdout: %q", res.Stdout)
 			}
-			want := fmt.Sprintf("dbgov: create entries 1-3 (versions 1.0.0, 1.1.0, 2024.06) in instances/prod-pg/databases/orders: revisions say no (HTTP %d %s)\n", tt.status, tt.codeName)
+			want := fmt.Sprintf("dbgov: create entries 1-3 (versions 1.0.0, 1.1.0, 2024.06) in instances/prod-pg/databases/orders: revisions say no (HTTP %d %s)\n", tt.Status, tt.CodeName)
 			if !strings.Contains(res.Stderr, want) {
 				t.Errorf("stderr %q, want it to hold %q", res.Stderr, want)
 			}
 
-			res = cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, batchCreate("-f", "testdata/revisions.yaml", "-o", "json")...).Expect(t, tt.exit)
+			res = cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, batchCreate("-f", "testdata/revisions.yaml", "-o", "json")...).Expect(t, tt.Exit)
 			lines := strings.Split(strings.TrimSuffix(res.Stderr, "\n"), "\n")
 			var got struct {
 				Error struct {
@@ -534,7 +521,7 @@ func TestBatchCreate_serviceErrors(t *testing.T) {
 			if err := json.Unmarshal([]byte(lines[len(lines)-1]), &got); err != nil {
 				t.Fatalf("the last line of stderr is not JSON: %v\n%s", err, res.Stderr)
 			}
-			if got.Error.HTTPStatus != tt.status || got.Error.Code != tt.codeName || got.Error.Message != "revisions say no" {
+			if got.Error.HTTPStatus != tt.Status || got.Error.Code != tt.CodeName || got.Error.Message != "revisions say no" {
 				t.Errorf("JSON error %+v", got.Error)
 			}
 			for _, l := range lines {

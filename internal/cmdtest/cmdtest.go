@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -118,4 +119,32 @@ func (r Result) StdoutHas(t testing.TB, fragments ...string) Result {
 		}
 	}
 	return r
+}
+
+// ServiceError is an error answer of the service and the exit code dbgov
+// must give for it.
+type ServiceError struct {
+	Status   int    // HTTP status
+	Code     int    // gRPC code of the body
+	CodeName string // its name
+	Exit     int    // dbgov's exit code
+}
+
+// Body is the service's error body for e, with message.
+func (e ServiceError) Body(message string) string {
+	return fmt.Sprintf(`{"code": %d, "message": %q}`, e.Code, message)
+}
+
+// ServiceErrors are the error answers every command's tests check: each
+// exit code a service error can give.
+func ServiceErrors() []ServiceError {
+	return []ServiceError{
+		{404, 5, "NOT_FOUND", 5},
+		{400, 3, "INVALID_ARGUMENT", 6},
+		{409, 6, "ALREADY_EXISTS", 6},
+		{403, 7, "PERMISSION_DENIED", 4},
+		{401, 16, "UNAUTHENTICATED", 3},
+		{500, 13, "INTERNAL", 7},
+		{503, 14, "UNAVAILABLE", 7},
+	}
 }
