@@ -2,9 +2,12 @@ package users
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
+	"net/url"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -14,6 +17,7 @@ import (
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/internal/iostreams"
+	"github.com/dbgov/dbgov/internal/jsonscan"
 	"github.com/dbgov/dbgov/output"
 )
 
@@ -79,10 +83,11 @@ func runBatchGet(ctx context.Context, opts *batchGetOptions) error {
 	if err != nil {
 		return err
 	}
-	r, err := client.BatchGetUsersCall(opts.Emails)
+	calls, err := batchGetCalls(opts.Emails)
 	if err != nil {
 		return exitcode.NewUsage(err)
 	}
+	r := calls[0]
 	// An answer may hold tens of thousands of users. It is decoded into the
 	// fields the table shows when a table or names will be printed, and
 	// otherwise only checked for its shape: -o json, yaml, --jq and
@@ -93,7 +98,15 @@ func runBatchGet(ctx context.Context, opts *batchGetOptions) error {
 		rows = new(rowsAnswer)
 		out = rows
 	}
-	raw, err := c.Send(ctx, r, out)
+	var raw []byte
+	if len(calls) == 1 {
+		raw, err = c.Send(ctx, r, out)
+	} else {
+		raw, err = sendInParts(ctx, c, calls)
+		if err == nil && rows != nil {
+			err = decodeAnswer(r, raw, rows)
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("get %s: %w", describeUsers(opts.Emails), err)
 	}
@@ -127,6 +140,91 @@ func runBatchGet(ctx context.Context, opts *batchGetOptions) error {
 	}
 	if decodeErr != nil {
 		return fmt.Errorf("get %s: %w", describeUsers(opts.Emails), decodeErr)
+	}
+	return nil
+}
+
+// maxQuery bounds the query of one users:batchGet request. Proxies in front
+// of a service commonly refuse a request line beyond 8 KiB, so a long list
+// of names is asked for in several requests, whose answers are joined.
+const maxQuery = 6 << 10
+
+// batchGetCalls splits emails into requests whose queries stay under
+// maxQuery, in order; a short list is one request.
+func batchGetCalls(emails []string) ([]*client.Request, error) {
+	var calls []*client.Request
+	start, size := 0, 0
+	for i, email := range emails {
+		n := len("&names=users%2F") + len(url.QueryEscape(email))
+		if i > start && size+n > maxQuery {
+			call, err := client.BatchGetUsersCall(emails[start:i])
+			if err != nil {
+				return nil, err
+			}
+			calls = append(calls, call)
+			start, size = i, 0
+		}
+		size += n
+	}
+	call, err := client.BatchGetUsersCall(emails[start:])
+	if err != nil {
+		return nil, err
+	}
+	return append(calls, call), nil
+}
+
+// sendInParts sends the requests of one batch get in turn and joins their
+// users into one answer, {"users": [...]}, each user as the service sent
+// it. The service answers for all the users or none: the first failure
+// fails the whole.
+func sendInParts(ctx context.Context, c *client.Client, calls []*client.Request) ([]byte, error) {
+	parts := make([][]byte, 0, len(calls))
+	size := len(`{"users":[]}`)
+	for _, call := range calls {
+		raw, err := c.Send(ctx, call, new(shapeAnswer))
+		if err != nil {
+			return nil, err
+		}
+		users := usersIn(raw)
+		parts = append(parts, users)
+		size += len(users) + 1
+	}
+	joined := make([]byte, 0, size)
+	joined = append(joined, `{"users":[`...)
+	for _, users := range parts {
+		if len(users) == 0 {
+			continue
+		}
+		if joined[len(joined)-1] != '[' {
+			joined = append(joined, ',')
+		}
+		joined = append(joined, users...)
+	}
+	return append(joined, "]}"...), nil
+}
+
+// usersIn returns the users of an answer whose shape was checked: the text
+// between the brackets of its top-level "users" list, nil when the list is
+// absent, null or empty. It is a slice of raw, not a copy.
+func usersIn(raw []byte) []byte {
+	i := jsonscan.SkipSpace(raw, 0)
+	if i >= len(raw) || raw[i] != '{' {
+		return nil
+	}
+	i = jsonscan.SkipSpace(raw, i+1)
+	for i < len(raw) && raw[i] == '"' {
+		kEnd := jsonscan.StringEnd(raw, i)
+		var key string
+		_ = json.Unmarshal(raw[i:kEnd], &key)
+		v := jsonscan.SkipSpace(raw, jsonscan.SkipSpace(raw, kEnd)+1)
+		end := jsonscan.ValueEnd(raw, v)
+		if key == "users" && v < len(raw) && raw[v] == '[' {
+			return bytes.TrimSpace(raw[v+1 : end-1])
+		}
+		i = jsonscan.SkipSpace(raw, end)
+		if i < len(raw) && raw[i] == ',' {
+			i = jsonscan.SkipSpace(raw, i+1)
+		}
 	}
 	return nil
 }

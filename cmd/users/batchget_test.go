@@ -1,7 +1,10 @@
 package users_test
 
 import (
+	"fmt"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -336,5 +339,73 @@ func TestBatchGet_wrongFieldType(t *testing.T) {
 				t.Errorf("stdout: %q", res.Stdout)
 			}
 		})
+	}
+}
+
+func TestBatchGet_longListsGoInSeveralRequests(t *testing.T) {
+	var queries []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		queries = append(queries, r.URL.RawQuery)
+		// The names are read by hand: net/url stops at 10,000 parameters.
+		var users []string
+		for _, kv := range strings.Split(r.URL.RawQuery, "&") {
+			name, _ := url.QueryUnescape(strings.TrimPrefix(kv, "names="))
+			users = append(users, fmt.Sprintf(`{"name": %q, "email": %q, "futureField": 1}`, name, strings.TrimPrefix(name, "users/")))
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"users": [%s]}`, strings.Join(users, ", "))
+	}))
+	defer srv.Close()
+	var names, want strings.Builder
+	for i := 1; i <= 600; i++ {
+		fmt.Fprintf(&names, "user%04d@example.com\n", i)
+		fmt.Fprintf(&want, "users/user%04d@example.com\n", i)
+	}
+	res := cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Stdin: names.String()}, "users", "batch-get", "-", "-o", "name").Expect(t, 0)
+	if res.Stdout != want.String() {
+		t.Errorf("names differ from the 600 asked for, in order:\n%s", res.Stdout)
+	}
+	if len(queries) < 2 {
+		t.Fatalf("%d requests, want the list split", len(queries))
+	}
+	for _, q := range queries {
+		if len(q) > 6<<10 {
+			t.Errorf("a query of %d bytes", len(q))
+		}
+	}
+	// The joined answer keeps every field of every user, in every format.
+	res = cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Stdin: names.String()}, "users", "batch-get", "-", "--jq", "[.users[] | .futureField] | length").Expect(t, 0)
+	if res.Stdout != "600\n" {
+		t.Errorf("--jq on the joined answer: %q", res.Stdout)
+	}
+	res = cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Stdin: names.String()}, "users", "batch-get", "-", "--no-headers").Expect(t, 0)
+	if n := strings.Count(res.Stdout, "\n"); n != 600 {
+		t.Errorf("table of %d rows, want 600", n)
+	}
+}
+
+func TestBatchGet_aFailedPartFailsTheWhole(t *testing.T) {
+	calls := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls++
+		w.Header().Set("Content-Type", "application/json")
+		if calls == 2 {
+			w.WriteHeader(http.StatusNotFound)
+			fmt.Fprint(w, `{"code": 5, "message": "user \"users/user0400@example.com\" not found"}`)
+			return
+		}
+		fmt.Fprint(w, `{"users": [{"name": "users/x@example.com"}]}`)
+	}))
+	defer srv.Close()
+	var names strings.Builder
+	for i := 1; i <= 600; i++ {
+		fmt.Fprintf(&names, "user%04d@example.com\n", i)
+	}
+	res := cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Stdin: names.String()}, "users", "batch-get", "-").Expect(t, 5)
+	if res.Stdout != "" {
+		t.Errorf("stdout %q, want nothing: the service answers for all or none", res.Stdout)
+	}
+	if !strings.Contains(res.Stderr, "get 600 users") {
+		t.Errorf("stderr %q", res.Stderr)
 	}
 }
