@@ -201,7 +201,9 @@ func dupWalk(src []byte, i int) (end int, key string, at int, found bool) {
 		for i < len(src) && src[i] != '}' {
 			kEnd := jsonscan.StringEnd(src, i)
 			k := string(src[i+1 : kEnd-1])
-			if strings.IndexByte(k, '\\') >= 0 {
+			if strings.IndexByte(k, '\\') >= 0 || !utf8.ValidString(k) {
+				// Read the key as encoding/json does: escapes decoded,
+				// invalid UTF-8 replaced.
 				_ = json.Unmarshal(src[i:kEnd], &k)
 			}
 			if seen == nil {
