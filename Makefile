@@ -41,7 +41,7 @@ demo: build
 FUZZTIME ?= 30s
 fuzz:
 	@grep -rl --include='*_test.go' '^func Fuzz' . | while read -r f; do \
-		pkg=./$$(dirname $$f); \
+		pkg=$$(dirname $$f); \
 		for fn in $$(grep -o '^func Fuzz[A-Za-z0-9_]*' $$f | cut -d' ' -f2); do \
 			echo "== $$pkg $$fn"; $(GO) test $$pkg -run '^$$' -fuzz "^$$fn$$" -fuzztime $(FUZZTIME) || exit 1; \
 		done; \
