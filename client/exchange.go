@@ -51,10 +51,7 @@ func (c *Client) exchange(ctx context.Context, r *Request, auth string) (*respon
 			apiErr := parseErrorBody(res.status, res.header.Get("Content-Type"), res.body)
 			c.cleanAPIError(apiErr)
 			err = apiErr
-			switch res.status {
-			case http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-				retryable = idempotent
-			}
+			retryable = idempotent && retryableStatus(res.status)
 		} else {
 			var te *TransportError
 			if !errors.As(err, &te) {
@@ -85,14 +82,20 @@ func (c *Client) exchange(ctx context.Context, r *Request, auth string) (*respon
 func isRetryableStatusOrConn(err error) bool {
 	var apiErr *APIError
 	if errors.As(err, &apiErr) {
-		switch apiErr.HTTPStatus {
-		case http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-			return true
-		}
-		return false
+		return retryableStatus(apiErr.HTTPStatus)
 	}
 	var te *TransportError
 	return errors.As(err, &te) && transportRetryable(te)
+}
+
+// retryableStatus reports whether an answer with status may be retried
+// (for a GET): too many requests, or a gateway or service not ready.
+func retryableStatus(status int) bool {
+	switch status {
+	case http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return true
+	}
+	return false
 }
 
 // attempt sends r once, within the per-attempt time limit. sentNothing

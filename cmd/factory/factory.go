@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/url"
 	"sync"
 
 	"github.com/spf13/pflag"
@@ -94,10 +93,6 @@ func (f *Factory) newClient() (*client.Client, error) {
 	}
 	if s.URL == "" {
 		return nil, exitcode.Usagef("no service URL: pass --url, set DBGOV_URL, or run `dbgov config set url https://...`")
-	}
-	u, err := url.Parse(s.URL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, exitcode.Usagef("the service URL %q is not an http:// or https:// address", s.URL)
 	}
 	headers := http.Header{}
 	for _, h := range s.Headers {
