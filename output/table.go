@@ -2,6 +2,7 @@ package output
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -74,12 +75,12 @@ type tablePrinter struct {
 }
 
 // Print prints the tables of doc, or its text, or its JSON when it has neither.
-func (p tablePrinter) Print(w io.Writer, doc Document) error {
+func (p tablePrinter) Print(ctx context.Context, w io.Writer, doc Document) error {
 	if doc.Text != nil {
 		return printText(w, doc.Text(), p.opts.TTY)
 	}
 	if doc.Tables == nil {
-		return jsonPrinter{mask: !p.opts.ShowSecrets}.Print(w, doc)
+		return jsonPrinter{style{mask: !p.opts.ShowSecrets, tty: p.opts.TTY}}.Print(ctx, w, doc)
 	}
 	defer gcHeadroom(len(doc.Raw))()
 	bw := bufio.NewWriterSize(w, 64<<10)

@@ -3,39 +3,42 @@ package output
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
-	"errors"
+	"context"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/dbgov/dbgov/internal/jsondoc"
+	"github.com/dbgov/dbgov/internal/secret"
 )
 
 // yamlPrinter prints the document as YAML, keys in the order the service
 // sent them.
-type yamlPrinter struct {
+type yamlPrinter struct{ style }
+
+// Print prints doc as YAML, secrets masked unless shown.
+func (p yamlPrinter) Print(_ context.Context, w io.Writer, doc Document) error {
+	return p.output(w, false, "YAML output", func(bw *bufio.Writer) error {
+		r := yamlReader{dec: jsondoc.NewDecoder(doc.Raw), mask: p.mask}
+		if err := r.write(bw, doc.ListField); err != nil {
+			return fmt.Errorf("convert response to YAML: %w", err)
+		}
+		return nil
+	})
+}
+
+// yamlReader reads a JSON document as YAML nodes, keeping the order of
+// keys and the text of numbers, secrets masked when mask is set.
+type yamlReader struct {
+	dec  *jsontext.Decoder
 	mask bool
 }
 
-// Print prints doc as YAML, secrets masked unless shown.
-func (p yamlPrinter) Print(w io.Writer, doc Document) error {
-	data, err := normalizedJSON(doc, p.mask)
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriterSize(w, 64<<10)
-	if err := writeYAML(bw, data); err != nil {
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("write YAML output: %w", err)
-	}
-	return nil
-}
-
-// writeYAML writes the valid JSON document data as YAML, keeping the
-// order of keys and the text of numbers.
+// write writes the document as YAML, with list, a field of a top-level
+// object, ensured as [] when absent or null.
 //
 // The YAML encoder keeps every event of a document until its end, which
 // for a list of 50,000 users costs gigabytes. So a top-level object is
@@ -44,96 +47,106 @@ func (p yamlPrinter) Print(w io.Writer, doc Document) error {
 // "key:" line is written only once. Block YAML at the top level does not
 // depend on the siblings of a member or of a list element, so the result
 // is the same text as encoding the whole document at once.
-func writeYAML(w io.Writer, data []byte) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	tok, err := dec.Token()
-	if err != nil {
-		return fmt.Errorf("convert response to YAML: %w", err)
-	}
-	if tok != json.Delim('{') || !dec.More() {
-		node, err := yamlFromToken(dec, tok)
+func (r yamlReader) write(w io.Writer, list string) error {
+	if r.dec.PeekKind() != '{' {
+		node, err := r.node()
 		if err != nil {
-			return fmt.Errorf("convert response to YAML: %w", err)
+			return err
 		}
 		return encodeYAML(w, node)
 	}
-	var piece bytes.Buffer
-	for dec.More() {
-		key, value, err := yamlMemberStart(dec)
+	if _, err := r.dec.ReadToken(); err != nil {
+		return err
+	}
+	members := 0
+	for ; r.dec.PeekKind() == '"'; members++ {
+		tok, err := r.dec.ReadToken()
 		if err != nil {
-			return fmt.Errorf("convert response to YAML: %w", err)
+			return err
 		}
-		if value != nil {
-			if err := encodeYAML(w, yamlMapping(key, value)); err != nil {
-				return err
+		name := tok.String()
+		key := yamlString(name)
+		switch {
+		case list != "" && name == list && r.dec.PeekKind() == 'n':
+			err = r.dec.SkipValue()
+			list = ""
+			if err == nil {
+				err = encodeYAML(w, yamlMapping(key, yamlSeq()))
 			}
-			continue
+		case r.dec.PeekKind() == '[' && !(r.mask && secret.IsData(name)):
+			err = r.writeList(w, key)
+		default:
+			var value *yaml.Node
+			if value, err = r.member(name); err == nil {
+				err = encodeYAML(w, yamlMapping(key, value))
+			}
 		}
-		// The member's value is a non-empty list.
-		keyLine, ok := yamlKeyLine(key)
-		if !ok { // a key YAML writes on several lines: encode the member whole
-			seq, err := yamlFromToken(dec, json.Delim('['))
-			if err != nil {
-				return fmt.Errorf("convert response to YAML: %w", err)
-			}
-			if err := encodeYAML(w, yamlMapping(key, seq)); err != nil {
-				return err
-			}
-			continue
+		if err != nil {
+			return err
 		}
-		io.WriteString(w, keyLine)
-		for dec.More() {
-			elem, err := yamlValue(dec)
-			if err != nil {
-				return fmt.Errorf("convert response to YAML: %w", err)
-			}
-			piece.Reset()
-			seq := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: []*yaml.Node{elem}}
-			if err := encodeYAML(&piece, yamlMapping(key, seq)); err != nil {
-				return err
-			}
-			rest, ok := strings.CutPrefix(piece.String(), keyLine)
-			if !ok {
-				return fmt.Errorf("convert response to YAML: key %q is not written the same way twice", key.Value)
-			}
-			io.WriteString(w, rest)
-		}
-		if _, err := dec.Token(); err != nil { // ']'
-			return fmt.Errorf("convert response to YAML: %w", err)
+		if name == list {
+			list = ""
 		}
 	}
-	return nil
+	if list != "" || members == 0 {
+		m := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+		if list != "" {
+			m = yamlMapping(yamlString(list), yamlSeq())
+		}
+		if err := encodeYAML(w, m); err != nil {
+			return err
+		}
+	}
+	_, err := r.dec.ReadToken() // '}'
+	return err
 }
 
-// yamlMemberStart reads the key of an object member and its value; for a
-// non-empty list it reads only the opening bracket and returns a nil value.
-func yamlMemberStart(dec *json.Decoder) (key, value *yaml.Node, err error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, nil, err
+// writeList writes the member key whose value, a list, comes next, one
+// element at a time.
+func (r yamlReader) writeList(w io.Writer, key *yaml.Node) error {
+	keyLine, ok := yamlKeyLine(key)
+	if !ok { // a key YAML writes on several lines: encode the member whole
+		seq, err := r.node()
+		if err != nil {
+			return err
+		}
+		return encodeYAML(w, yamlMapping(key, seq))
 	}
-	name, ok := tok.(string)
-	if !ok {
-		return nil, nil, fmt.Errorf("object key %v is not a string", tok)
+	if _, err := r.dec.ReadToken(); err != nil { // '['
+		return err
 	}
-	tok, err = dec.Token()
-	if err != nil {
-		return nil, nil, err
+	if r.dec.PeekKind() == ']' {
+		if err := encodeYAML(w, yamlMapping(key, yamlSeq())); err != nil {
+			return err
+		}
+	} else {
+		io.WriteString(w, keyLine)
 	}
-	if tok == json.Delim('[') && dec.More() {
-		return yamlString(name), nil, nil
+	var piece bytes.Buffer
+	for r.dec.PeekKind() != ']' {
+		elem, err := r.node()
+		if err != nil {
+			return err
+		}
+		piece.Reset()
+		if err := encodeYAML(&piece, yamlMapping(key, yamlSeq(elem))); err != nil {
+			return err
+		}
+		rest, ok := strings.CutPrefix(piece.String(), keyLine)
+		if !ok {
+			return fmt.Errorf("key %q is not written the same way twice", key.Value)
+		}
+		io.WriteString(w, rest)
 	}
-	value, err = yamlFromToken(dec, tok)
-	return yamlString(name), value, err
+	_, err := r.dec.ReadToken() // ']'
+	return err
 }
 
 // yamlKeyLine returns the line "key:" that starts a member whose value is
 // a block list, when YAML writes the key on one line of its own.
 func yamlKeyLine(key *yaml.Node) (string, bool) {
 	var probe bytes.Buffer
-	seq := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: []*yaml.Node{yamlString("x")}}
-	if err := encodeYAML(&probe, yamlMapping(key, seq)); err != nil {
+	if err := encodeYAML(&probe, yamlMapping(key, yamlSeq(yamlString("x")))); err != nil {
 		return "", false
 	}
 	text := probe.String()
@@ -157,75 +170,78 @@ func encodeYAML(w io.Writer, node *yaml.Node) error {
 	return nil
 }
 
+// node reads the value dec is at as a YAML node.
+func (r yamlReader) node() (*yaml.Node, error) {
+	tok, err := r.dec.ReadToken()
+	if err != nil {
+		return nil, err
+	}
+	switch tok.Kind() {
+	case '{':
+		node := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+		for r.dec.PeekKind() == '"' {
+			tok, err := r.dec.ReadToken()
+			if err != nil {
+				return nil, err
+			}
+			name := tok.String()
+			value, err := r.member(name)
+			if err != nil {
+				return nil, err
+			}
+			node.Content = append(node.Content, yamlString(name), value)
+		}
+		_, err := r.dec.ReadToken()
+		return node, err
+	case '[':
+		node := yamlSeq()
+		for r.dec.PeekKind() != ']' {
+			value, err := r.node()
+			if err != nil {
+				return nil, err
+			}
+			node.Content = append(node.Content, value)
+		}
+		_, err := r.dec.ReadToken()
+		return node, err
+	case '"':
+		return yamlString(tok.String()), nil
+	case '0':
+		// A number keeps its text; an integer too large for the YAML
+		// resolver is written with an explicit !!int tag.
+		tag := "!!int"
+		if strings.ContainsAny(tok.String(), ".eE") {
+			tag = "!!float"
+		}
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: tok.String()}, nil
+	case 't', 'f':
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: tok.String()}, nil
+	}
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}, nil
+}
+
+// member reads the value of the object member name, masked when it is a
+// secret.
+func (r yamlReader) member(name string) (*yaml.Node, error) {
+	if !r.mask || !secret.IsData(name) {
+		return r.node()
+	}
+	v, err := r.dec.ReadValue()
+	if err != nil {
+		return nil, err
+	}
+	if !isEmpty(v) {
+		return yamlString(secret.Mask), nil
+	}
+	return yamlReader{dec: jsondoc.NewDecoder(v)}.node()
+}
+
 func yamlMapping(key, value *yaml.Node) *yaml.Node {
 	return &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{key, value}}
 }
 
-// yamlValue reads one JSON value from dec as a YAML node.
-func yamlValue(dec *json.Decoder) (*yaml.Node, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	return yamlFromToken(dec, tok)
-}
-
-// yamlFromToken reads the JSON value that starts with tok.
-func yamlFromToken(dec *json.Decoder, tok json.Token) (*yaml.Node, error) {
-	switch tok := tok.(type) {
-	case json.Delim:
-		switch tok {
-		case '{':
-			node := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-			for dec.More() {
-				key, err := dec.Token()
-				if err != nil {
-					return nil, err
-				}
-				name, ok := key.(string)
-				if !ok {
-					return nil, fmt.Errorf("object key %v is not a string", key)
-				}
-				value, err := yamlValue(dec)
-				if err != nil {
-					return nil, err
-				}
-				node.Content = append(node.Content, yamlString(name), value)
-			}
-			_, err := dec.Token() // '}'
-			return node, err
-		case '[':
-			node := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
-			for dec.More() {
-				value, err := yamlValue(dec)
-				if err != nil {
-					return nil, err
-				}
-				node.Content = append(node.Content, value)
-			}
-			_, err := dec.Token() // ']'
-			return node, err
-		}
-		return nil, fmt.Errorf("unexpected %v", tok)
-	case string:
-		return yamlString(tok), nil
-	case json.Number:
-		// A number keeps its text; an integer too large for the YAML
-		// resolver is written with an explicit !!int tag.
-		tag := "!!int"
-		if strings.ContainsAny(string(tok), ".eE") {
-			tag = "!!float"
-		}
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: string(tok)}, nil
-	case bool:
-		if tok {
-			return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"}, nil
-		}
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "false"}, nil
-	case nil:
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}, nil
-	}
-	return nil, errors.New("unexpected JSON token")
+func yamlSeq(elems ...*yaml.Node) *yaml.Node {
+	return &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: elems}
 }
 
 // yamlString is a string scalar. The words YAML 1.1 reads as booleans

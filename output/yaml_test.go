@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/dbgov/dbgov/internal/jsondoc"
 )
 
 func TestYAMLPrinter_printsTheSameDocument(t *testing.T) {
@@ -57,16 +59,12 @@ func TestYAMLPrinter_writingPieceByPieceEqualsWholeDocument(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var node yaml.Node
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.UseNumber()
-		whole, err := yamlValue(dec)
+		whole, err := yamlReader{dec: jsondoc.NewDecoder(raw)}.node()
 		if err != nil {
 			t.Fatal(err)
 		}
-		node = *whole
 		var want bytes.Buffer
-		if err := encodeYAML(&want, &node); err != nil {
+		if err := encodeYAML(&want, whole); err != nil {
 			t.Fatal(err)
 		}
 		if got != want.String() {

@@ -144,7 +144,7 @@ func runAPI(ctx context.Context, opts *apiOptions) error {
 	// The request was sent: an answer that names no resource prints no
 	// names rather than failing as if nothing had been sent.
 	doc.Names = func() []string { return namesIn(raw) }
-	return p.Print(opts.IO.Out, doc)
+	return p.Print(ctx, opts.IO.Out, doc)
 }
 
 // readBody reads the request body from a JSON or YAML file and returns it as

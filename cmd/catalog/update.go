@@ -103,7 +103,7 @@ func runUpdate(ctx context.Context, opts *updateOptions) error {
 		return err
 	}
 	if opts.DryRun {
-		return dryrun.Print(opts.IO.Out, p, c, req)
+		return dryrun.Print(ctx, opts.IO.Out, p, c, req)
 	}
 	// The body is decoded only by the formats that need typed values (table
 	// and name); the others print it as it came.
@@ -111,7 +111,7 @@ func runUpdate(ctx context.Context, opts *updateOptions) error {
 	if err != nil {
 		return fmt.Errorf("update the catalog of %s: %w", opts.Database, err)
 	}
-	if err := printCatalog(opts, p, raw); err != nil {
+	if err := printCatalog(ctx, opts, p, raw); err != nil {
 		return fmt.Errorf("show the updated catalog of %s: %w", opts.Database, err)
 	}
 	return nil
@@ -167,7 +167,7 @@ func verbatimRequest(opts *updateOptions, data []byte) *client.Request {
 // output read raw as they go, a table at a time, so a large catalog is
 // never decoded whole; a body that is not a catalog is an error there,
 // while json, yaml, jq and template show it as it is.
-func printCatalog(opts *updateOptions, p output.Printer, raw []byte) error {
+func printCatalog(ctx context.Context, opts *updateOptions, p output.Printer, raw []byte) error {
 	var nameErr error
 	doc := output.Document{
 		Raw: raw,
@@ -191,7 +191,7 @@ func printCatalog(opts *updateOptions, p output.Printer, raw []byte) error {
 			return []output.Table{catalogTable(raw)}
 		},
 	}
-	if err := p.Print(opts.IO.Out, doc); err != nil {
+	if err := p.Print(ctx, opts.IO.Out, doc); err != nil {
 		return err
 	}
 	if nameErr != nil {

@@ -84,7 +84,7 @@ func runList(ctx context.Context, opts *listOptions) error {
 	if err != nil {
 		return fmt.Errorf("list policies of %s: %w", opts.DB, err)
 	}
-	return p.Print(opts.IO.Out, output.Document{
+	return p.Print(ctx, opts.IO.Out, output.Document{
 		Raw:       raw,
 		ListField: "policies",
 		Names:     func() []string { return policyNames(resp.Policies) },

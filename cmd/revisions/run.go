@@ -1,6 +1,7 @@
 package revisions
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -92,7 +93,7 @@ func (r *run) document() []byte {
 
 // print shows the created revisions in the chosen format. Typed values are
 // decoded only when table or name output asks for them.
-func (r *run) print(p output.Printer) error {
+func (r *run) print(ctx context.Context, p output.Printer) error {
 	var (
 		revs      []client.Revision
 		decodeErr error
@@ -124,7 +125,7 @@ func (r *run) print(p output.Printer) error {
 			return []output.Table{output.TableOf(decode(), revisionColumns)}
 		},
 	}
-	if err := p.Print(r.opts.IO.Out, doc); err != nil {
+	if err := p.Print(ctx, r.opts.IO.Out, doc); err != nil {
 		return err
 	}
 	return decodeErr

@@ -135,7 +135,7 @@ func runBatchGet(ctx context.Context, opts *batchGetOptions) error {
 	}
 	// A printer asks for the names or the tables before it writes anything,
 	// so an answer that does not decode leaves stdout empty.
-	if err := p.Print(opts.IO.Out, doc); err != nil {
+	if err := p.Print(ctx, opts.IO.Out, doc); err != nil {
 		return err
 	}
 	if decodeErr != nil {

@@ -24,7 +24,7 @@ const (
 	credential
 )
 
-// fields are the secret field names, in the normalized form of normalize.
+// fields are the secret field names, in the folded form of lookup.
 var fields = map[string]kind{
 	"clientsecret":      data,
 	"bindpassword":      data,
@@ -37,28 +37,36 @@ var fields = map[string]kind{
 	"refreshtoken":      credential,
 }
 
-// normalize folds a field name to the form fields holds: lower case, with
-// underscores and dashes dropped, so that clientSecret, client_secret,
-// ClientSecret and CLIENT_SECRET are one name.
-func normalize(name string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '_' || r == '-' {
-			return -1
+// lookup finds the kind of the field name, folded first to the form fields
+// holds: lower case, with underscores and dashes dropped, so that
+// clientSecret, client_secret, ClientSecret and CLIENT_SECRET are one name.
+// It does not allocate: it runs on every key of every answer printed.
+func lookup(name string) kind {
+	var folded [32]byte
+	n := 0
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c == '_' || c == '-':
+			continue
+		case n == len(folded):
+			return 0 // longer than any secret field name
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
 		}
-		if 'A' <= r && r <= 'Z' {
-			return r + ('a' - 'A')
-		}
-		return r
-	}, name)
+		folded[n] = c
+		n++
+	}
+	return fields[string(folded[:n])]
 }
 
 // IsData reports whether the field name holds a secret the service keeps,
 // masked in output unless secrets are asked for.
-func IsData(name string) bool { return fields[normalize(name)] == data }
+func IsData(name string) bool { return lookup(name) == data }
 
 // IsField reports whether the field name holds any secret: kept out of the
 // debug log and error messages whatever the output flags.
-func IsField(name string) bool { return fields[normalize(name)] != 0 }
+func IsField(name string) bool { return lookup(name) != 0 }
 
 // URL returns raw with the user information hidden: a password becomes
 // Mask, and a user name with no password (which may be a token, as in
