@@ -121,9 +121,9 @@ func (s *jqStream) walk(raw []byte, mask bool, list string, each func(v any) err
 	if err := w.value(jsondoc.NewDecoder(raw), 0); err != nil {
 		return false, ignoreShape(err)
 	}
-	r := newValueReader(mask)
+	r := newValueReader()
 	w.each = func(dec *jsontext.Decoder) error {
-		v, err := r.read(dec)
+		v, err := r.read(&tokens{dec: dec, mask: mask})
 		if err != nil {
 			return err
 		}

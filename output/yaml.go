@@ -10,9 +10,6 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 	"go.yaml.in/yaml/v3"
-
-	"github.com/dbgov/dbgov/internal/jsondoc"
-	"github.com/dbgov/dbgov/internal/secret"
 )
 
 // yamlPrinter prints the document as YAML, keys in the order the service
@@ -20,25 +17,6 @@ import (
 type yamlPrinter struct{ style }
 
 // Print prints doc as YAML, secrets masked unless shown.
-func (p yamlPrinter) Print(_ context.Context, w io.Writer, doc Document) error {
-	return p.output(w, false, "YAML output", func(bw *bufio.Writer) error {
-		r := yamlReader{dec: jsondoc.NewDecoder(doc.Raw), mask: p.mask}
-		if err := r.write(bw, doc.ListField); err != nil {
-			return fmt.Errorf("convert response to YAML: %w", err)
-		}
-		return nil
-	})
-}
-
-// yamlReader reads a JSON document as YAML nodes, keeping the order of
-// keys and the text of numbers, secrets masked when mask is set.
-type yamlReader struct {
-	dec  *jsontext.Decoder
-	mask bool
-}
-
-// write writes the document as YAML, with list, a field of a top-level
-// object, ensured as [] when absent or null.
 //
 // The YAML encoder keeps every event of a document until its end, which
 // for a list of 50,000 users costs gigabytes. So a top-level object is
@@ -47,86 +25,78 @@ type yamlReader struct {
 // "key:" line is written only once. Block YAML at the top level does not
 // depend on the siblings of a member or of a list element, so the result
 // is the same text as encoding the whole document at once.
-func (r yamlReader) write(w io.Writer, list string) error {
-	if r.dec.PeekKind() != '{' {
-		node, err := r.node()
+func (p yamlPrinter) Print(_ context.Context, w io.Writer, doc Document) error {
+	return p.output(w, false, "YAML output", func(bw *bufio.Writer) error {
+		if err := writeYAML(bw, newTokens(doc.Raw, p.mask, doc.ListField)); err != nil {
+			return fmt.Errorf("convert response to YAML: %w", err)
+		}
+		return nil
+	})
+}
+
+func writeYAML(w io.Writer, t *tokens) error {
+	tok, err := t.next()
+	if err != nil {
+		return err
+	}
+	if tok.Kind() != '{' {
+		node, err := yamlNode(tok, t)
 		if err != nil {
 			return err
 		}
 		return encodeYAML(w, node)
 	}
-	if _, err := r.dec.ReadToken(); err != nil {
-		return err
-	}
 	members := 0
-	for ; r.dec.PeekKind() == '"'; members++ {
-		tok, err := r.dec.ReadToken()
-		if err != nil {
+	for ; ; members++ {
+		if tok, err = t.next(); err != nil || tok.Kind() == '}' {
+			break
+		}
+		key := yamlString(tok.String())
+		if tok, err = t.next(); err != nil {
 			return err
 		}
-		name := tok.String()
-		key := yamlString(name)
-		switch {
-		case list != "" && name == list && r.dec.PeekKind() == 'n':
-			err = r.dec.SkipValue()
-			list = ""
-			if err == nil {
-				err = encodeYAML(w, yamlMapping(key, yamlSeq()))
-			}
-		case r.dec.PeekKind() == '[' && !(r.mask && secret.IsData(name)):
-			err = r.writeList(w, key)
-		default:
-			var value *yaml.Node
-			if value, err = r.member(name); err == nil {
-				err = encodeYAML(w, yamlMapping(key, value))
+		if tok.Kind() == '[' {
+			err = writeYAMLList(w, key, t)
+		} else {
+			var node *yaml.Node
+			if node, err = yamlNode(tok, t); err == nil {
+				err = encodeYAML(w, yamlMapping(key, node))
 			}
 		}
 		if err != nil {
 			return err
 		}
-		if name == list {
-			list = ""
-		}
 	}
-	if list != "" || members == 0 {
-		m := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-		if list != "" {
-			m = yamlMapping(yamlString(list), yamlSeq())
-		}
-		if err := encodeYAML(w, m); err != nil {
-			return err
-		}
+	if err == nil && members == 0 {
+		err = encodeYAML(w, &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"})
 	}
-	_, err := r.dec.ReadToken() // '}'
 	return err
 }
 
-// writeList writes the member key whose value, a list, comes next, one
+// writeYAMLList writes the member key whose value, a list, t is in, one
 // element at a time.
-func (r yamlReader) writeList(w io.Writer, key *yaml.Node) error {
-	keyLine, ok := yamlKeyLine(key)
-	if !ok { // a key YAML writes on several lines: encode the member whole
-		seq, err := r.node()
-		if err != nil {
-			return err
-		}
-		return encodeYAML(w, yamlMapping(key, seq))
-	}
-	if _, err := r.dec.ReadToken(); err != nil { // '['
-		return err
-	}
-	if r.dec.PeekKind() == ']' {
-		if err := encodeYAML(w, yamlMapping(key, yamlSeq())); err != nil {
-			return err
-		}
-	} else {
-		io.WriteString(w, keyLine)
-	}
+func writeYAMLList(w io.Writer, key *yaml.Node, t *tokens) error {
+	keyLine, piecewise := yamlKeyLine(key)
+	whole := yamlSeq() // the list, when its key is written on several lines
 	var piece bytes.Buffer
-	for r.dec.PeekKind() != ']' {
-		elem, err := r.node()
+	for n := 0; ; n++ {
+		tok, err := t.next()
 		if err != nil {
 			return err
+		}
+		if tok.Kind() == ']' {
+			if n == 0 || !piecewise {
+				return encodeYAML(w, yamlMapping(key, whole))
+			}
+			return nil
+		}
+		elem, err := yamlNode(tok, t)
+		if err != nil {
+			return err
+		}
+		if !piecewise {
+			whole.Content = append(whole.Content, elem)
+			continue
 		}
 		piece.Reset()
 		if err := encodeYAML(&piece, yamlMapping(key, yamlSeq(elem))); err != nil {
@@ -136,10 +106,11 @@ func (r yamlReader) writeList(w io.Writer, key *yaml.Node) error {
 		if !ok {
 			return fmt.Errorf("key %q is not written the same way twice", key.Value)
 		}
+		if n == 0 {
+			io.WriteString(w, keyLine)
+		}
 		io.WriteString(w, rest)
 	}
-	_, err := r.dec.ReadToken() // ']'
-	return err
 }
 
 // yamlKeyLine returns the line "key:" that starts a member whose value is
@@ -170,40 +141,39 @@ func encodeYAML(w io.Writer, node *yaml.Node) error {
 	return nil
 }
 
-// node reads the value dec is at as a YAML node.
-func (r yamlReader) node() (*yaml.Node, error) {
-	tok, err := r.dec.ReadToken()
-	if err != nil {
-		return nil, err
-	}
+// yamlNode reads the value that starts with tok as a YAML node.
+func yamlNode(tok jsontext.Token, t *tokens) (*yaml.Node, error) {
 	switch tok.Kind() {
 	case '{':
 		node := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-		for r.dec.PeekKind() == '"' {
-			tok, err := r.dec.ReadToken()
+		for {
+			tok, err := t.next()
+			if err != nil || tok.Kind() == '}' {
+				return node, err
+			}
+			key := yamlString(tok.String())
+			if tok, err = t.next(); err != nil {
+				return nil, err
+			}
+			value, err := yamlNode(tok, t)
 			if err != nil {
 				return nil, err
 			}
-			name := tok.String()
-			value, err := r.member(name)
-			if err != nil {
-				return nil, err
-			}
-			node.Content = append(node.Content, yamlString(name), value)
+			node.Content = append(node.Content, key, value)
 		}
-		_, err := r.dec.ReadToken()
-		return node, err
 	case '[':
 		node := yamlSeq()
-		for r.dec.PeekKind() != ']' {
-			value, err := r.node()
+		for {
+			tok, err := t.next()
+			if err != nil || tok.Kind() == ']' {
+				return node, err
+			}
+			value, err := yamlNode(tok, t)
 			if err != nil {
 				return nil, err
 			}
 			node.Content = append(node.Content, value)
 		}
-		_, err := r.dec.ReadToken()
-		return node, err
 	case '"':
 		return yamlString(tok.String()), nil
 	case '0':
@@ -218,22 +188,6 @@ func (r yamlReader) node() (*yaml.Node, error) {
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: tok.String()}, nil
 	}
 	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}, nil
-}
-
-// member reads the value of the object member name, masked when it is a
-// secret.
-func (r yamlReader) member(name string) (*yaml.Node, error) {
-	if !r.mask || !secret.IsData(name) {
-		return r.node()
-	}
-	v, err := r.dec.ReadValue()
-	if err != nil {
-		return nil, err
-	}
-	if !isEmpty(v) {
-		return yamlString(secret.Mask), nil
-	}
-	return yamlReader{dec: jsondoc.NewDecoder(v)}.node()
 }
 
 func yamlMapping(key, value *yaml.Node) *yaml.Node {

@@ -8,8 +8,6 @@ import (
 	"testing"
 
 	"go.yaml.in/yaml/v3"
-
-	"github.com/dbgov/dbgov/internal/jsondoc"
 )
 
 func TestYAMLPrinter_printsTheSameDocument(t *testing.T) {
@@ -59,7 +57,12 @@ func TestYAMLPrinter_writingPieceByPieceEqualsWholeDocument(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		whole, err := yamlReader{dec: jsondoc.NewDecoder(raw)}.node()
+		doc := newTokens(raw, false, "")
+		tok, err := doc.next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole, err := yamlNode(tok, doc)
 		if err != nil {
 			t.Fatal(err)
 		}
