@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -212,6 +213,70 @@ func FuzzJSONPrinter(f *testing.F) {
 				if got := bytes.TrimRight(out.Bytes(), "\n"); !bytes.Equal(got, bytes.TrimRight(want.Bytes(), " \t\r\n")) {
 					t.Fatalf("input %q: got %q, json.Indent gives %q", raw, got, want.Bytes())
 				}
+			}
+		}
+	})
+}
+
+var decodeSeeds = []string{
+	`{"users": [{"name": "users/a@x.com", "tempRecoveryCodes": ["a"], "tempOtpSecret": "", "quota": 12345678901234567890}]}`,
+	`{"a": 1 , "b" :2}`,
+	`{}`, `[]`, `null`, `"s"`, `-1.5e-3`, `true`, ` [ false , null ] `,
+	`{"identityProviders":[{"config":{"ldapConfig":{"bindPassword":"x","clientSecret":{}, "client_secret": "y"}}}]}`,
+	`{"client\u0053ecret":"s","users":null}`,
+	`{"s":"a\\\"}","t":"\u00e9\ud83d\ude00","u":"\ud800"}`,
+	"{\"bad\":\"\xff\xfe\",\"k\xffey\":1}",
+	`{"a":[{"b":[{"c":{}}]}],"serviceKey":[1],"bindPassword":null}`,
+}
+
+// decodeStandard is what encoding/json, with UseNumber, makes of the
+// document as -o json prints it.
+func decodeStandard(t testing.TB, raw []byte, mask bool, list string) any {
+	t.Helper()
+	var printed bytes.Buffer
+	if err := writeJSON(&printed, raw, list, mask); err != nil {
+		t.Fatalf("print %q: %v", raw, err)
+	}
+	dec := json.NewDecoder(&printed)
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		t.Fatalf("decode %q: %v", printed.Bytes(), err)
+	}
+	return v
+}
+
+func TestDecodeDocument_matchesEncodingJSON(t *testing.T) {
+	for _, raw := range decodeSeeds {
+		for _, mask := range []bool{false, true} {
+			for _, list := range []string{"", "users"} {
+				got, err := decodeDocument(Document{Raw: []byte(raw), ListField: list}, mask)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want := decodeStandard(t, []byte(raw), mask, list); !reflect.DeepEqual(got, want) {
+					t.Errorf("%s (mask %v, list %q):\ngot  %#v\nwant %#v", raw, mask, list, got, want)
+				}
+			}
+		}
+	}
+}
+
+func FuzzDecodeDocument(f *testing.F) {
+	for _, seed := range decodeSeeds {
+		f.Add([]byte(seed), true)
+	}
+	f.Fuzz(func(t *testing.T, raw []byte, mask bool) {
+		if jsondoc.Check(raw) != nil {
+			return
+		}
+		for _, list := range []string{"", "users"} {
+			got, err := decodeDocument(Document{Raw: raw, ListField: list}, mask)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := decodeStandard(t, raw, mask, list); !reflect.DeepEqual(got, want) {
+				t.Fatalf("%q (mask %v, list %q):\ngot  %#v\nwant %#v", raw, mask, list, got, want)
 			}
 		}
 	})
