@@ -98,6 +98,7 @@
 //	GET   /v1/reviewConfigs/{id}                                        svc.reviewConfigs.get
 //	GET   /v1/users:batchGet                                            svc.users.get
 //	POST  /v1/users/{email}:undelete                                    svc.users.undelete (not named by the spec)
+//	GET   /v1/users/me                                                  any valid token (not named by the spec)
 //	GET   /v1/instances/{i}/databases/{d}/policies                      svc.policies.list (not named by the spec)
 //	POST  /v1/instances/{i}/databases/{d}/changelogs/{c}:diffSchema     svc.databases.get
 //	GET   /v1/idps                                                      none: open
@@ -119,8 +120,10 @@
 //     expired token is 401 UNAUTHENTICATED; a token without the operation's
 //     permission is 403 PERMISSION_DENIED naming the user and the
 //     permission. Tokens from POST /v1/auth/login ({"email", "password": the
-//     service key} → {"token"}) expire after an hour (Options.Now is the
-//     clock); a wrong email or key is 401, a missing one 400.
+//     service key} → {"token"}) are shaped as JWTs whose payload holds
+//     "exp", and expire after Options.TokenLifetime, an hour by default
+//     (Options.Now is the clock); an expired one is 401 "token expired at
+//     ...". A wrong email or key is 401, a missing one 400.
 //   - Errors are {"code": <gRPC code>, "message": "..."} with the HTTP status
 //     of the code (see the contract); "details" is left out.
 //   - Responses are protobuf JSON: zero values and empty lists left out (an
