@@ -1,6 +1,10 @@
 package client
 
-import "context"
+import (
+	"context"
+	"fmt"
+	"net/http"
+)
 
 // The operations of the /v1 API. Each builds its request with the matching
 // ...Call function, sends it and decodes the answer, returning the typed value
@@ -83,4 +87,21 @@ func ListPoliciesUnderCall(parent PolicyParent, opts ListPoliciesOptions) (*Requ
 	}
 	r.Path = path
 	return r, nil
+}
+
+// DiffDatabaseSchemaCall builds POST /v1/instances/I/databases/D:diffSchema,
+// comparing the database's current schema with req's Schema or Changelog
+// (a full changelog name), exactly one of them.
+func DiffDatabaseSchemaCall(db DatabaseName, req DiffSchemaRequest) (*Request, error) {
+	if err := db.Validate(); err != nil {
+		return nil, err
+	}
+	if (req.Schema == "") == (req.Changelog == "") {
+		return nil, fmt.Errorf("%w: give either a target schema or a target changelog", ErrInvalidRequest)
+	}
+	b, err := marshalBody("diff request", &req)
+	if err != nil {
+		return nil, err
+	}
+	return &Request{Method: http.MethodPost, Path: db.path() + ":diffSchema", Body: b}, nil
 }
