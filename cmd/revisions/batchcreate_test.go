@@ -29,7 +29,7 @@ const (
 const sentThree = `{"parent": "instances/prod-pg/databases/orders", "requests": [
  {"parent": "instances/prod-pg/databases/orders", "revision": {"version": "1.0.0", "type": "VERSIONED", "file": "migrations/1.0.0_init.sql", "sheet": "projects/orders/sheets/101", "release": "releases/2024.05"}},
  {"parent": "instances/prod-pg/databases/orders", "revision": {"version": "1.1.0", "type": "VERSIONED", "file": "migrations/1.1.0_add_email.sql", "sheet": "projects/orders/sheets/102", "release": "releases/2024.05"}},
- {"parent": "instances/prod-pg/databases/orders", "revision": {"version": "2024.06", "type": "DECLARATIVE", "file": "schema/orders.sql"}}]}`
+ {"parent": "instances/prod-pg/databases/orders", "revision": {"version": "2024.06", "type": "DECLARATIVE", "file": "schema/orders.sql", "sheet": "projects/orders/sheets/103"}}]}`
 
 // createdThree is the service's answer to sentThree, with a field this
 // version does not know and a hostile file name.
@@ -55,7 +55,7 @@ func generated(t testing.TB, n int) string {
 		if i > 1 {
 			b.WriteString(",\n")
 		}
-		fmt.Fprintf(&b, `{"version": "1.0.%d", "type": "VERSIONED", "file": "migrations/1.0.%d.sql"}`, i, i)
+		fmt.Fprintf(&b, `{"version": "1.0.%d", "type": "VERSIONED", "file": "migrations/1.0.%d.sql", "sheet": "projects/orders/sheets/%d"}`, i, i, i)
 	}
 	b.WriteString("]\n")
 	path := filepath.Join(t.TempDir(), "revisions.json")
@@ -73,7 +73,7 @@ func sentBatch(first, last int) string {
 		if i > first {
 			b.WriteString(",")
 		}
-		fmt.Fprintf(&b, `{"parent": %q, "revision": {"version": "1.0.%d", "type": "VERSIONED", "file": "migrations/1.0.%d.sql"}}`, parent, i, i)
+		fmt.Fprintf(&b, `{"parent": %q, "revision": {"version": "1.0.%d", "type": "VERSIONED", "file": "migrations/1.0.%d.sql", "sheet": "projects/orders/sheets/%d"}}`, parent, i, i, i)
 	}
 	b.WriteString("]}")
 	return b.String()
@@ -147,12 +147,12 @@ func TestBatchCreate_fillsEveryParent(t *testing.T) {
 	}
 	jsonList := `[{"version": "1.0.0", "type": "VERSIONED", "file": "migrations/1.0.0_init.sql", "sheet": "projects/orders/sheets/101", "release": "releases/2024.05"},
 	 {"version": "1.1.0", "type": "VERSIONED", "file": "migrations/1.1.0_add_email.sql", "sheet": "projects/orders/sheets/102", "release": "releases/2024.05"},
-	 {"version": "2024.06", "type": "DECLARATIVE", "file": "schema/orders.sql"}]`
+	 {"version": "2024.06", "type": "DECLARATIVE", "file": "schema/orders.sql", "sheet": "projects/orders/sheets/103"}]`
 	yamlBody := `requests:
   - revision: {version: "1.0.0", type: VERSIONED, file: migrations/1.0.0_init.sql, sheet: projects/orders/sheets/101, release: releases/2024.05}
   - revision: {version: "1.1.0", type: VERSIONED, file: migrations/1.1.0_add_email.sql, sheet: projects/orders/sheets/102, release: releases/2024.05}
   - parent: instances/prod-pg/databases/orders
-    revision: {version: "2024.06", type: DECLARATIVE, file: schema/orders.sql}
+    revision: {version: "2024.06", type: DECLARATIVE, file: schema/orders.sql, sheet: projects/orders/sheets/103}
 `
 	tests := []struct {
 		name  string
@@ -438,10 +438,12 @@ func TestBatchCreate_refusesBadInput(t *testing.T) {
 			"", []string{`notype.yaml: entry 3 (version "1.2"): type is required (VERSIONED or DECLARATIVE); nothing was sent`}},
 		{"type unspecified", write("unspec.json", `[{"version": "1.2", "type": "TYPE_UNSPECIFIED"}]`),
 			"", []string{`entry 1 (version "1.2"): type TYPE_UNSPECIFIED is not allowed`}},
-		{"version missing", write("nover.json", `[{"version": "1.0", "type": "VERSIONED"}, {"type": "VERSIONED", "file": "a.sql"}]`),
+		{"version missing", write("nover.json", `[{"version": "1.0", "type": "VERSIONED"}, {"type": "VERSIONED", "file": "a.sql", "sheet": "projects/p/sheets/1"}]`),
 			"", []string{"nover.json: entry 2: version is required"}},
 		{"bad sheet", write("sheet.json", `[{"version": "1.0", "type": "VERSIONED", "sheet": "sheets/12"}]`),
 			"", []string{`entry 1 (version "1.0"): sheet "sheets/12" is not of the form projects/{project}/sheets/{id}`}},
+		{"file without a sheet or a release", write("file.yaml", "- {version: \"1.0\", type: VERSIONED, file: a.sql, release: releases/1}\n- {version: \"1.1\", type: VERSIONED, file: b.sql}\n"),
+			"", []string{`file.yaml: entry 2 (version "1.1"): a revision with a file needs a sheet or a release; nothing was sent`}},
 		{"sheet without id", write("sheet2.json", `[{"version": "1.0", "type": "VERSIONED", "sheet": "projects/p/sheets/"}]`),
 			"", []string{`sheet "projects/p/sheets/"`}},
 		{"duplicate", write("dup.json", `[{"version": "1.0", "type": "VERSIONED"}, {"version": "1.0", "type": "DECLARATIVE"}, {"version": "1.0", "type": "VERSIONED"}]`),

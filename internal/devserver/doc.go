@@ -37,6 +37,7 @@
 //     needs allowMissing=true there); changelog 201.
 //   - instances/staging-mysql/databases/orders: a small catalog, changelog
 //     301, one DATA_SOURCE_QUERY policy.
+//   - policies of environments/prod, projects/orders and the workspace.
 //   - sheets projects/orders/sheets/101, 102, 201 and 202, whose statements
 //     new revisions naming them get.
 //   - reviewConfigs/sql-review-prod (enabled; rules with each payload kind,
@@ -69,6 +70,7 @@
 //	    "revisions": [{"name": "instances/prod/databases/app/revisions/1", "version": "1.0", "type": "VERSIONED", ...}],
 //	    "policies": [{"type": "TAG", "tagPolicy": {...}, "deleted": true}]
 //	  }]}],
+//	  "policies": [{"name": "environments/prod/policies/rollout", ...}], // or projects/{p}/..., policies/...
 //	  "sheets": [{"name": "projects/p/sheets/1", "statement": "ALTER TABLE ..."}],
 //	  "reviewConfigs": [{"name": "reviewConfigs/r", ...}],   // ReviewConfig
 //	  "users": [{"email": "a@x.com", "state": "ACTIVE", ...}], // User; name or email may be left out
@@ -98,8 +100,11 @@
 //	GET   /v1/reviewConfigs/{id}                                        svc.reviewConfigs.get
 //	GET   /v1/users:batchGet                                            svc.users.get
 //	POST  /v1/users/{email}:undelete                                    svc.users.undelete (not named by the spec)
-//	GET   /v1/instances/{i}/databases/{d}/policies                      svc.policies.list (not named by the spec)
+//	GET   /v1/instances/{i}/databases/{d}/policies                      svc.policies.list (not named by the spec),
+//	      /v1/environments/{e}/policies, /v1/projects/{p}/policies,     also
+//	      /v1/policies
 //	POST  /v1/instances/{i}/databases/{d}/changelogs/{c}:diffSchema     svc.databases.get
+//	POST  /v1/instances/{i}/databases/{d}:diffSchema                    svc.databases.get
 //	GET   /v1/idps                                                      none: open
 //	POST  /v1/auth/login                                                none: open
 //
@@ -141,8 +146,8 @@
 //     too; no names is 400, a name without users/ is 400, one unknown user
 //     fails the call with 404 naming it.
 //   - :undelete needs {"name": "users/{email}"} naming the user of the path
-//     (else 400); an active user is 400 FAILED_PRECONDITION (code 9), an
-//     unknown one 404; the restored user is returned, ACTIVE.
+//     (else 400); an active user is 400 INVALID_ARGUMENT, an unknown one
+//     404; the restored user is returned, ACTIVE.
 //   - Catalog update replaces the whole catalog and returns it, its name
 //     filled in; a name other than instances/{i}/databases/{d}/catalog is
 //     400; a database without a catalog is 404 unless allowMissing=true.
@@ -151,7 +156,8 @@
 //     another is 400; every requests[].parent must equal it (400, nothing
 //     created). Then each revision in turn: type VERSIONED or DECLARATIVE
 //     required (400), version required (400), sheet, when given, of the form
-//     projects/{p}/sheets/{s} (400), and a (type, version) the database
+//     projects/{p}/sheets/{s} (400), a file only with a sheet or a release
+//     (400), and a (type, version) the database
 //     already holds, or that comes twice in the batch, is 409 ALREADY_EXISTS.
 //     It is not atomic, like the real service: revisions before the failing
 //     one stay created. A revision gets the name
@@ -161,25 +167,26 @@
 //     does not hold gets a placeholder comment as statement). The input name
 //     is not used.
 //   - Policies: policyType (a type name; POLICY_TYPE_UNSPECIFIED means all,
-//     an unknown name is 400) and showDeleted filter the database's
-//     policies, in seed order.
-//   - :diffSchema takes {"name": <the path's changelog>} with exactly one of
-//     "schema" (a target schema) or "changelog" (another changelog's full
-//     name, of any database); anything else is 400. The diff goes from the
-//     stored schema of the path's changelog to the target, line by line:
-//     "-line" for each line removed and "+line" for each line added, in
-//     order, each ending in a newline; common lines are left out. The kept
-//     lines are a longest common subsequence of the two, computed after
-//     setting aside the lines both start and end with; when the rest is too
-//     large (more than about four million line pairs) it is shown as removed
-//     then added whole. Identical schemas answer {}.
+//     an unknown name is 400) and showDeleted filter the policies of the
+//     database, environment, project or workspace, in seed order.
+//   - :diffSchema takes exactly one of "schema" (a target schema) or
+//     "changelog" (another changelog's full name, of any database), and
+//     "name", the path's changelog or database (required for a changelog);
+//     anything else is 400. The diff goes from the changelog's schema, or
+//     the database's current one (its highest numbered changelog's), to the
+//     target, as migration statements each ending in ";\n": DROP TABLE, DROP
+//     INDEX, CREATE TABLE, CREATE INDEX, ALTER TABLE ... ADD COLUMN / DROP
+//     COLUMN / ADD / DROP CONSTRAINT (a changed column or index is dropped
+//     and added again), and any other statement the source lacks. Comments
+//     and spacing do not count; identical schemas answer {}.
 //   - A missing instance, database, changelog or review config is 404
 //     NOT_FOUND naming it.
 //
 // Where the real service is known to answer 500 for a client's mistake (a
 // missing database or changelog, a duplicate revision version, a schema sent
 // to a changelog's :diffSchema), this server answers the 404, 409 or success
-// above instead.
+// above instead. It also serves what recent versions refuse: a database's
+// policies (400 unknown request name) and allowMissing=true (403).
 //
 // The server is safe for concurrent use; a panic in an operation would be
 // answered 500 INTERNAL rather than dropping the connection. Options.Log gets
