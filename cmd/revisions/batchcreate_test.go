@@ -611,7 +611,9 @@ func sentEntries(t *testing.T, reqs []httpmock.Request) []string {
 	t.Helper()
 	var out []string
 	for _, r := range reqs {
-		var body struct{ Requests []struct{ Revision struct{ Version string } } }
+		var body struct {
+			Requests []struct{ Revision struct{ Version string } }
+		}
 		if err := json.Unmarshal(r.Body, &body); err != nil {
 			t.Fatal(err)
 		}
