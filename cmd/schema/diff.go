@@ -70,6 +70,11 @@ schemas differ and 0 when they agree, as git diff --exit-code does.`,
 				return err
 			}
 			opts.DB = d
+			if cmd.Flags().Changed("changelog") {
+				if _, err := client.ParseChangelog(d, opts.Changelog); err != nil {
+					return exitcode.NewUsage(err)
+				}
+			}
 			switch {
 			case opts.SchemaFile != "" && opts.TargetChangelog != "":
 				return exitcode.Usagef("--schema-file and --target-changelog cannot be used together: give one target")
