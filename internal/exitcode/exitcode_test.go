@@ -140,3 +140,12 @@ func TestWrite_serviceMessageStaysOnOneLine(t *testing.T) {
 		t.Fatalf("got %q, want %q", buf.String(), want)
 	}
 }
+
+func TestWrite_commandHintReplacesTheGeneralOne(t *testing.T) {
+	var buf bytes.Buffer
+	code := Write(&buf, WithHint(apiErr(401, "UNAUTHENTICATED"), "drop --x"), false)
+	want := "dbgov: get thing: the service says no (HTTP 401 UNAUTHENTICATED)\nhint: drop --x\n"
+	if code != Auth || buf.String() != want {
+		t.Fatalf("Write = %d %q, want %d %q", code, buf.String(), Auth, want)
+	}
+}
