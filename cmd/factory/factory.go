@@ -334,3 +334,6 @@ func (f *Factory) JSONErrors() bool {
 	}
 	return f.jsonOutput(s)
 }
+
+// Warn says msg on stderr as every warning is said.
+func (f *Factory) Warn(msg string) { f.warn(msg) }

@@ -18,9 +18,10 @@ import (
 	"github.com/dbgov/dbgov/client"
 )
 
-// request is what an operation's handler gets: the path ids, the query and
-// the raw body.
+// request is what an operation's handler gets: the path (unescaped, without
+// /v1/ and the custom method), its ids, the query and the raw body.
 type request struct {
+	path  string
 	user  string // users/{email} of the token; "" on an open route
 	ids   []string
 	query url.Values
@@ -49,7 +50,11 @@ func routes() []route {
 		{method: http.MethodPatch, pattern: []string{"instances", "{}", "databases", "{}", "catalog"}, permission: PermissionCatalogUpdate, handle: (*Server).updateCatalog},
 		{method: http.MethodPost, pattern: []string{"instances", "{}", "databases", "{}", "revisions"}, verb: "batchCreate", permission: PermissionRevisionsCreate, handle: (*Server).batchCreateRevisions},
 		{method: http.MethodGet, pattern: []string{"instances", "{}", "databases", "{}", "policies"}, permission: PermissionPoliciesList, handle: (*Server).listPolicies},
+		{method: http.MethodGet, pattern: []string{"environments", "{}", "policies"}, permission: PermissionPoliciesList, handle: (*Server).listPolicies},
+		{method: http.MethodGet, pattern: []string{"projects", "{}", "policies"}, permission: PermissionPoliciesList, handle: (*Server).listPolicies},
+		{method: http.MethodGet, pattern: []string{"policies"}, permission: PermissionPoliciesList, handle: (*Server).listPolicies},
 		{method: http.MethodPost, pattern: []string{"instances", "{}", "databases", "{}", "changelogs", "{}"}, verb: "diffSchema", permission: PermissionDatabasesGet, handle: (*Server).diffSchema},
+		{method: http.MethodPost, pattern: []string{"instances", "{}", "databases", "{}"}, verb: "diffSchema", permission: PermissionDatabasesGet, handle: (*Server).diffSchema},
 	}
 }
 
@@ -142,7 +147,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 		writeError(w, apiErr)
 		return
 	}
-	req := &request{user: user, ids: ids, query: query}
+	req := &request{path: strings.Join(segments, "/"), user: user, ids: ids, query: query}
 	if r.Method != http.MethodGet {
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
 		var tooLarge *http.MaxBytesError

@@ -84,6 +84,16 @@ func (e *IncompleteError) Error() string { return e.Err.Error() }
 // Unwrap returns the failure that stopped the work.
 func (e *IncompleteError) Unwrap() error { return e.Err }
 
+// WithHint gives err a hint of the command's own, in place of the general one.
+func WithHint(err error, hint string) error { return &hintError{err, hint} }
+
+type hintError struct {
+	error
+	hint string
+}
+
+func (e *hintError) Unwrap() error { return e.error }
+
 // Report is what an error comes to: the exit code, the message, a hint.
 type Report struct {
 	Code    int
@@ -134,6 +144,10 @@ func Classify(err error) Report {
 		errors.Is(err, client.ErrInvalidOptions), errors.Is(err, config.ErrInvalid),
 		errors.Is(err, input.ErrInvalid), errors.Is(err, output.ErrInvalidOptions):
 		r.Code, r.Kind = Usage, "USAGE"
+	}
+	var hinted *hintError
+	if errors.As(err, &hinted) {
+		r.Hint = hinted.hint
 	}
 	return r
 }

@@ -142,6 +142,15 @@ func TestWrite_serviceMessageStaysOnOneLine(t *testing.T) {
 	}
 }
 
+func TestWrite_commandHintReplacesTheGeneralOne(t *testing.T) {
+	var buf bytes.Buffer
+	code := Write(&buf, WithHint(apiErr(401, "UNAUTHENTICATED"), "drop --x"), false)
+	want := "dbgov: get thing: the service says no (HTTP 401 UNAUTHENTICATED)\nhint: drop --x\n"
+	if code != Auth || buf.String() != want {
+		t.Fatalf("Write = %d %q, want %d %q", code, buf.String(), Auth, want)
+	}
+}
+
 func TestClassify_anExpiredTokenSaysToLogInAgain(t *testing.T) {
 	tests := []struct {
 		name, message, want string
