@@ -95,6 +95,9 @@ func runSet(_ context.Context, opts *setOptions) error {
 		if config.IsSecret(opts.Key) && opts.Value != "-" {
 			fmt.Fprintf(opts.IO.ErrOut, "hint: the value is in your shell's history now; `dbgov config set %s -` reads it from standard input instead\n", opts.Key)
 		}
+		if opts.Key == "token" || opts.Key == "service_key" {
+			fmt.Fprintf(opts.IO.ErrOut, "warning: the %s is kept in plain text; `dbgov auth login` keeps it in the keyring, or give it in the environment (DBGOV_%s)\n", opts.Key, strings.ToUpper(opts.Key))
+		}
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dbgov/dbgov/cmd/api"
+	"github.com/dbgov/dbgov/cmd/auth"
 	"github.com/dbgov/dbgov/cmd/catalog"
 	"github.com/dbgov/dbgov/cmd/completion"
 	"github.com/dbgov/dbgov/cmd/configcmd"
@@ -25,6 +26,7 @@ import (
 func addCommands(cmd *cobra.Command, f *factory.Factory) {
 	cmd.AddCommand(
 		api.NewCmd(f),
+		auth.NewCmd(f),
 		catalog.NewCmd(f),
 		completion.NewCmd(f),
 		configcmd.NewCmd(f),

@@ -126,7 +126,10 @@ func Classify(err error) Report {
 		r.Code = forStatus(api.HTTPStatus)
 		switch r.Code {
 		case Auth:
-			r.Hint = "check the credentials: --token, DBGOV_TOKEN, or `dbgov config set token -`; a service account logs in with --service-account and --service-key"
+			r.Hint = "check the credentials (`dbgov auth status` shows which are used): --token, DBGOV_TOKEN, or `dbgov auth login`; a service account logs in with --service-account and --service-key"
+			if strings.Contains(strings.ToLower(api.Message), "expired") {
+				r.Hint = "the token has expired: log in again with `dbgov auth login`, or give a new token"
+			}
 		case Permission:
 			r.Hint = "the credentials are valid but lack the permission this needs"
 		}
@@ -136,7 +139,7 @@ func Classify(err error) Report {
 		r.Code, r.Kind = Failure, "INVALID_RESPONSE"
 	case errors.Is(err, client.ErrNoCredentials):
 		r.Code, r.Kind = Auth, "UNAUTHENTICATED"
-		r.Hint = "pass --token or set DBGOV_TOKEN (or `dbgov config set token -`), or log in with --service-account and --service-key"
+		r.Hint = "log in with `dbgov auth login`, or pass --token or set DBGOV_TOKEN, or give --service-account and --service-key"
 	case errors.As(err, &usage), errors.Is(err, client.ErrInvalidName), errors.Is(err, client.ErrInvalidRequest),
 		errors.Is(err, client.ErrInvalidOptions), errors.Is(err, config.ErrInvalid),
 		errors.Is(err, input.ErrInvalid), errors.Is(err, output.ErrInvalidOptions):
