@@ -260,3 +260,7 @@ func (f *Factory) JSONErrors() bool {
 	}
 	return f.jsonOutput(s)
 }
+
+// JSONErrorsByFlags is JSONErrors from the flags and environment alone, for
+// a report made while the settings may still be being read.
+func (f *Factory) JSONErrorsByFlags() bool { return f.jsonOutput(nil) }
