@@ -60,19 +60,16 @@ func newCompletionCmd(f *factory.Factory, runF func(context.Context, *completion
 	return cmd
 }
 
+// scripts write the completion script of each shell, with descriptions.
+var scripts = map[string]func(*cobra.Command, io.Writer) error{
+	"bash":       func(c *cobra.Command, w io.Writer) error { return c.GenBashCompletionV2(w, true) },
+	"zsh":        (*cobra.Command).GenZshCompletion,
+	"fish":       func(c *cobra.Command, w io.Writer) error { return c.GenFishCompletion(w, true) },
+	"powershell": (*cobra.Command).GenPowerShellCompletionWithDesc,
+}
+
 func runCompletion(_ context.Context, opts *completionOptions) error {
-	var err error
-	switch opts.Shell {
-	case "bash":
-		err = opts.Root.GenBashCompletionV2(opts.Out, true)
-	case "zsh":
-		err = opts.Root.GenZshCompletion(opts.Out)
-	case "fish":
-		err = opts.Root.GenFishCompletion(opts.Out, true)
-	case "powershell":
-		err = opts.Root.GenPowerShellCompletionWithDesc(opts.Out)
-	}
-	if err != nil {
+	if err := scripts[opts.Shell](opts.Root, opts.Out); err != nil {
 		return fmt.Errorf("write the %s completion script: %w", opts.Shell, err)
 	}
 	return nil

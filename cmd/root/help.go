@@ -2,7 +2,6 @@ package root
 
 import (
 	"embed"
-	"fmt"
 	"io"
 	"regexp"
 	"strings"
@@ -34,7 +33,6 @@ func setHelp(cmd *cobra.Command, width int) {
 	tmpl := template.Must(template.New("help").Funcs(template.FuncMap{
 		"flags":   func(c *cobra.Command) string { return flags(c.LocalNonPersistentFlags()) },
 		"globals": func() string { return flags(cmd.PersistentFlags()) },
-		"rpad":    func(s string, n int) string { return fmt.Sprintf("%-*s", n, s) },
 		"trim":    strings.TrimSpace,
 	}).Parse(helpTemplate))
 	cmd.SetHelpFunc(func(c *cobra.Command, _ []string) {

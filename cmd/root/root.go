@@ -137,12 +137,11 @@ func Run(ctx context.Context, ios *iostreams.IOStreams, version, commit string, 
 	cmd.SetOut(out)
 	cmd.SetErr(ios.ErrOut)
 
-	var running atomic.Pointer[cobra.Command]
-	var jsonErrors, reported atomic.Bool
+	var running atomic.Pointer[cobra.Command] // set once the flags are parsed
+	var reported atomic.Bool
 	hook := cmd.PersistentPreRunE
 	cmd.PersistentPreRunE = func(c *cobra.Command, a []string) error {
 		running.Store(c)
-		jsonErrors.Store(f.JSONErrorsByFlags())
 		if hook != nil {
 			return hook(c, a)
 		}
@@ -179,7 +178,7 @@ func Run(ctx context.Context, ios *iostreams.IOStreams, version, commit string, 
 		return <-codes
 	}
 	restoreTerminal()
-	return exitcode.Write(ios.ErrOut, context.Cause(ctx), jsonErrors.Load())
+	return exitcode.Write(ios.ErrOut, context.Cause(ctx), running.Load() != nil && f.JSONErrorsByFlags())
 }
 
 // saveTerminal returns what puts a terminal on stdin back as it was (a
