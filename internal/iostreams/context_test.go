@@ -1,6 +1,7 @@
 package iostreams
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -49,5 +50,30 @@ func TestWithContext_keepsTheDescriptorOfAFile(t *testing.T) {
 	ios, _, _, _ := Test()
 	if fd := ios.WithContext(context.Background()).In.(interface{ Fd() uintptr }).Fd(); int(fd) != -1 {
 		t.Errorf("a buffer has descriptor %d, want none (-1)", int(fd))
+	}
+}
+
+// BenchmarkWithContext_read reads 64 MiB through the context-aware stdin, as
+// `-f -` reads a large file, against the plain reader.
+func BenchmarkWithContext_read(b *testing.B) {
+	data := make([]byte, 64<<20)
+	for _, wrapped := range []bool{false, true} {
+		name := "plain"
+		if wrapped {
+			name = "context"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				ios := &IOStreams{In: struct{ io.Reader }{bytes.NewReader(data)}} // no WriteTo
+				if wrapped {
+					ios = ios.WithContext(context.Background())
+				}
+				if _, err := io.Copy(io.Discard, ios.In); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -95,7 +95,7 @@ func colorAllowed(env environment) bool {
 func (s *IOStreams) WithContext(ctx context.Context) *IOStreams {
 	c := *s
 	if s.In != nil {
-		c.In = contextReader{ctx, s.In}
+		c.In = &contextReader{ctx: ctx, r: s.In}
 	}
 	return &c
 }
@@ -103,27 +103,32 @@ func (s *IOStreams) WithContext(ctx context.Context) *IOStreams {
 type contextReader struct {
 	ctx context.Context
 	r   io.Reader
+	buf []byte // the buffer of the read under way, dropped when it is abandoned
 }
 
-func (c contextReader) Read(p []byte) (int, error) {
+func (c *contextReader) Read(p []byte) (int, error) {
 	if c.ctx.Err() != nil {
 		return 0, context.Cause(c.ctx)
 	}
+	if c.buf == nil {
+		c.buf = make([]byte, 64<<10)
+	}
 	var n int
 	var err error
-	buf, done := make([]byte, min(len(p), 64<<10)), make(chan struct{})
+	buf, done := c.buf[:min(len(p), len(c.buf))], make(chan struct{})
 	go func() { n, err = c.r.Read(buf); close(done) }()
 	select {
 	case <-done:
 		return copy(p, buf[:n]), err
 	case <-c.ctx.Done():
+		c.buf = nil
 		return 0, context.Cause(c.ctx)
 	}
 }
 
 // Fd is the descriptor of a file read, so that a terminal can still be read
 // without echo; ^0, no descriptor, for other readers.
-func (c contextReader) Fd() uintptr {
+func (c *contextReader) Fd() uintptr {
 	if f, ok := c.r.(interface{ Fd() uintptr }); ok {
 		return f.Fd()
 	}
