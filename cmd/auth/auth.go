@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"strings"
 	"time"
 
@@ -258,7 +257,7 @@ func editProfile(cmd *cobra.Command, f *factory.Factory, values map[string]strin
 func readSecret(f *factory.Factory, what string) (string, error) {
 	var line []byte
 	var err error
-	if in, ok := f.IO.In.(*os.File); ok && f.IO.InTTY && term.IsTerminal(int(in.Fd())) {
+	if in, ok := f.IO.In.(interface{ Fd() uintptr }); ok && f.IO.InTTY && term.IsTerminal(int(in.Fd())) {
 		fmt.Fprintf(f.IO.ErrOut, "%s: ", what)
 		line, err = term.ReadPassword(int(in.Fd()))
 		fmt.Fprintln(f.IO.ErrOut)

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -105,7 +104,7 @@ func runSet(_ context.Context, opts *setOptions) error {
 // readValue reads a value from the first line of stdin, without its line
 // ending. From a terminal, it asks for it, and does not echo a secret.
 func readValue(ios *iostreams.IOStreams, key string) (string, error) {
-	if f, ok := ios.In.(*os.File); ok && ios.InTTY && term.IsTerminal(int(f.Fd())) {
+	if f, ok := ios.In.(interface{ Fd() uintptr }); ok && ios.InTTY && term.IsTerminal(int(f.Fd())) {
 		fmt.Fprintf(ios.ErrOut, "%s: ", key)
 		if config.IsSecret(key) {
 			b, err := term.ReadPassword(int(f.Fd()))

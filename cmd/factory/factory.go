@@ -337,3 +337,7 @@ func (f *Factory) JSONErrors() bool {
 
 // Warn says msg on stderr as every warning is said.
 func (f *Factory) Warn(msg string) { f.warn(msg) }
+
+// JSONErrorsByFlags is JSONErrors from the flags and environment alone, for
+// a report made while the settings may still be being read.
+func (f *Factory) JSONErrorsByFlags() bool { return f.jsonOutput(nil) }

@@ -145,6 +145,9 @@ func Classify(err error) Report {
 		errors.Is(err, input.ErrInvalid), errors.Is(err, output.ErrInvalidOptions):
 		r.Code, r.Kind = Usage, "USAGE"
 	}
+	if errors.As(err, new(output.FilterError)) && !errors.Is(err, context.Canceled) {
+		r.Hint = "--jq and --template run on the document -o json prints; `dbgov help formatting` describes them"
+	}
 	var hinted *hintError
 	if errors.As(err, &hinted) {
 		r.Hint = hinted.hint
