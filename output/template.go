@@ -20,7 +20,7 @@ type templatePrinter struct {
 func newTemplatePrinter(text string, s style) (Printer, error) {
 	tmpl, err := template.New("--template").Funcs(templateFuncs()).Parse(text)
 	if err != nil {
-		return nil, fmt.Errorf("%w: parse --template: %w", ErrInvalidOptions, err)
+		return nil, FilterError{fmt.Errorf("%w: parse --template: %w", ErrInvalidOptions, err)}
 	}
 	return templatePrinter{style: s, tmpl: tmpl}, nil
 }
@@ -37,7 +37,7 @@ func (p templatePrinter) Print(ctx context.Context, w io.Writer, doc Document) e
 	go func() {
 		done <- p.output(w, false, "--template output", func(bw *bufio.Writer) error {
 			if err := p.tmpl.Execute(bw, data); err != nil {
-				return fmt.Errorf("execute --template: %w", err)
+				return FilterError{fmt.Errorf("execute --template: %w", err)}
 			}
 			return nil
 		})
