@@ -49,7 +49,8 @@ spaces around a name are skipped. A user named more than once is asked for
 and shown once, where it was first named.
 
 The service answers for all the users or for none: if one of them does not
-exist, the command fails with exit code 5 and shows nobody.
+exist, the command fails with exit code 5 and shows nobody; an answer that
+lacks a user asked for, or holds another, fails with exit code 1.
 
 Temporary MFA secrets (tempOtpSecret, tempRecoveryCodes) print as ******** in
 -o json, -o yaml, --jq and --template unless --show-secrets is given; the table
