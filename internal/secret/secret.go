@@ -24,7 +24,7 @@ const (
 	credential
 )
 
-// fields are the secret field names, in the folded form of lookup.
+// fields are the secret field names, in the form of fold.
 var fields = map[string]kind{
 	"clientsecret":      data,
 	"bindpassword":      data,
@@ -37,27 +37,30 @@ var fields = map[string]kind{
 	"refreshtoken":      credential,
 }
 
-// lookup finds the kind of the field name, folded first to the form fields
-// holds: lower case, with underscores and dashes dropped, so that
-// clientSecret, client_secret, ClientSecret and CLIENT_SECRET are one name.
-// It does not allocate: it runs on every key of every answer printed.
-func lookup(name string) kind {
-	var folded [32]byte
-	n := 0
+// fold appends name to dst in the form fields holds: lower case, with
+// underscores and dashes dropped, so that clientSecret, client_secret,
+// ClientSecret and CLIENT_SECRET are one name.
+func fold(dst []byte, name string) []byte {
 	for i := 0; i < len(name); i++ {
-		c := name[i]
-		switch {
+		switch c := name[i]; {
 		case c == '_' || c == '-':
-			continue
-		case n == len(folded):
-			return 0 // longer than any secret field name
 		case 'A' <= c && c <= 'Z':
-			c += 'a' - 'A'
+			dst = append(dst, c+'a'-'A')
+		default:
+			dst = append(dst, c)
 		}
-		folded[n] = c
-		n++
 	}
-	return fields[string(folded[:n])]
+	return dst
+}
+
+// normalize returns name folded.
+func normalize(name string) string { return string(fold(nil, name)) }
+
+// lookup returns the kind of the field name. It does not allocate: it runs
+// on every key of every answer printed.
+func lookup(name string) kind {
+	var buf [32]byte
+	return fields[string(fold(buf[:0], name))]
 }
 
 // IsData reports whether the field name holds a secret the service keeps,
