@@ -42,7 +42,7 @@ func NewCmd(f *factory.Factory) *cobra.Command {
 }
 
 func newAPICmd(f *factory.Factory, runF func(context.Context, *apiOptions) error) *cobra.Command {
-	opts := &apiOptions{IO: f.IO, Client: f.Client, Printer: f.Printer}
+	opts := &apiOptions{IO: f.IO, Client: f.Client, Printer: f.PrintFlags().ToPrinter}
 	cmd := &cobra.Command{
 		Use:   "api METHOD PATH",
 		Short: "Send any /v1 request to the service",

@@ -94,7 +94,7 @@ func TestList_secretsNeverInTables(t *testing.T) {
 			reg := httpmock.New(t)
 			reg.Register(http.MethodGet, "/v1/idps", 200, threeIdps)
 			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), TTY: tty}, append([]string{"idps", "list"}, args...)...).
-				Expect(t, 0).StdoutHas(t, "idps/corp-ldap")
+				Expect(t, 0).StdoutHas(t, "corp-ldap")
 			for _, s := range idpSecrets {
 				if strings.Contains(res.Stdout, s) {
 					t.Errorf("%v (tty %t): table shows the secret %q:\n%s", args, tty, s, res.Stdout)

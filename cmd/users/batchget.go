@@ -37,7 +37,7 @@ type batchGetOptions struct {
 }
 
 func newBatchGetCmd(f *factory.Factory, runF func(context.Context, *batchGetOptions) error) *cobra.Command {
-	opts := &batchGetOptions{IO: f.IO, Client: f.Client, Printer: f.Printer, Output: f.OutputOptions}
+	opts := &batchGetOptions{IO: f.IO, Client: f.Client, Printer: f.PrintFlags().ToPrinter, Output: f.PrintFlags().Options}
 	cmd := &cobra.Command{
 		Use:   "batch-get NAME...",
 		Short: "Show several users in one call",
@@ -125,10 +125,10 @@ func runBatchGet(ctx context.Context, opts *batchGetOptions) error {
 	doc := output.Document{
 		Raw:       raw,
 		ListField: "users",
-		Names:     func() []string { return userNames(users()) },
+		Names:     func() []string { return userList.Names(users()) },
 		Tables: func() []output.Table {
 			if u := users(); decodeErr == nil {
-				return []output.Table{usersTable(u)}
+				return []output.Table{userList.Table(u, userCollection)}
 			}
 			return nil
 		},
