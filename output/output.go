@@ -39,15 +39,10 @@ type Options struct {
 
 // Table is one table of a document, for people.
 type Table struct {
-	// Headers are the column headers, shown unless --no-headers.
-	Headers []string
-	// Fit says how each column gives way on a terminal.
-	Fit []Fit
-	// Under is the collection the names of a Name column are in
-	// ("users/"): on a terminal, a name in it is shown without it.
-	Under string
-	// Rows are the cells of each row, when Each is nil.
-	Rows [][]string
+	Headers []string   // the column headers, shown unless --no-headers
+	Fit     []Fit      // how each column gives way on a terminal
+	Under   string     // where a Name column's names are ("users/"): left out on a terminal
+	Rows    [][]string // the cells of each row, when Each is nil
 	// Each, when not nil, gives the rows instead of Rows, one at a time,
 	// until yield returns false, the same rows each time the printer calls
 	// it (twice), in a slice it may reuse. Its error (the answer does not
@@ -71,9 +66,7 @@ type Document struct {
 	// (control characters other than newline and tab escaped); nothing is
 	// printed when it is empty.
 	Text func() string
-	// Diff marks Text as lines of changes: in colour, those starting with
-	// + are green and those starting with - red.
-	Diff bool
+	Diff bool // Text is a diff: in colour, lines starting with + green, with - red
 }
 
 // Printer prints documents in the format chosen by New.

@@ -1,6 +1,7 @@
 package idps_test
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -221,4 +222,13 @@ func TestList_usage(t *testing.T) {
 
 func TestList_noURL(t *testing.T) {
 	cmdtest.Run(t, cmdtest.Options{Token: "-"}, "idps", "list").Expect(t, 2).StderrHas(t, "DBGOV_URL")
+}
+
+func TestList_fitsTheTerminal(t *testing.T) {
+	for _, width := range []int{60, 80, 120} {
+		reg := httpmock.New(t)
+		reg.Register(http.MethodGet, "/v1/idps", 200, threeIdps).Query("")
+		res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), TTY: true, Width: width}, "idps", "list").Expect(t, 0)
+		cmdtest.Golden(t, fmt.Sprintf("list_tty_%d", width), res.Stdout)
+	}
 }

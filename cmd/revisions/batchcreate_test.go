@@ -606,3 +606,12 @@ func TestBatchCreate_noConnectionClaimsNothingCreated(t *testing.T) {
 		t.Errorf("stdout %q", res.Stdout)
 	}
 }
+
+func TestBatchCreate_fitsTheTerminal(t *testing.T) {
+	for _, width := range []int{60, 80, 120} {
+		reg := httpmock.New(t)
+		reg.Register(http.MethodPost, batchPath, 200, createdDaysAgo(createdThree)).Query("").JSONBody(sentThree)
+		res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), TTY: true, Width: width}, batchCreate("-f", "testdata/revisions.yaml")...).Expect(t, 0)
+		cmdtest.Golden(t, fmt.Sprintf("batch_create_tty_%d", width), res.Stdout)
+	}
+}

@@ -409,3 +409,13 @@ func TestBatchGet_aFailedPartFailsTheWhole(t *testing.T) {
 		t.Errorf("stderr %q", res.Stderr)
 	}
 }
+
+func TestBatchGet_fitsTheTerminal(t *testing.T) {
+	for _, width := range []int{60, 80, 120} {
+		reg := httpmock.New(t)
+		reg.Register(http.MethodGet, "/v1/users:batchGet", 200, threeUsers).Query(threeUsersQuery)
+		res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), TTY: true, Width: width},
+			"users", "batch-get", "alice@example.com", "users/carol@example.com", "deploy@workload.example.com").Expect(t, 0)
+		cmdtest.Golden(t, fmt.Sprintf("batch_get_tty_%d", width), res.Stdout)
+	}
+}
