@@ -232,7 +232,7 @@ func usersIn(raw []byte) []byte {
 // showsFields reports whether the output chosen prints fields of the users
 // (a table, or names) rather than the body as it came.
 func showsFields(o output.Options) bool {
-	return o.JQ == "" && o.Template == "" && (o.Format == "" || o.Format == "table" || o.Format == "name")
+	return o.JQ == "" && o.Template == "" && (o.Format == "" || o.Format == "table" || o.Format == "wide" || o.Format == "name")
 }
 
 // userEmails reads the users named by args, where "-" stands for the names

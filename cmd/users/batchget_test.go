@@ -45,6 +45,8 @@ func TestBatchGet_formats(t *testing.T) {
 	}{
 		{"table", nil, false},
 		{"table_tty", nil, true},
+		{"table_colour_always", []string{"--color", "always"}, false},
+		{"wide_tty", []string{"-o", "wide"}, true},
 		{"no_headers", []string{"--no-headers"}, false},
 		{"json", []string{"-o", "json"}, false},
 		{"json_show_secrets", []string{"-o", "json", "--show-secrets"}, false},
