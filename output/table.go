@@ -3,6 +3,7 @@ package output
 import (
 	"bufio"
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -269,7 +270,7 @@ func (p tablePrinter) render(w *bufio.Writer, t Table) error {
 				c = show(i, row[i])
 			}
 			if forPeople && cellWidth(c) > widths[k] {
-				c = runewidth.Truncate(c, widths[k], "…")
+				c = cut(c, widths[k])
 			}
 			cells[k] = c
 		}
@@ -302,17 +303,8 @@ func (p tablePrinter) render(w *bufio.Writer, t Table) error {
 		table.Header(line(t.Headers, header))
 	}
 	var appendErr error
-	err := t.each(func(row []string) bool {
-		appendErr = table.Append(line(row, show))
-		return appendErr == nil
-	})
-	if err == nil && appendErr != nil {
-		err = fmt.Errorf("lay out table: %w", appendErr)
-	}
-	if closeErr := table.Close(); err == nil && closeErr != nil {
-		err = fmt.Errorf("render table: %w", closeErr)
-	}
-	return err
+	err := t.each(func(row []string) bool { appendErr = table.Append(line(row, show)); return appendErr == nil })
+	return errors.Join(err, appendErr, table.Close())
 }
 
 // layOut fits a table whose columns are widths wide in width, and returns
@@ -399,14 +391,29 @@ func age(d time.Duration) string {
 	}
 }
 
-// cellWidth is the display width of an escaped cell.
+// cellWidth is the display width of an escaped cell, rune by rune as
+// terminals that follow wcwidth count it.
 func cellWidth(s string) int {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
-			return runewidth.StringWidth(s)
+			for _, r := range s[i:] {
+				i += runewidth.RuneWidth(r)
+			}
+			return i
 		}
 	}
 	return len(s)
+}
+
+// cut shortens s, wider than width, to width columns ending in "…".
+func cut(s string, width int) string {
+	w := 0
+	for i, r := range s {
+		if w += runewidth.RuneWidth(r); w >= width {
+			return s[:i] + "…"
+		}
+	}
+	return s
 }
 
 // lineWriter writes the lines of a table laid out: each cell left-aligned
