@@ -259,7 +259,7 @@ func (p tablePrinter) render(w *bufio.Writer, t Table) error {
 		cols[i], widths[i] = i, max(w, 1) // as tablewriter sizes a column of empty cells
 	}
 	if forPeople && p.opts.Width > 0 {
-		cols, widths = layOut(t, widths, p.opts.Width)
+		cols, widths = layOut(t, cols, widths, p.opts.Width)
 	}
 
 	cells := make([]string, len(cols))
@@ -307,17 +307,14 @@ func (p tablePrinter) render(w *bufio.Writer, t Table) error {
 	return errors.Join(err, appendErr, table.Close())
 }
 
-// layOut fits a table whose columns are widths wide in width, and returns
-// the columns shown and their widths. While the table is too wide, the
+// layOut fits cols, the columns of a table, widths wide, in width, and
+// returns the columns shown and their widths. While the table is too wide, the
 // columns of the highest Priority are dropped, the rightmost first, unless
 // cutting their values to their MinWidth is enough:
 // no value is cut while a column of lower priority is shown. When the
 // columns of priority 0 do not fit even cut to their MinWidth, they are cut
 // further, so that no line is wider than width.
-func layOut(t Table, widths []int, width int) (cols, shown []int) {
-	for i := range widths {
-		cols = append(cols, i)
-	}
+func layOut(t Table, cols, widths []int, width int) ([]int, []int) {
 	for {
 		lowest, drop := 0, 0
 		for k, i := range cols {

@@ -335,7 +335,7 @@ func TestLayOut_dropsTheLowestPriorityBeforeCutting(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			table.Fit = tt.fit
-			cols, got := layOut(table, slices.Clone(widths), tt.width)
+			cols, got := layOut(table, []int{0, 1, 2, 3}, slices.Clone(widths), tt.width)
 			if !slices.Equal(cols, tt.wantCols) || !slices.Equal(got, tt.wantWidths) {
 				t.Errorf("layOut at %d = columns %v widths %v, want %v %v", tt.width, cols, got, tt.wantCols, tt.wantWidths)
 			}
