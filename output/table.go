@@ -308,12 +308,11 @@ func (p tablePrinter) render(w *bufio.Writer, t Table) error {
 }
 
 // layOut fits cols, the columns of a table, widths wide, in width, and
-// returns the columns shown and their widths. While the table is too wide, the
-// columns of the highest Priority are dropped, the rightmost first, unless
-// cutting their values to their MinWidth is enough:
-// no value is cut while a column of lower priority is shown. When the
-// columns of priority 0 do not fit even cut to their MinWidth, they are cut
-// further, so that no line is wider than width.
+// returns the columns shown and their widths. While the table is too wide,
+// the columns of the highest Priority are dropped, the rightmost first,
+// unless cutting their values to their MinWidth is enough: no value is cut
+// while a column of lower priority is shown. Columns of priority 0 that do
+// not fit even so are cut further: no line is wider than width.
 func layOut(t Table, cols, widths []int, width int) ([]int, []int) {
 	for {
 		lowest, drop := 0, 0
