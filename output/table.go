@@ -117,11 +117,11 @@ func (t Table) each(yield func([]string) bool) error {
 }
 
 // fit is the Fit of column i, the zero Fit when none is declared.
-func (t Table) fit(i int) Fit {
+func (t Table) fit(i int) (f Fit) {
 	if i < len(t.Fit) {
-		return t.Fit[i]
+		f = t.Fit[i]
 	}
-	return Fit{}
+	return f
 }
 
 // columnGap separates the columns of a table.
@@ -426,13 +426,9 @@ type lineWriter struct {
 func (l *lineWriter) write(cells []string, header bool) {
 	line := l.line[:0]
 	pad := 0
-	for i, width := range l.widths {
+	for i, c := range cells { // one a column
 		if i > 0 {
 			pad += len(columnGap)
-		}
-		c := ""
-		if i < len(cells) {
-			c = cells[i]
 		}
 		if c != "" {
 			for ; pad > 0; pad-- {
@@ -440,7 +436,7 @@ func (l *lineWriter) write(cells []string, header bool) {
 			}
 			line = append(line, Paint(l.color && !header && c == "DELETED", Red, c)...)
 		}
-		pad += width - cellWidth(c)
+		pad += l.widths[i] - cellWidth(c)
 	}
 	// A cell ending in spaces must not leave them at the end of the line.
 	for n := len(line); n > 0 && line[n-1] == ' '; n-- {

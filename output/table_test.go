@@ -343,6 +343,18 @@ func TestLayOut_dropsTheLowestPriorityBeforeCutting(t *testing.T) {
 	}
 }
 
+// printsExactly fails the test unless doc printed with opts is want.
+func printsExactly(t *testing.T, opts Options, doc Document, want string) {
+	t.Helper()
+	got, err := render(t, opts, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != want {
+		t.Errorf("got\n%q\nwant\n%q", got, want)
+	}
+}
+
 func TestTablePrinter_namesAndAgesForPeople(t *testing.T) {
 	now := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
 	table := Table{
@@ -383,13 +395,7 @@ instances/prod-pg/databases/orders/policies/          x                         
 		}{"wide piped: as piped", Options{Format: "wide", Now: now}, tests[1].want})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := render(t, tt.opts, tablesDoc(table))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != tt.want {
-				t.Errorf("got\n%s\nwant\n%s", got, tt.want)
-			}
+			printsExactly(t, tt.opts, tablesDoc(table), tt.want)
 		})
 	}
 }
@@ -441,13 +447,7 @@ func TestTablePrinter_colour(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := render(t, tt.opts, tablesDoc(table))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != tt.want {
-				t.Errorf("got %q, want %q", got, tt.want)
-			}
+			printsExactly(t, tt.opts, tablesDoc(table), tt.want)
 		})
 	}
 }
@@ -468,13 +468,7 @@ func TestTablePrinter_diffInColour(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.doc.Text = func() string { return diff }
-			got, err := render(t, tt.opts, tt.doc)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != tt.want {
-				t.Errorf("got %q, want %q", got, tt.want)
-			}
+			printsExactly(t, tt.opts, tt.doc, tt.want)
 		})
 	}
 }

@@ -22,6 +22,14 @@ var policyList = output.List[client.Policy]{
 	Name: func(p *client.Policy) string { return p.Name },
 }
 
+// policiesOf is where the policies of parent are named.
+func policiesOf(parent client.PolicyParent) string {
+	if parent == (client.PolicyParent{}) {
+		return "policies/"
+	}
+	return parent.String() + "/policies/"
+}
+
 // summary says in a few words what the policy's payload holds. A policy
 // normally has the one payload of its type; should it have several, each
 // is summarised, separated by "; ".
