@@ -80,18 +80,19 @@ func (t *tokens) next() (jsontext.Token, error) {
 			return t.empty('['), t.dec.SkipValue()
 		}
 	}
-	depth := t.dec.StackDepth()
-	kind, n := t.dec.StackIndex(depth)
-	atName := kind == '{' && n%2 == 0
-	if atName && depth == 1 && t.list != "" && t.dec.PeekKind() == '}' {
+	if t.list != "" && t.dec.StackDepth() == 1 && t.dec.PeekKind() == '}' {
 		name := t.list
 		t.list = ""
 		t.pending = []jsontext.Token{jsontext.BeginArray, jsontext.EndArray}
 		return jsontext.String(name), nil
 	}
 	tok, err := t.dec.ReadToken()
-	if err != nil || !atName {
+	if err != nil || tok.Kind() != '"' {
 		return tok, err
+	}
+	depth := t.dec.StackDepth()
+	if kind, n := t.dec.StackIndex(depth); kind != '{' || n%2 == 0 {
+		return tok, nil // a string value, not a name
 	}
 	switch name := tok.String(); {
 	case depth == 1 && t.list != "" && name == t.list:

@@ -174,13 +174,10 @@ func (a *answer) add(ctx context.Context, c *client.Client, call *client.Request
 		}
 		return nil
 	}
-	// Only the joined answer is printed: each part is checked as it comes.
-	if err := jsondoc.Check(raw); err != nil {
-		return err
-	}
 	if a.rows != nil {
+		// The part is not printed: it is checked as it comes.
 		a.rows = append(a.rows, rows.Users...)
-		return nil
+		return jsondoc.Check(raw)
 	}
 	if a.raw == nil {
 		a.raw = append(make([]byte, 0, a.parts*len(raw)+64), `{"users":[]}`...)
@@ -189,17 +186,24 @@ func (a *answer) add(ctx context.Context, c *client.Client, call *client.Request
 }
 
 // appendUsers adds the users of the answer raw, as sent, to the joined
-// answer.
+// answer, which the printer checks; the list is refused here when the answer
+// gives it twice.
 func (a *answer) appendUsers(raw []byte) error {
 	list := a.raw[:len(a.raw)-len("]}")]
 	dec := jsondoc.NewDecoder(raw)
 	if _, err := dec.ReadToken(); err != nil { // '{': Send checked that it is an object
 		return err
 	}
+	lists := 0
 	for dec.PeekKind() == '"' {
 		name, err := dec.ReadToken()
 		if err != nil {
 			return err
+		}
+		if strings.EqualFold(name.String(), "users") {
+			if lists++; lists > 1 {
+				return fmt.Errorf("%w: the list of users is given twice", jsondoc.ErrInvalid)
+			}
 		}
 		if name.String() != "users" || dec.PeekKind() != '[' {
 			if err := dec.SkipValue(); err != nil {

@@ -491,3 +491,27 @@ func TestBatchGet_fitsTheTerminal(t *testing.T) {
 		cmdtest.Golden(t, fmt.Sprintf("batch_get_tty_%d", width), res.Stdout)
 	}
 }
+
+func TestBatchGet_aPartGivingTheListTwiceIsInvalid(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var users []string
+		for _, kv := range strings.Split(r.URL.RawQuery, "&") {
+			name, _ := url.QueryUnescape(strings.TrimPrefix(kv, "names="))
+			users = append(users, fmt.Sprintf(`{"name": %q}`, name))
+		}
+		list := strings.Join(users, ", ")
+		fmt.Fprintf(w, `{"users": [%s], "users": [%s]}`, list, list)
+	}))
+	defer srv.Close()
+	var names strings.Builder
+	for i := 1; i <= 600; i++ {
+		fmt.Fprintf(&names, "user%04d@example.com\n", i)
+	}
+	for _, format := range []string{"table", "json", "yaml"} {
+		res := cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Stdin: names.String()}, "users", "batch-get", "-", "-o", format).
+			Expect(t, 1).StderrHas(t, "get 600 users: invalid response: ", "twice")
+		if res.Stdout != "" {
+			t.Errorf("-o %s: stdout %q", format, res.Stdout)
+		}
+	}
+}
