@@ -93,6 +93,7 @@
 //
 // # Permissions
 //
+//	GET   /v1/instances/{i}/databases/{d}/catalog                       svc.databaseCatalogs.get
 //	PATCH /v1/instances/{i}/databases/{d}/catalog                       svc.databaseCatalogs.update
 //	POST  /v1/instances/{i}/databases/{d}/revisions:batchCreate         svc.revisions.create
 //	GET   /v1/reviewConfigs/{id}                                        svc.reviewConfigs.get
@@ -143,6 +144,7 @@
 //   - :undelete needs {"name": "users/{email}"} naming the user of the path
 //     (else 400); an active user is 400 FAILED_PRECONDITION (code 9), an
 //     unknown one 404; the restored user is returned, ACTIVE.
+//   - Catalog get returns the catalog, 404 for a database without one.
 //   - Catalog update replaces the whole catalog and returns it, its name
 //     filled in; a name other than instances/{i}/databases/{d}/catalog is
 //     400; a database without a catalog is 404 unless allowMissing=true.

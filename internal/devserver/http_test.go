@@ -39,7 +39,7 @@ func TestRouting_wrongMethodAnswers405WithCodeUnknown(t *testing.T) {
 		{http.MethodGet, "/v1/auth/login", "POST"},
 		{http.MethodDelete, "/v1/users:batchGet", "GET"},
 		{http.MethodGet, "/v1/users/bob@example.com:undelete", "POST"},
-		{http.MethodPut, "/v1/instances/prod-pg/databases/orders/catalog", "PATCH"},
+		{http.MethodPut, "/v1/instances/prod-pg/databases/orders/catalog", "GET, PATCH"},
 		{http.MethodGet, "/v1/instances/prod-pg/databases/orders/revisions:batchCreate", "POST"},
 		{http.MethodPost, "/v1/instances/prod-pg/databases/orders/policies", "GET"},
 	}
