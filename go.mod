@@ -3,6 +3,7 @@ module github.com/dbgov/dbgov
 go 1.26.8
 
 require (
+	github.com/go-json-experiment/json v1.27.2
 	github.com/go-resty/resty/v2 v2.17.2
 	github.com/itchyny/gojq v0.12.20
 	github.com/olekukonko/ll v0.1.6

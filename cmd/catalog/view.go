@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/dbgov/dbgov/client"
+	"github.com/dbgov/dbgov/internal/catalogjson"
 	"github.com/dbgov/dbgov/output"
 )
 
@@ -30,9 +31,9 @@ var catalogColumns = []output.Column[row]{
 	}},
 	{Header: "SEMANTIC TYPE", Value: func(r row) string {
 		if r.column == nil {
-			return ""
+			return withObjectSchema("", r.table.ObjectSchema)
 		}
-		return r.column.SemanticType
+		return withObjectSchema(r.column.SemanticType, r.column.ObjectSchema)
 	}},
 	{Header: "CLASSIFICATION", Value: func(r row) string {
 		if r.column == nil {
@@ -63,7 +64,7 @@ func catalogTable(raw []byte) output.Table {
 			}
 			return yield(cells)
 		}
-		err := client.EachCatalogTable(raw, func(schema string, table *client.TableCatalog) error {
+		err := catalogjson.EachTable(raw, func(schema string, table *client.TableCatalog) error {
 			if !emit(row{schema: schema, table: table}) {
 				return errEnough
 			}
@@ -119,4 +120,13 @@ func labels(m map[string]string) string {
 		b.WriteString(m[k])
 	}
 	return b.String()
+}
+
+// withObjectSchema is the semantic type s, then the type of the object
+// schema o when there is one: "email, OBJECT (object schema)".
+func withObjectSchema(s string, o *client.ObjectSchema) string {
+	if o == nil {
+		return s
+	}
+	return strings.Trim(s+", "+string(o.Type)+" (object schema)", ", ")
 }

@@ -69,6 +69,20 @@ type SilentError struct{ Code int }
 // Error names the exit status; it is never printed.
 func (e *SilentError) Error() string { return fmt.Sprintf("exit status %d", e.Code) }
 
+// Detail adds to Err what Classify cannot tell from it: an exit code of its
+// own, with Kind for the JSON form (when Code is not 0), or a Hint.
+type Detail struct {
+	Err        error
+	Code       int
+	Kind, Hint string
+}
+
+// Error returns the message of Err.
+func (e *Detail) Error() string { return e.Err.Error() }
+
+// Unwrap returns Err.
+func (e *Detail) Unwrap() error { return e.Err }
+
 // IncompleteError is a failure after part of the work was done. Its lines
 // say what was done and what was not; they follow the error's own line as
 // notes, and in the JSON form Detail goes under "incomplete".
@@ -98,6 +112,7 @@ func Classify(err error) Report {
 	r := Report{Code: Failure, Message: err.Error(), Kind: "FAILURE"}
 	var (
 		silent    *SilentError
+		detail    *Detail
 		usage     *UsageError
 		api       *client.APIError
 		transport *client.TransportError
@@ -106,6 +121,8 @@ func Classify(err error) Report {
 	switch {
 	case errors.As(err, &silent):
 		r.Code, r.Message, r.Kind = silent.Code, "", "EXIT"
+	case errors.As(err, &detail) && detail.Code != 0:
+		r.Code, r.Kind = detail.Code, detail.Kind
 	case errors.Is(err, ErrTerminated):
 		r.Code, r.Message, r.Kind = Terminated, "terminated", "TERMINATED"
 	case errors.Is(err, context.Canceled):
@@ -131,6 +148,9 @@ func Classify(err error) Report {
 		errors.Is(err, client.ErrInvalidOptions), errors.Is(err, config.ErrInvalid),
 		errors.Is(err, input.ErrInvalid), errors.Is(err, output.ErrInvalidOptions):
 		r.Code, r.Kind = Usage, "USAGE"
+	}
+	if errors.As(err, &detail) && detail.Hint != "" {
+		r.Hint = detail.Hint
 	}
 	return r
 }
