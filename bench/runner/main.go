@@ -131,6 +131,9 @@ func (b *bench) run(users, tables, columns, revisions int) error {
 	if err := b.largeUsers(users); err != nil {
 		return err
 	}
+	if err := b.catalogAsCode(tables, columns); err != nil {
+		return err
+	}
 	if err := b.largeCatalog(tables, columns); err != nil {
 		return err
 	}
@@ -453,48 +456,44 @@ func (b *bench) largeCatalog(tables, columns int) error {
 		argv, ".schemas[].tables[].name", curlLine); err != nil {
 		return err
 	}
-	if err := b.catalogAsCode(db, path, size); err != nil {
-		return err
-	}
 	return b.staticBuild(argv, ".schemas[].tables[].name")
 }
 
 // catalogAsCode measures catalog diff and catalog update --merge of the
-// large catalog against a file that changes a column in each table. Before
-// each merge, curl puts the catalog back, so that every run writes.
-func (b *bench) catalogAsCode(db, path string, size int64) error {
+// reference server's generated catalog against a file that reclassifies a
+// third of its tables. Before each merge, curl puts the catalog back, so
+// that every run writes.
+func (b *bench) catalogAsCode(tables, columns int) error {
+	db, path, edited := "instances/bench-pg/databases/warehouse", filepath.Join(b.tmp, "generated.json"), filepath.Join(b.tmp, "edited.json")
+	auth := fmt.Sprintf("-H 'Authorization: Bearer %s' '%s/v1/%s/catalog'", b.token, b.url, db)
+	if out, err := exec.Command("bash", "-c", "curl -sf -o "+path+" "+auth).CombinedOutput(); err != nil {
+		return fmt.Errorf("fetch the generated catalog: %v: %s", err, out)
+	}
 	data, err := os.ReadFile(path)
+	if err == nil {
+		err = os.WriteFile(edited, bytes.ReplaceAll(data, []byte(`]},"classification":"1-1"}`), []byte(`]},"classification":"1-3"}`)), 0o600)
+	}
 	if err != nil {
 		return err
 	}
-	edited := filepath.Join(b.tmp, "edited.json")
-	if err := os.WriteFile(edited, bytes.ReplaceAll(data, []byte(`"column_02"`), []byte(`"column_02","classification":"3"`)), 0o600); err != nil {
-		return err
-	}
-	reset := fmt.Sprintf("curl -sf -o /dev/null -X PATCH -H 'Authorization: Bearer %s' --data-binary @%s '%s/v1/%s/catalog'", b.token, path, b.url, db)
+	size := int64(len(data))
 	for _, c := range []struct{ name, line string }{
 		{"catalog diff", fmt.Sprintf("%s catalog diff --database %s -f %s", b.bin, db, edited)},
-		{"curl (put back) && catalog update --merge", fmt.Sprintf("%s && %s catalog update --merge --database %s -f %s", reset, b.bin, db, edited)},
+		{"curl (put back) && catalog update --merge", fmt.Sprintf("curl -sf -o /dev/null -X PATCH --data-binary @%s %s && %s catalog update --merge --database %s -f %s", path, auth, b.bin, db, edited)},
 	} {
 		r, err := b.measure(c.name, true, "", c.line)
 		if err != nil {
 			return err
 		}
-		met := true
+		var walls []time.Duration
+		var peaks []int64
 		for _, s := range r.runs {
-			met = met && s.wall < time.Second && s.rss < 6*size
+			walls, peaks = append(walls, s.wall), append(peaks, s.rss)
 		}
-		minmax := func(key func(sample) int64) (int64, int64) {
-			lo, hi := key(r.runs[0]), key(r.runs[0])
-			for _, s := range r.runs {
-				lo, hi = min(lo, key(s)), max(hi, key(s))
-			}
-			return lo, hi
-		}
-		wlo, whi := minmax(func(s sample) int64 { return int64(s.wall) })
-		rlo, rhi := minmax(func(s sample) int64 { return s.rss })
-		b.rows = append(b.rows, row{section: "5. catalog as code", what: fmt.Sprintf("%s (%s catalog, 5,000 changes)", c.name, mib(size)), dbgov: r, met: met,
-			target: fmt.Sprintf("every run < 1 s and peak < 6 × catalog (%s): wall %s–%s, peak %s–%s", mib(6*size), ms(time.Duration(wlo)), ms(time.Duration(whi)), mib(rlo), mib(rhi))})
+		b.rows = append(b.rows, row{section: "5. catalog as code", what: fmt.Sprintf("%s (%d×%d, %s)", c.name, tables, columns, mib(size)), dbgov: r,
+			target: fmt.Sprintf("every run < 1 s and peak < 6 × catalog (%s): wall %s–%s, peak %s–%s", mib(6*size),
+				ms(slices.Min(walls)), ms(slices.Max(walls)), mib(slices.Min(peaks)), mib(slices.Max(peaks))),
+			met: slices.Max(walls) < time.Second && slices.Max(peaks) < 6*size})
 	}
 	return nil
 }

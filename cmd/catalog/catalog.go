@@ -6,6 +6,7 @@ package catalog
 import (
 	"context"
 	"embed"
+	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -37,6 +38,24 @@ type dbOptions struct {
 	Client   func() (*client.Client, error)
 	Printer  func() (output.Printer, error)
 	Database client.DatabaseName
+}
+
+// current returns the printer, the client and the catalog of the database
+// as the service sent it.
+func (o *dbOptions) current(ctx context.Context) (output.Printer, *client.Client, []byte, error) {
+	p, err := o.Printer()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	c, err := o.Client()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	raw, err := c.GetCatalog(ctx, o.Database)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("read the catalog of %s: %w", o.Database, err)
+	}
+	return p, c, raw, nil
 }
 
 //go:embed help

@@ -2,7 +2,6 @@ package catalog
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
@@ -32,21 +31,13 @@ func newDiffCmd(f *factory.Factory) *cobra.Command {
 }
 
 func runDiff(ctx context.Context, opts *diffOptions) error {
-	p, err := opts.Printer()
-	if err != nil {
-		return err
-	}
 	file, err := readCatalogFile(opts.File, opts.IO.In)
 	if err != nil {
 		return err
 	}
-	c, err := opts.Client()
+	p, _, cur, err := opts.current(ctx)
 	if err != nil {
 		return err
-	}
-	cur, err := c.GetCatalog(ctx, opts.Database)
-	if err != nil {
-		return fmt.Errorf("read the catalog of %s: %w", opts.Database, err)
 	}
 	changes, err := catalogjson.Diff(cur, file)
 	if err != nil {

@@ -17,17 +17,17 @@ import (
 	"github.com/dbgov/dbgov/output"
 )
 
-// readCatalogFile reads the catalog file at path ("-": stdin) as JSON,
-// refused as update refuses it when it holds what a catalog does not.
+// readCatalogFile reads the catalog file at path ("-": stdin) as JSON. It
+// may hold fields this version does not know, as catalog get shows them.
 func readCatalogFile(path string, stdin io.Reader) ([]byte, error) {
 	data, err := input.Read(path, stdin)
-	if _, ok := input.Verbatim(data, (*client.DatabaseCatalog)(nil)); err != nil || ok {
-		return data, err
+	if err == nil {
+		data, err = input.ToJSON(input.Name(path), data)
 	}
-	if err := input.Decode(input.Name(path), data, &client.DatabaseCatalog{}); err != nil {
-		return nil, err
+	if err == nil && !bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n"), []byte("{")) {
+		err = exitcode.Usagef("%s: holds no catalog: want an object with name and schemas", input.Name(path))
 	}
-	return input.ToJSON(input.Name(path), data)
+	return data, err
 }
 
 // compareError is the error of comparing the catalog of db with the file
@@ -42,33 +42,34 @@ func compareError(db client.DatabaseName, path string, err error) error {
 // edit lays patch (the file at path, as JSON) over the catalog of the
 // database and writes the result unless it changes nothing: the GET, the
 // check of the changes, a second GET that must find the catalog as the
-// first did, then the PATCH. It prints the changes, and on a dry run stops
-// after the first GET and prints the request it would send too.
-func edit(ctx context.Context, opts *dbOptions, p output.Printer, patch []byte, path string, dryRun bool, check func([]catalogjson.Change) error) error {
-	c, err := opts.Client()
+// first did, then the PATCH. It prints the changes; a dry run stops after
+// the first GET and prints the request it would send too.
+func edit(ctx context.Context, opts *dbOptions, patch []byte, path string, dryRun bool, check func([]catalogjson.Change) error) error {
+	p, c, cur, err := opts.current(ctx)
 	if err != nil {
 		return err
 	}
 	db := opts.Database
-	cur, err := c.GetCatalog(ctx, db)
-	if err != nil {
-		return fmt.Errorf("read the catalog of %s: %w", db, err)
+	var merged []byte
+	if dryRun {
+		merged = make([]byte, 0, len(cur)+len(cur)/16)
 	}
-	merged, changes, err := catalogjson.Merge(cur, patch)
+	merged, changes, err := catalogjson.Merge(merged, cur, patch)
 	if err != nil {
 		return compareError(db, path, err)
 	}
 	if err := check(changes); err != nil {
 		return err
 	}
-	req, err := client.UpdateCatalogJSONCall(db, merged, false)
 	switch {
-	case err != nil:
-		return err
 	case len(changes) == 0:
 		fmt.Fprintf(opts.IO.ErrOut, "No changes: the catalog of %s is already as asked; nothing is sent\n", db)
 		return printChanges(opts.IO.Out, p, db, nil, nil, nil)
 	case dryRun:
+		req, err := client.UpdateCatalogJSONCall(db, merged, false)
+		if err != nil {
+			return err
+		}
 		return printChanges(opts.IO.Out, p, db, changes, c, req)
 	}
 	again, err := c.GetCatalog(ctx, db)
@@ -80,6 +81,10 @@ func edit(ctx context.Context, opts *dbOptions, p output.Printer, patch []byte, 
 			return &exitcode.Detail{Code: exitcode.Rejected, Kind: "ABORTED", Err: fmt.Errorf(
 				"the catalog of %s changed while it was being merged: nothing was written; run again to merge into the new catalog", db)}
 		}
+	}
+	// The first read is the same catalog: its memory takes the result.
+	if merged, _, err = catalogjson.Merge(cur[:0], again, patch); err != nil {
+		return compareError(db, path, err)
 	}
 	if _, err := c.UpdateCatalog(ctx, db, merged, false); err != nil {
 		return fmt.Errorf("update the catalog of %s: %w", db, err)

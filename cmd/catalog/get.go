@@ -2,7 +2,6 @@ package catalog
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
@@ -16,17 +15,9 @@ func newGetCmd(f *factory.Factory) *cobra.Command {
 }
 
 func runGet(ctx context.Context, opts *dbOptions) error {
-	p, err := opts.Printer()
+	p, _, raw, err := opts.current(ctx)
 	if err != nil {
 		return err
-	}
-	c, err := opts.Client()
-	if err != nil {
-		return err
-	}
-	raw, err := c.GetCatalog(ctx, opts.Database)
-	if err != nil {
-		return fmt.Errorf("read the catalog of %s: %w", opts.Database, err)
 	}
 	return printCatalog(opts.IO.Out, p, opts.Database, raw, "the")
 }

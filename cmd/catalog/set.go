@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -86,9 +87,9 @@ func newSetCmd(f *factory.Factory) *cobra.Command {
 
 // orNull is s, or null (remove the field) when it is empty.
 func orNull(s string) *any {
-	var v any
-	if s != "" {
-		v = s
+	var v any = s
+	if s == "" {
+		v = nil
 	}
 	return &v
 }
@@ -96,29 +97,24 @@ func orNull(s string) *any {
 // labelChanges is the labels object of --label key=value and of
 // --remove-label key (null: remove it).
 func labelChanges(set, remove []string) (map[string]any, error) {
-	out := make(map[string]any, len(set)+len(remove))
-	for _, kv := range set {
+	out := map[string]any{}
+	for i, kv := range slices.Concat(set, remove) {
 		k, v, ok := strings.Cut(kv, "=")
+		if i >= len(set) {
+			k, ok = kv, true
+		}
 		if _, twice := out[k]; twice || !ok || k == "" {
-			return nil, exitcode.Usagef("--label %q: want key=value, each key once", kv)
+			return nil, exitcode.Usagef("label %q: want key=value for --label, a key for --remove-label, each key once", kv)
 		}
-		out[k] = v
-	}
-	for _, k := range remove {
-		if _, twice := out[k]; twice || k == "" {
-			return nil, exitcode.Usagef("--remove-label %q: want a label key, each key once", k)
+		if out[k] = v; i >= len(set) {
+			out[k] = nil
 		}
-		out[k] = nil
 	}
 	return out, nil
 }
 
 func runSet(ctx context.Context, opts *setOptions) error {
-	p, err := opts.Printer()
-	if err != nil {
-		return err
-	}
-	return edit(ctx, &opts.dbOptions, p, opts.Patch, "", opts.DryRun, func(changes []catalogjson.Change) error {
+	return edit(ctx, &opts.dbOptions, opts.Patch, "", opts.DryRun, func(changes []catalogjson.Change) error {
 		kinds := map[string]string{opts.Schema: "schema", opts.Schema + "." + opts.Table: "table",
 			opts.Schema + "." + opts.Table + "." + opts.Column: "column"}
 		for _, ch := range changes {

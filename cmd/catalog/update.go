@@ -49,16 +49,16 @@ func newUpdateCmd(f *factory.Factory) *cobra.Command {
 }
 
 func runUpdate(ctx context.Context, opts *updateOptions) error {
-	p, err := opts.Printer()
-	if err != nil {
-		return err
-	}
 	if opts.Merge {
 		file, err := readCatalogFile(opts.File, opts.IO.In)
 		if err != nil {
 			return err
 		}
-		return edit(ctx, &opts.dbOptions, p, file, opts.File, opts.DryRun, func([]catalogjson.Change) error { return nil })
+		return edit(ctx, &opts.dbOptions, file, opts.File, opts.DryRun, func([]catalogjson.Change) error { return nil })
+	}
+	p, err := opts.Printer()
+	if err != nil {
+		return err
 	}
 	data, err := input.Read(opts.File, opts.IO.In)
 	if err != nil {

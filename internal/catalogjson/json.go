@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/dbgov/dbgov/client"
@@ -54,6 +55,9 @@ type reader struct {
 // left to who reads the values.
 var lenient = []jsontext.Options{jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)}
 
+// kinds names the kinds of JSON values.
+var kinds = map[jsontext.Kind]string{'{': "an object", '[': "a list", '"': "a string", '0': "a number", 't': "a boolean", 'f': "a boolean"}
+
 // start points the decoder at v and reads its opening token, which must be
 // open; null or absent, v has no parts.
 func (r *reader) start(v jsontext.Value, open jsontext.Kind) (bool, error) {
@@ -61,7 +65,7 @@ func (r *reader) start(v jsontext.Value, open jsontext.Kind) (bool, error) {
 		return false, nil
 	}
 	if v.Kind() != open {
-		return false, fmt.Errorf("want %s, got %s", map[jsontext.Kind]string{'{': "an object", '[': "a list"}[open], v.Kind())
+		return false, fmt.Errorf("want %s, got %s", kinds[open], kinds[v.Kind()])
 	}
 	r.in = *bytes.NewBuffer(v)
 	r.dec.Reset(&r.in, lenient...)
@@ -138,8 +142,7 @@ func (r *reader) list(v jsontext.Value) ([]object, error) {
 		case 'n':
 			o.raw, err = r.value(v)
 		default:
-			part, _ := r.value(v)
-			err = fmt.Errorf("want an object, got %s", part.Kind())
+			err = fmt.Errorf("want an object, got %s", kinds[r.dec.PeekKind()])
 		}
 		r.objects = append(r.objects, o)
 	}
@@ -168,7 +171,7 @@ func EachTable(raw []byte, fn func(schema string, table *client.TableCatalog) er
 		}
 		for _, t := range tables {
 			table = client.TableCatalog{}
-			if err := json.Unmarshal(t.raw, &table); err != nil {
+			if err := jsonv2.Unmarshal(t.raw, &table); err != nil {
 				return err
 			}
 			if err := fn(schema.name, &table); err != nil {

@@ -2,10 +2,10 @@ package catalogjson
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -15,29 +15,30 @@ import (
 // column given twice, a list that is not one, another catalog's name.
 var ErrFile = errors.New("invalid catalog file")
 
-// Change is one difference between two catalogs.
+// Change is one difference between two catalogs: Op is add, remove or
+// change; Path is schema.table.column (the empty schema shown as .table);
+// Field is the member changed (classification, labels.pii), "" when the
+// schema, table or column itself is added or removed; From and To are the
+// values before and after, absent for none.
 type Change struct {
-	Op string `json:"op"` // add, remove or change
-	// Path is schema.table.column, the empty schema shown as .table.
-	Path string `json:"path"`
-	// Field is the member changed (classification, labels.pii, ...); ""
-	// when the schema, table or column itself is added or removed.
+	Op    string         `json:"op"`
+	Path  string         `json:"path"`
 	Field string         `json:"field"`
-	From  jsontext.Value `json:"from,omitempty"` // the value before, absent for none
-	To    jsontext.Value `json:"to,omitempty"`   // the value after, absent for none
+	From  jsontext.Value `json:"from,omitempty"`
+	To    jsontext.Value `json:"to,omitempty"`
 }
 
-// String is the change as a line: +, - or ~, the path, and field: old →
-// new (for an added or removed field, its one value).
+// String is the change as a line: +, - or ~, the path ("" for the schema
+// without a name, or the catalog), and field: old → new.
 func (c Change) String() string {
-	line := map[string]string{"add": "+", "remove": "-", "change": "~"}[c.Op] + strings.TrimRight(" "+c.Path, " ")
-	switch {
-	case c.Field == "":
-		return line
-	case c.Op == "change":
-		return line + " " + c.Field + ": " + show(c.From) + " → " + show(c.To)
+	line := map[string]string{"add": "+ ", "remove": "- ", "change": "~ "}[c.Op] + cmp.Or(c.Path, `""`)
+	if from, to := show(c.From), show(c.To); c.Field != "" {
+		if c.Op == "change" {
+			from += " → "
+		}
+		line += " " + c.Field + ": " + from + to
 	}
-	return line + " " + c.Field + ": " + show(c.From) + show(c.To)
+	return line
 }
 
 // show is a value as people read it: a string without its quotes unless it
@@ -60,18 +61,29 @@ func Diff(cur, file []byte) ([]Change, error) {
 	return m.changes, m.err
 }
 
-// Merge lays file over cur and returns the result and its changes. A
-// schema, table or column file names is merged into the one of that name,
-// or added at the end of its list; a member file gives replaces the
-// current one, one given as null is removed, labels merge key by key.
-// Nothing file does not name changes, and the order of lists is kept.
-func Merge(cur, file []byte) ([]byte, []Change, error) {
-	var buf bytes.Buffer
-	buf.Grow(max(len(cur), len(file)) + 512)
-	// Not the buffer itself, which the encoder would grow to twice the size.
-	m := merger{out: jsontext.NewEncoder(struct{ io.Writer }{&buf})}
+// Merge lays file over cur, appends the result to dst and returns it with
+// its changes; with dst nil, it returns the changes alone. A schema, table
+// or column file names is merged into the one of that name, or added at
+// the end of its list; a member file gives replaces the current one, one
+// given as null is removed, labels merge key by key. Nothing file does not
+// name changes, and the order of lists is kept.
+func Merge(dst, cur, file []byte) ([]byte, []Change, error) {
+	var m merger
+	out := appender(dst)
+	if dst != nil {
+		m.out = jsontext.NewEncoder(&out)
+	}
 	m.members(0, "", m.object(cur, false), m.object(file, true), true)
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), m.changes, m.err
+	return bytes.TrimSuffix(out, []byte("\n")), m.changes, m.err
+}
+
+// appender is a writer appending to the slice; the encoder would grow a
+// bytes.Buffer to twice the size it needs.
+type appender []byte
+
+func (a *appender) Write(p []byte) (int, error) {
+	*a = append(*a, p...)
+	return len(p), nil
 }
 
 // levels names, at each depth, the member holding the next depth: the
