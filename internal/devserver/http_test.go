@@ -122,6 +122,7 @@ func TestAuth_missingPermissionIsNamed(t *testing.T) {
 	}{
 		{http.MethodPost, "/v1/users/bob@example.com:undelete", `{"name":"users/bob@example.com"}`, "svc.users.undelete"},
 		{http.MethodPatch, "/v1/instances/prod-pg/databases/orders/catalog", `{}`, "svc.databaseCatalogs.update"},
+		{http.MethodGet, "/v1/instances/prod-pg/databases/orders/catalog", "", "svc.databaseCatalogs.get"},
 		{http.MethodPost, "/v1/instances/prod-pg/databases/orders/revisions:batchCreate", `{}`, "svc.revisions.create"},
 	}
 	s := newDemo(t)
