@@ -78,8 +78,8 @@ func edit(ctx context.Context, opts *dbOptions, patch []byte, path string, dryRu
 	}
 	if !bytes.Equal(cur, again) {
 		if d, err := catalogjson.Diff(cur, again); err != nil || len(d) > 0 {
-			return &exitcode.Detail{Code: exitcode.Rejected, Kind: "ABORTED", Err: fmt.Errorf(
-				"the catalog of %s changed while it was being merged: nothing was written; run again to merge into the new catalog", db)}
+			return exitcode.WithCode(fmt.Errorf("the catalog of %s changed while it was being merged: nothing was written; run again to merge into the new catalog", db),
+				exitcode.Rejected, "ABORTED")
 		}
 	}
 	// The first read is the same catalog: its memory takes the result.

@@ -119,8 +119,8 @@ func runSet(ctx context.Context, opts *setOptions) error {
 			opts.Schema + "." + opts.Table + "." + opts.Column: "column"}
 		for _, ch := range changes {
 			if ch.Op == "add" && ch.Field == "" && !opts.Create {
-				return &exitcode.Detail{Code: exitcode.NotFound, Kind: "NOT_FOUND",
-					Err: fmt.Errorf("%s %s is not in the catalog of %s (--create creates it)", kinds[ch.Path], ch.Path, opts.Database)}
+				return exitcode.WithCode(fmt.Errorf("%s %s is not in the catalog of %s (--create creates it)", kinds[ch.Path], ch.Path, opts.Database),
+					exitcode.NotFound, "NOT_FOUND")
 			}
 		}
 		return nil

@@ -90,7 +90,7 @@ func runUpdate(ctx context.Context, opts *updateOptions) error {
 		err = fmt.Errorf("update the catalog of %s: %w", opts.Database, err)
 		var api *client.APIError
 		if opts.AllowMissing && errors.As(err, &api) && api.HTTPStatus == http.StatusForbidden {
-			return &exitcode.Detail{Err: err, Hint: "the service refuses --allow-missing (no role holds the permission it checks for it): run again without the flag"}
+			return exitcode.WithHint(err, "the service refuses --allow-missing (no role holds the permission it checks for it): run again without the flag")
 		}
 		return err
 	}

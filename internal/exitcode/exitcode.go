@@ -69,20 +69,6 @@ type SilentError struct{ Code int }
 // Error names the exit status; it is never printed.
 func (e *SilentError) Error() string { return fmt.Sprintf("exit status %d", e.Code) }
 
-// Detail adds to Err what Classify cannot tell from it: an exit code of its
-// own, with Kind for the JSON form (when Code is not 0), or a Hint.
-type Detail struct {
-	Err        error
-	Code       int
-	Kind, Hint string
-}
-
-// Error returns the message of Err.
-func (e *Detail) Error() string { return e.Err.Error() }
-
-// Unwrap returns Err.
-func (e *Detail) Unwrap() error { return e.Err }
-
 // IncompleteError is a failure after part of the work was done. Its lines
 // say what was done and what was not; they follow the error's own line as
 // notes, and in the JSON form Detail goes under "incomplete".
@@ -98,6 +84,28 @@ func (e *IncompleteError) Error() string { return e.Err.Error() }
 // Unwrap returns the failure that stopped the work.
 func (e *IncompleteError) Unwrap() error { return e.Err }
 
+// WithCode gives err an exit code of its own, and kind, its code name in the
+// JSON form: a refusal dbgov finds itself (a catalog object not found: 5).
+func WithCode(err error, code int, kind string) error { return &codeError{err, code, kind} }
+
+type codeError struct {
+	error
+	code int
+	kind string
+}
+
+func (e *codeError) Unwrap() error { return e.error }
+
+// WithHint gives err a hint of the command's own, in place of the general one.
+func WithHint(err error, hint string) error { return &hintError{err, hint} }
+
+type hintError struct {
+	error
+	hint string
+}
+
+func (e *hintError) Unwrap() error { return e.error }
+
 // Report is what an error comes to: the exit code, the message, a hint.
 type Report struct {
 	Code    int
@@ -112,7 +120,7 @@ func Classify(err error) Report {
 	r := Report{Code: Failure, Message: err.Error(), Kind: "FAILURE"}
 	var (
 		silent    *SilentError
-		detail    *Detail
+		coded     *codeError
 		usage     *UsageError
 		api       *client.APIError
 		transport *client.TransportError
@@ -121,8 +129,8 @@ func Classify(err error) Report {
 	switch {
 	case errors.As(err, &silent):
 		r.Code, r.Message, r.Kind = silent.Code, "", "EXIT"
-	case errors.As(err, &detail) && detail.Code != 0:
-		r.Code, r.Kind = detail.Code, detail.Kind
+	case errors.As(err, &coded):
+		r.Code, r.Kind = coded.code, coded.kind
 	case errors.Is(err, ErrTerminated):
 		r.Code, r.Message, r.Kind = Terminated, "terminated", "TERMINATED"
 	case errors.Is(err, context.Canceled):
@@ -133,7 +141,10 @@ func Classify(err error) Report {
 		r.Code = forStatus(api.HTTPStatus)
 		switch r.Code {
 		case Auth:
-			r.Hint = "check the credentials: --token, DBGOV_TOKEN, or `dbgov config set token -`; a service account logs in with --service-account and --service-key"
+			r.Hint = "check the credentials (`dbgov auth status` shows which are used): --token, DBGOV_TOKEN, or `dbgov auth login`; a service account logs in with --service-account and --service-key"
+			if strings.Contains(strings.ToLower(api.Message), "expired") {
+				r.Hint = "the token has expired: log in again with `dbgov auth login`, or give a new token"
+			}
 		case Permission:
 			r.Hint = "the credentials are valid but lack the permission this needs"
 		}
@@ -143,14 +154,18 @@ func Classify(err error) Report {
 		r.Code, r.Kind = Failure, "INVALID_RESPONSE"
 	case errors.Is(err, client.ErrNoCredentials):
 		r.Code, r.Kind = Auth, "UNAUTHENTICATED"
-		r.Hint = "pass --token or set DBGOV_TOKEN (or `dbgov config set token -`), or log in with --service-account and --service-key"
+		r.Hint = "log in with `dbgov auth login`, or pass --token or set DBGOV_TOKEN, or give --service-account and --service-key"
 	case errors.As(err, &usage), errors.Is(err, client.ErrInvalidName), errors.Is(err, client.ErrInvalidRequest),
 		errors.Is(err, client.ErrInvalidOptions), errors.Is(err, config.ErrInvalid),
 		errors.Is(err, input.ErrInvalid), errors.Is(err, output.ErrInvalidOptions):
 		r.Code, r.Kind = Usage, "USAGE"
 	}
-	if errors.As(err, &detail) && detail.Hint != "" {
-		r.Hint = detail.Hint
+	if errors.As(err, new(output.FilterError)) && !errors.Is(err, context.Canceled) {
+		r.Hint = "--jq and --template run on the document -o json prints; `dbgov help formatting` describes them"
+	}
+	var hinted *hintError
+	if errors.As(err, &hinted) {
+		r.Hint = hinted.hint
 	}
 	return r
 }
