@@ -128,3 +128,18 @@ func benchmarkCompare(b *testing.B, merge bool) {
 		}
 	}
 }
+
+// FuzzMerge checks that any two documents are merged and compared without
+// a panic, into valid JSON whenever the merge succeeds.
+func FuzzMerge(f *testing.F) {
+	f.Add([]byte(current), []byte(`{"schemas": [{"name": "public", "tables": [{"name": "users", "columns": {"columns": [{"name": "x", "labels": {"owner": null}}]}}]}]}`))
+	f.Add([]byte(`{"schemas": [{"tables": [null, {"name": "t", "columns": null}]}]}`), []byte(`{"schemas": [{"name": "", "tables": null}]}`))
+	f.Fuzz(func(t *testing.T, cur, file []byte) {
+		out, _, err := Merge([]byte{}, cur, file)
+		if err == nil && !json.Valid(out) {
+			t.Fatalf("merged into invalid JSON: %s", out)
+		}
+		_, _ = Diff(cur, file)
+		_ = EachTable(cur, func(string, *client.TableCatalog) error { return nil })
+	})
+}
