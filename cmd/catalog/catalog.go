@@ -65,7 +65,7 @@ var help embed.FS
 // help comes from help/VERB.txt (the examples after "Examples:"), and it
 // resolves the database flags into opts.Database before it calls run.
 func onDatabase(f *factory.Factory, use, short string, opts *dbOptions, run func(context.Context) error) *cobra.Command {
-	*opts = dbOptions{IO: f.IO, Client: f.Client, Printer: f.Printer}
+	*opts = dbOptions{IO: f.IO, Client: f.Client, Printer: f.PrintFlags().ToPrinter}
 	verb, _, _ := strings.Cut(use, " ")
 	text, _ := help.ReadFile("help/" + verb + ".txt")
 	long, example, _ := strings.Cut(strings.TrimSpace(string(text)), "\n\nExamples:\n")
