@@ -23,6 +23,15 @@ type request struct {
 // separated by a blank line; in the other formats one request is a document
 // with the fields method, url and body, and several are {"requests": [...]}.
 func Print(w io.Writer, p output.Printer, c *client.Client, reqs ...*client.Request) error {
+	doc, err := Document(c, reqs...)
+	if err != nil {
+		return err
+	}
+	return p.Print(w, doc)
+}
+
+// Document is the document Print prints.
+func Document(c *client.Client, reqs ...*client.Request) (output.Document, error) {
 	described := make([]request, len(reqs))
 	for i, r := range reqs {
 		described[i] = request{Method: r.Method, URL: c.DisplayURL(r), Body: r.Body}
@@ -34,9 +43,9 @@ func Print(w io.Writer, p output.Printer, c *client.Client, reqs ...*client.Requ
 	}
 	raw, err := json.Marshal(doc)
 	if err != nil {
-		return fmt.Errorf("describe the request: %w", err)
+		return output.Document{}, fmt.Errorf("describe the request: %w", err)
 	}
-	return p.Print(w, output.Document{
+	return output.Document{
 		Raw:       raw,
 		ListField: list,
 		Text: func() string {
@@ -55,5 +64,5 @@ func Print(w io.Writer, p output.Printer, c *client.Client, reqs ...*client.Requ
 			}
 			return b.String()
 		},
-	})
+	}, nil
 }
