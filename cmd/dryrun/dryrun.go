@@ -24,6 +24,15 @@ type request struct {
 // separated by a blank line; in the other formats one request is a document
 // with the fields method, url and body, and several are {"requests": [...]}.
 func Print(ctx context.Context, w io.Writer, p output.Printer, c *client.Client, reqs ...*client.Request) error {
+	doc, err := Document(c, reqs...)
+	if err != nil {
+		return err
+	}
+	return p.Print(ctx, w, doc)
+}
+
+// Document is the document Print prints.
+func Document(c *client.Client, reqs ...*client.Request) (output.Document, error) {
 	described := make([]request, len(reqs))
 	for i, r := range reqs {
 		described[i] = request{Method: r.Method, URL: c.DisplayURL(r), Body: r.Body}
@@ -35,9 +44,9 @@ func Print(ctx context.Context, w io.Writer, p output.Printer, c *client.Client,
 	}
 	raw, err := json.Marshal(doc)
 	if err != nil {
-		return fmt.Errorf("describe the request: %w", err)
+		return output.Document{}, fmt.Errorf("describe the request: %w", err)
 	}
-	return p.Print(ctx, w, output.Document{
+	return output.Document{
 		Raw:       raw,
 		ListField: list,
 		Text: func() string {
@@ -56,5 +65,5 @@ func Print(ctx context.Context, w io.Writer, p output.Printer, c *client.Client,
 			}
 			return b.String()
 		},
-	})
+	}, nil
 }

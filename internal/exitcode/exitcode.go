@@ -85,6 +85,18 @@ func (e *IncompleteError) Error() string { return e.Err.Error() }
 // Unwrap returns the failure that stopped the work.
 func (e *IncompleteError) Unwrap() error { return e.Err }
 
+// WithCode gives err an exit code of its own, and kind, its code name in the
+// JSON form: a refusal dbgov finds itself (a catalog object not found: 5).
+func WithCode(err error, code int, kind string) error { return &codeError{err, code, kind} }
+
+type codeError struct {
+	error
+	code int
+	kind string
+}
+
+func (e *codeError) Unwrap() error { return e.error }
+
 // WithHint gives err a hint of the command's own, in place of the general one.
 func WithHint(err error, hint string) error { return &hintError{err, hint} }
 
@@ -109,6 +121,7 @@ func Classify(err error) Report {
 	r := Report{Code: Failure, Message: err.Error(), Kind: "FAILURE"}
 	var (
 		silent    *SilentError
+		coded     *codeError
 		usage     *UsageError
 		api       *client.APIError
 		transport *client.TransportError
@@ -117,6 +130,8 @@ func Classify(err error) Report {
 	switch {
 	case errors.As(err, &silent):
 		r.Code, r.Message, r.Kind = silent.Code, "", "EXIT"
+	case errors.As(err, &coded):
+		r.Code, r.Kind = coded.code, coded.kind
 	case errors.Is(err, ErrTerminated):
 		r.Code, r.Message, r.Kind = Terminated, "terminated", "TERMINATED"
 	case errors.Is(err, context.Canceled):
