@@ -81,7 +81,7 @@ func runUpdate(ctx context.Context, opts *updateOptions) error {
 		return err
 	}
 	if opts.DryRun {
-		return dryrun.Print(opts.IO.Out, p, c, req)
+		return dryrun.Print(ctx, opts.IO.Out, p, c, req)
 	}
 	// The body is decoded only by the formats that need typed values (table
 	// and name); the others print it as it came.
@@ -94,7 +94,7 @@ func runUpdate(ctx context.Context, opts *updateOptions) error {
 		}
 		return err
 	}
-	return printCatalog(opts.IO.Out, p, opts.Database, raw, "the updated")
+	return printCatalog(ctx, opts.IO.Out, p, opts.Database, raw, "the updated")
 }
 
 // verbatimRequest returns the request sending the catalog file data as it
@@ -148,7 +148,7 @@ func verbatimRequest(opts *updateOptions, data []byte) *client.Request {
 // table at a time, so a large catalog is never decoded whole; a body that
 // is not a catalog is an error there, while json, yaml, jq and template
 // show it as it is.
-func printCatalog(w io.Writer, p output.Printer, db client.DatabaseName, raw []byte, which string) error {
+func printCatalog(ctx context.Context, w io.Writer, p output.Printer, db client.DatabaseName, raw []byte, which string) error {
 	var nameErr error
 	doc := output.Document{
 		Raw: raw,
@@ -168,7 +168,7 @@ func printCatalog(w io.Writer, p output.Printer, db client.DatabaseName, raw []b
 			return []output.Table{catalogTable(raw)}
 		},
 	}
-	err := p.Print(w, doc)
+	err := p.Print(ctx, w, doc)
 	if err == nil && nameErr != nil {
 		err = fmt.Errorf("the service's answer is not a catalog: %w", nameErr)
 	}
