@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Starts the reference server on a free loopback port, runs a handful of
 # dbgov commands against it so their tables and JSON can be seen, and stops it.
+# Each command is shown first as it can be pasted; bold only on a terminal.
 set -euo pipefail
 bin=${1:-bin/dbgov}
+PATH="$(cd "$(dirname "$bin")" && pwd):$PATH"
 log=$(mktemp)
 cfg=$(mktemp -d)
 pid=
 trap '[ -n "$pid" ] && { kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; }; rm -rf "$log" "$cfg"' EXIT
 
-"$bin" dev-server --addr 127.0.0.1:0 >"$log" 2>&1 &
+dbgov dev-server --addr 127.0.0.1:0 >"$log" 2>&1 &
 pid=$!
 for _ in $(seq 1 100); do
   grep -q 'export DBGOV_URL' "$log" && break
@@ -19,10 +21,39 @@ eval "$line"
 export DBGOV_CONFIG="$cfg/config.yaml"
 echo "reference server at $DBGOV_URL"
 
-run() {
-  printf '\n\033[1m$ dbgov %s\033[0m\n' "$*"
-  "$bin" "$@"
+bold= plain=
+if [ -t 1 ] && [ -z "${NO_COLOR:-}" ]; then
+  bold=$'\033[1m' plain=$'\033[0m'
+fi
+
+# show prints "$ dbgov ARGS", each argument quoted for the shell where it needs it.
+show() {
+  local out='$ dbgov' a q="'"
+  for a in "$@"; do
+    if [[ $a =~ ^[A-Za-z0-9@%+=:,./_-]+$ ]]; then
+      out+=" $a"
+    else
+      out+=" '${a//$q/$q\\$q$q}'"
+    fi
+  done
+  printf '\n%s%s%s\n' "$bold" "$out" "$plain"
 }
+
+run() {
+  show "$@"
+  dbgov "$@"
+}
+
+# fails runs a command meant to exit with code $1, and says so.
+fails() {
+  local want=$1 rc=0
+  shift
+  show "$@"
+  dbgov "$@" || rc=$?
+  echo "(exit code $rc)"
+  [ "$rc" -eq "$want" ]
+}
+
 run idps list
 run users batch-get alice@example.com bob@example.com ci-bot@example.com
 run review-configs get sql-review-prod
@@ -34,5 +65,4 @@ run catalog get --instance prod-pg --database orders
 run catalog set --instance prod-pg --database orders --schema public --table customers --column email --label gdpr=art-9 --dry-run -o json --jq '.changes'
 run catalog set --instance prod-pg --database orders --schema public --table customers --column email --label gdpr=art-9
 run users batch-get alice@example.com --jq '.users[] | "\(.email) \(.userType) mfa=\(.mfaEnabled // false)"'
-printf '\n$ dbgov review-configs get missing   # exits 5: not found\n'
-"$bin" review-configs get missing || echo "(exit code $?)"
+fails 5 review-configs get missing
