@@ -107,7 +107,7 @@ func checkKey(key string) error {
 }
 
 // outputFormats are the values of --output, in the order help text lists them.
-var outputFormats = [...]string{"table", "json", "yaml", "name"}
+var outputFormats = [...]string{"table", "json", "yaml", "name", "jsonl"}
 
 func checkOutput(v string) error {
 	for _, f := range outputFormats {

@@ -36,16 +36,21 @@ func MaskSecrets(raw []byte) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// jsonPrinter prints the document as the service sent it, re-indented.
+// jsonPrinter prints the document as the service sent it, re-indented, or
+// compact on one line (-o jsonl).
 type jsonPrinter struct {
 	mask bool
+	line bool
 }
 
 // Print prints doc as indented JSON, secrets masked unless shown.
 func (p jsonPrinter) Print(w io.Writer, doc Document) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
-	if err := formatJSON(bw, doc.Raw, jsonStyle{mask: p.mask, list: doc.ListField, pretty: true}); err != nil {
+	if err := formatJSON(bw, doc.Raw, jsonStyle{mask: p.mask, list: doc.ListField, pretty: !p.line}); err != nil {
 		return err
+	}
+	if p.line {
+		bw.WriteByte('\n')
 	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("write JSON output: %w", err)

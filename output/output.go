@@ -16,12 +16,12 @@ import (
 var ErrInvalidOptions = errors.New("invalid output options")
 
 // Formats are the values -o accepts, the default first.
-var Formats = []string{"table", "json", "yaml", "name"}
+var Formats = []string{"table", "json", "yaml", "name", "jsonl"}
 
 // Options are the output flags: -o, --jq, --template, --no-headers,
 // --show-secrets, and what is known about stdout.
 type Options struct {
-	Format      string // "table" (also when ""), "json", "yaml", "name"
+	Format      string // "table" (also when ""), "json", "yaml", "name", "jsonl"
 	JQ          string // --jq: when set, overrides Format
 	Template    string // --template: when set, overrides Format
 	NoHeaders   bool   // tables without the header row
@@ -76,7 +76,7 @@ type Printer interface {
 // New chooses the printer for opts. Its errors wrap ErrInvalidOptions.
 func New(opts Options) (Printer, error) {
 	switch opts.Format {
-	case "", "table", "json", "yaml", "name":
+	case "", "table", "json", "yaml", "name", "jsonl":
 	default:
 		return nil, fmt.Errorf("%w: unknown output format %q: use one of %s",
 			ErrInvalidOptions, opts.Format, strings.Join(Formats, ", "))
@@ -91,8 +91,8 @@ func New(opts Options) (Printer, error) {
 		return newTemplatePrinter(opts.Template, mask)
 	}
 	switch opts.Format {
-	case "json":
-		return jsonPrinter{mask: mask}, nil
+	case "json", "jsonl":
+		return jsonPrinter{mask: mask, line: opts.Format == "jsonl"}, nil
 	case "yaml":
 		return yamlPrinter{mask: mask}, nil
 	case "name":

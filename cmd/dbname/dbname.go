@@ -1,24 +1,52 @@
-// Package dbname holds the --instance and --database flags every database
-// command shares, and their resolution to a database name.
+// Package dbname holds the flags every database command shares: --instance
+// and --database, or --databases-from with --concurrency and --fail-fast; it
+// resolves them, runs a command's work for each database and prints the
+// results.
 package dbname
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
 	"github.com/spf13/cobra"
 
 	"github.com/dbgov/dbgov/client"
+	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/internal/exitcode"
+	"github.com/dbgov/dbgov/internal/fleet"
+	"github.com/dbgov/dbgov/internal/input"
+	"github.com/dbgov/dbgov/output"
 )
 
-// Flags are the values of --instance and --database.
+// Flags are the values of the database flags.
 type Flags struct {
-	Instance string
-	Database string
+	Instance    string
+	Database    string
+	From        string // --databases-from: a file, or - for standard input
+	Concurrency int
+	FailFast    bool
+
+	dbs []client.DatabaseName
 }
 
 // Add registers --instance and --database on cmd.
 func (f *Flags) Add(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.Instance, "instance", "", "instance `id` of the database")
 	cmd.Flags().StringVar(&f.Database, "database", "", "database `id`, or its full name instances/I/databases/D")
+}
+
+// AddMany registers --instance and --database, and --databases-from,
+// --concurrency and --fail-fast for commands that Run over many databases.
+func (f *Flags) AddMany(cmd *cobra.Command) {
+	f.Add(cmd)
+	cmd.Flags().StringVar(&f.From, "databases-from", "", "do it for each database listed in `FILE` (- for standard input), one a line: I/D or instances/I/databases/D")
+	cmd.Flags().IntVar(&f.Concurrency, "concurrency", 4, "with --databases-from: requests in flight at once, 1 to 64")
+	cmd.Flags().BoolVar(&f.FailFast, "fail-fast", false, "with --databases-from: start no database after the first failure")
 }
 
 // Resolve returns the database the flags name, or a usage error.
@@ -31,4 +59,211 @@ func (f *Flags) Resolve() (client.DatabaseName, error) {
 		return client.DatabaseName{}, exitcode.NewUsage(err)
 	}
 	return db, nil
+}
+
+// Many reports whether the command runs over the list of --databases-from.
+func (f *Flags) Many() bool { return f.From != "" }
+
+// Databases checks the flags and returns the databases they name, reading
+// the list of --databases-from (from in when it is -). Its errors are usage
+// errors.
+func (f *Flags) Databases(in io.Reader) ([]client.DatabaseName, error) {
+	var err error
+	switch {
+	case f.Many() && (f.Instance != "" || f.Database != ""):
+		return nil, exitcode.Usagef("--databases-from cannot be used with --instance or --database")
+	case f.Concurrency < 1 || f.Concurrency > 64:
+		return nil, exitcode.Usagef("--concurrency must be between 1 and 64, not %d", f.Concurrency)
+	case !f.Many():
+		var db client.DatabaseName
+		db, err = f.Resolve()
+		f.dbs = []client.DatabaseName{db}
+	default:
+		var data []byte
+		if data, err = input.Read(f.From, in); err == nil {
+			f.dbs, err = fleet.Parse(bytes.NewReader(data), input.Name(f.From))
+		}
+	}
+	return f.dbs, exitcode.NewUsage(err)
+}
+
+// Result is what a command gives for one database.
+type Result struct {
+	Doc     output.Document // what it prints for that database alone
+	Differs bool            // differences found under --exit-code
+}
+
+// Func does a command's work for one database.
+type Func func(ctx context.Context, c *client.Client, db client.DatabaseName) (Result, error)
+
+// Run calls fn for the databases that Databases returned, prints what it
+// gives and returns the error that carries the exit code. One database's
+// document is printed as it is; a list's is {"results": [...]} in the order
+// of the list, or with -o jsonl a line a result as each finishes.
+func (f *Flags) Run(ctx context.Context, fac *factory.Factory, fn Func) error {
+	p, err := fac.Printer()
+	if err != nil {
+		return err
+	}
+	if f.Many() {
+		fac.MaxInFlight = f.Concurrency
+	}
+	c, err := fac.Client()
+	if err != nil {
+		return err
+	}
+	if !f.Many() {
+		r, err := fn(ctx, c, f.dbs[0])
+		if err == nil {
+			err = p.Print(fac.IO.Out, r.Doc)
+		}
+		if err == nil && r.Differs {
+			err = &exitcode.SilentError{Code: exitcode.Differences}
+		}
+		return err
+	}
+	o, err := fac.OutputOptions()
+	if err != nil {
+		return err
+	}
+	stream := o.Format == "jsonl" && o.JQ == "" && o.Template == ""
+	ios, asJSON := fac.IO, fac.JSONErrors()
+	var done, failed int
+	var werr error
+	status := func(s string) {
+		if ios.ErrTTY {
+			fmt.Fprintf(ios.ErrOut, "\r%s\x1b[K", s)
+		}
+	}
+	results := fleet.Run(ctx, f.dbs, fleet.Options{Concurrency: f.Concurrency, FailFast: f.FailFast},
+		func(ctx context.Context, db client.DatabaseName) (*Result, error) {
+			r, err := fn(ctx, c, db)
+			return &r, err
+		},
+		func(r fleet.Result[*Result]) {
+			if done++; r.Err != nil {
+				if failed++; !asJSON && ctx.Err() == nil {
+					status("")
+					exitcode.Write(ios.ErrOut, r.Err, false)
+				}
+			}
+			if stream && werr == nil {
+				werr = p.Print(ios.Out, output.Document{Raw: resultJSON(r)})
+				r.Value.Doc = output.Document{} // printed: kept no longer
+			}
+			status(fmt.Sprintf("%d/%d databases, %d failed", done, len(f.dbs), failed))
+		})
+	status("")
+	if !stream {
+		werr = p.Print(ios.Out, document(results))
+	}
+	for _, r := range results {
+		if stream && !r.Sent && werr == nil {
+			werr = p.Print(ios.Out, output.Document{Raw: resultJSON(r)})
+		}
+	}
+	if werr != nil {
+		return werr
+	}
+	return outcome(ctx, results)
+}
+
+// resultJSON is the JSON of one database's result: the response as sent,
+// or the object of its JSON error line, or that it was never sent.
+func resultJSON(r fleet.Result[*Result]) []byte {
+	name, _ := json.Marshal(r.DB.String())
+	switch {
+	case !r.Sent:
+		return fmt.Appendf(nil, `{"database":%s,"exitCode":%d,"sent":false}`, name, exitcode.Failure)
+	case r.Err != nil:
+		obj, code := exitcode.ErrorJSON(r.Err)
+		e, _ := json.Marshal(obj)
+		return fmt.Appendf(nil, `{"database":%s,"exitCode":%d,"error":%s}`, name, code, e)
+	}
+	return fmt.Appendf(nil, `{"database":%s,"exitCode":0,"response":%s}`, name, r.Value.Doc.Raw)
+}
+
+// document is the document of a whole run: {"results": [...]}, the names
+// of its documents, and their tables joined, each row led by its database
+// (I/D). A document printed as text gives a row a line.
+func document(results []fleet.Result[*Result]) output.Document {
+	raw := []byte(`{"results":[`)
+	var ok []fleet.Result[*Result]
+	for i, r := range results {
+		if i > 0 {
+			raw = append(raw, ',')
+		}
+		if raw = append(raw, resultJSON(r)...); r.Sent && r.Err == nil {
+			ok = append(ok, r)
+		}
+	}
+	names := func() (out []string) {
+		for _, r := range ok {
+			if r.Value.Doc.Names != nil {
+				out = append(out, r.Value.Doc.Names()...)
+			}
+		}
+		return out
+	}
+	return output.Document{Raw: append(raw, "]}"...), Names: names, Tables: func() (out []output.Table) {
+		for _, r := range ok {
+			db, doc := r.DB.Instance+"/"+r.DB.Database, r.Value.Doc
+			var ts []output.Table
+			if doc.Tables != nil {
+				ts = doc.Tables()
+			}
+			if doc.Text != nil {
+				ts = []output.Table{{Headers: []string{"DIFF"}}}
+				for _, l := range strings.Split(doc.Text(), "\n") {
+					if l != "" {
+						ts[0].Rows = append(ts[0].Rows, []string{l})
+					}
+				}
+			}
+			for i, t := range ts {
+				if i == len(out) {
+					out = append(out, output.Table{Headers: append([]string{"DATABASE"}, t.Headers...)})
+				}
+				add := func(cells []string) bool {
+					out[i].Rows = append(out[i].Rows, append([]string{db}, cells...))
+					return true
+				}
+				if t.Each != nil {
+					if err := t.Each(add); err != nil {
+						return []output.Table{{Each: func(func([]string) bool) error { return err }}}
+					}
+				}
+				for _, cells := range t.Rows {
+					add(cells)
+				}
+			}
+		}
+		return out
+	}}
+}
+
+// outcome is the error that ends a run: how far it got when interrupted,
+// else the summary line and the exit code the results come to.
+func outcome(ctx context.Context, results []fleet.Result[*Result]) error {
+	n, sent, finished := len(results), 0, 0
+	for _, r := range results {
+		if r.Sent {
+			sent++
+			if !errors.Is(r.Err, context.Canceled) {
+				finished++
+			}
+		}
+	}
+	if ctx.Err() != nil {
+		return &exitcode.IncompleteError{Err: ctx.Err(),
+			Lines:  []string{fmt.Sprintf("%d of %d databases sent, %d finished, %d not sent", sent, n, finished, n-sent)},
+			Detail: map[string]int{"databases": n, "sent": sent, "finished": finished, "notSent": n - sent}}
+	}
+	code := fleet.ExitCode(results, func(err error) int { return exitcode.Classify(err).Code }, func(r *Result) bool { return r.Differs })
+	if code == exitcode.OK {
+		return nil
+	}
+	return &exitcode.SilentError{Code: code, Message: fleet.Summary(results, func(err error) string {
+		return strings.ToLower(strings.ReplaceAll(exitcode.Classify(err).Kind, "_", " ")) // NOT_FOUND: not found
+	})}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/dbgov/dbgov/client"
 	"github.com/dbgov/dbgov/config"
 	"github.com/dbgov/dbgov/internal/exitcode"
+	"github.com/dbgov/dbgov/internal/fleet"
 	"github.com/dbgov/dbgov/internal/iostreams"
 	"github.com/dbgov/dbgov/output"
 )
@@ -24,6 +25,9 @@ type Factory struct {
 	Version string
 	Commit  string
 	Getenv  func(string) string
+	// MaxInFlight, when set before the client is made, bounds the requests
+	// the client has in flight at once, all workers of a run together.
+	MaxInFlight int
 
 	flags *pflag.FlagSet
 
@@ -112,6 +116,11 @@ func (f *Factory) newClient() (*client.Client, error) {
 	}
 	if s.Debug {
 		opts.Debug = f.IO.ErrOut
+	}
+	if n := f.MaxInFlight; n > 0 {
+		opts.WrapTransport = func(rt http.RoundTripper) http.RoundTripper {
+			return fleet.Throttle(rt, n, client.DefaultRetryWait, client.DefaultMaxRetryWait)
+		}
 	}
 	c, err := client.New(opts)
 	if err != nil {
@@ -239,15 +248,16 @@ func (f *Factory) jsonOutput(s *config.Settings) bool {
 			return true
 		}
 	}
+	isJSON := func(format string) bool { return format == "json" || format == "jsonl" }
 	if s != nil {
-		return s.Output == "json"
+		return isJSON(s.Output)
 	}
 	if f.flags != nil {
 		if fl := f.flags.Lookup("output"); fl != nil && fl.Changed {
-			return fl.Value.String() == "json"
+			return isJSON(fl.Value.String())
 		}
 	}
-	return f.Getenv("DBGOV_OUTPUT") == "json"
+	return isJSON(f.Getenv("DBGOV_OUTPUT"))
 }
 
 // JSONErrors reports whether errors go to stderr as one JSON line: when the

@@ -59,6 +59,8 @@ type Options struct {
 	Log io.Writer
 	// Now is the clock for creation times and token expiry; nil is time.Now.
 	Now func() time.Time
+	// Latency delays every answer, as a distant service would.
+	Latency time.Duration
 }
 
 // Server is an in-memory reference implementation of the /v1 API.
@@ -117,7 +119,13 @@ func New(opts Options) (*Server, error) {
 	for _, a := range doc.ServiceAccounts {
 		s.accounts = append(s.accounts, ServiceAccountInfo{Email: a.Email, Key: a.Key, Permissions: slices.Clone(a.Permissions)})
 	}
-	s.handler = s.logRequests(s.recoverPanics(http.HandlerFunc(s.serveAPI)))
+	s.handler = s.logRequests(s.recoverPanics(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-time.After(opts.Latency):
+			s.serveAPI(w, r)
+		case <-r.Context().Done():
+		}
+	})))
 	return s, nil
 }
 

@@ -8,8 +8,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -114,16 +115,18 @@ func Run[T any](ctx context.Context, dbs []client.DatabaseName, opts Options,
 
 // ExitCode sums a run up: 0 when every database succeeded; differences (9)
 // when some differ and none failed; otherwise the code all failed databases
-// share, or 1 when they failed in different ways. code gives a failure's
-// exit code; differ tells a result that found differences.
+// share, or 1 when they failed in different ways. Databases not sent count
+// as failures (1) only when none failed: after --fail-fast, the failure that
+// stopped the run gives the code. code gives a failure's exit code; differ
+// tells a result that found differences.
 func ExitCode[T any](results []Result[T], code func(error) int, differ func(T) bool) int {
-	failed, differs := map[int]bool{}, false
+	failed, differs, notSent := map[int]bool{}, false, false
 	for _, r := range results {
 		switch {
 		case r.Err != nil:
 			failed[code(r.Err)] = true
 		case !r.Sent:
-			failed[1] = true
+			notSent = true
 		case differ != nil && differ(r.Value):
 			differs = true
 		}
@@ -133,7 +136,7 @@ func ExitCode[T any](results []Result[T], code func(error) int, differ func(T) b
 		for c := range failed {
 			return c
 		}
-	case len(failed) > 1:
+	case len(failed) > 1, notSent:
 		return 1
 	case differs:
 		return 9
@@ -148,31 +151,22 @@ func Summary[T any](results []Result[T], reason func(error) string) string {
 	counts := map[string]int{}
 	failed := 0
 	for _, r := range results {
-		if r.Err == nil && r.Sent {
+		switch {
+		case !r.Sent:
+			counts["not sent"]++
+		case r.Err != nil:
+			counts[reason(r.Err)]++
+		default:
 			continue
 		}
 		failed++
-		if !r.Sent {
-			counts["not sent"]++
-		} else {
-			counts[reason(r.Err)]++
-		}
 	}
 	if failed == 0 {
 		return ""
 	}
-	kinds := make([]string, 0, len(counts))
-	for k := range counts {
-		kinds = append(kinds, k)
-	}
-	sort.Slice(kinds, func(i, j int) bool {
-		if counts[kinds[i]] != counts[kinds[j]] {
-			return counts[kinds[i]] > counts[kinds[j]]
-		}
-		return kinds[i] < kinds[j]
-	})
-	for i, k := range kinds {
-		kinds[i] = strconv.Itoa(counts[k]) + " " + k
+	var kinds []string
+	for _, k := range slices.Sorted(maps.Keys(counts)) {
+		kinds = append(kinds, strconv.Itoa(counts[k])+" "+k)
 	}
 	return fmt.Sprintf("%d of %d databases failed (%s)", failed, len(results), strings.Join(kinds, ", "))
 }
@@ -204,15 +198,11 @@ func (t *throttle) RoundTrip(req *http.Request) (*http.Response, error) {
 	t.mu.Lock()
 	pause := time.Until(t.until)
 	t.mu.Unlock()
-	if pause > 0 {
-		timer := time.NewTimer(pause)
-		select {
-		case <-timer.C:
-		case <-ctx.Done():
-			timer.Stop()
-			release()
-			return nil, ctx.Err()
-		}
+	select {
+	case <-time.After(pause): // at once when no pause is due
+	case <-ctx.Done():
+		release()
+		return nil, ctx.Err()
 	}
 	resp, err := t.next.RoundTrip(req)
 	if err != nil {

@@ -135,6 +135,8 @@ func TestExitCode_rule(t *testing.T) {
 		{"same failure", []Result[bool]{fail(5), diff, fail(5)}, 5},
 		{"mixed failures", []Result[bool]{fail(5), fail(4)}, 1},
 		{"not sent", []Result[bool]{ok, {}}, 1},
+		{"not sent after a failure", []Result[bool]{fail(5), {}, {}}, 5},
+		{"not sent beside differences", []Result[bool]{diff, {}}, 1},
 	} {
 		if got := ExitCode(tc.results, code, differ); got != tc.want {
 			t.Errorf("%s: ExitCode = %d, want %d", tc.name, got, tc.want)
