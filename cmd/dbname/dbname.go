@@ -105,9 +105,7 @@ func (f *Flags) Run(ctx context.Context, fac *factory.Factory, fn Func) error {
 	if err != nil {
 		return err
 	}
-	if f.Many() {
-		fac.MaxInFlight = f.Concurrency
-	}
+	fac.Fleet = f.Many()
 	c, err := fac.Client()
 	if err != nil {
 		return err
@@ -259,11 +257,12 @@ func outcome(ctx context.Context, results []fleet.Result[*Result]) error {
 			Lines:  []string{fmt.Sprintf("%d of %d databases sent, %d finished, %d not sent", sent, n, finished, n-sent)},
 			Detail: map[string]int{"databases": n, "sent": sent, "finished": finished, "notSent": n - sent}}
 	}
-	code := fleet.ExitCode(results, func(err error) int { return exitcode.Classify(err).Code }, func(r *Result) bool { return r.Differs })
+	code, summary := fleet.Outcome(results, func(err error) (int, string) {
+		r := exitcode.Classify(err)
+		return r.Code, strings.ToLower(strings.ReplaceAll(r.Kind, "_", " ")) // NOT_FOUND: not found
+	}, func(r *Result) bool { return r.Differs })
 	if code == exitcode.OK {
 		return nil
 	}
-	return &exitcode.SilentError{Code: code, Message: fleet.Summary(results, func(err error) string {
-		return strings.ToLower(strings.ReplaceAll(exitcode.Classify(err).Kind, "_", " ")) // NOT_FOUND: not found
-	})}
+	return &exitcode.SilentError{Code: code, Message: summary}
 }

@@ -25,9 +25,9 @@ type Factory struct {
 	Version string
 	Commit  string
 	Getenv  func(string) string
-	// MaxInFlight, when set before the client is made, bounds the requests
-	// the client has in flight at once, all workers of a run together.
-	MaxInFlight int
+	// Fleet, when set before the client is made, has a 429 or 503 answer
+	// pause every request of the client: the workers of a run together.
+	Fleet bool
 
 	flags *pflag.FlagSet
 
@@ -117,9 +117,9 @@ func (f *Factory) newClient() (*client.Client, error) {
 	if s.Debug {
 		opts.Debug = f.IO.ErrOut
 	}
-	if n := f.MaxInFlight; n > 0 {
+	if f.Fleet {
 		opts.WrapTransport = func(rt http.RoundTripper) http.RoundTripper {
-			return fleet.Throttle(rt, n, client.DefaultRetryWait, client.DefaultMaxRetryWait)
+			return fleet.Throttle(rt, client.DefaultRetryWait, client.DefaultMaxRetryWait)
 		}
 	}
 	c, err := client.New(opts)

@@ -113,74 +113,61 @@ func Run[T any](ctx context.Context, dbs []client.DatabaseName, opts Options,
 	return results
 }
 
-// ExitCode sums a run up: 0 when every database succeeded; differences (9)
-// when some differ and none failed; otherwise the code all failed databases
+// Outcome sums a run up in its exit code and, when anything failed, the
+// line said at the end, such as "3 of 120 databases failed (2 not found, 1
+// permission denied)". The code is 0 when every database succeeded; 9 when
+// some differ and none failed; otherwise the code all failed databases
 // share, or 1 when they failed in different ways. Databases not sent count
 // as failures (1) only when none failed: after --fail-fast, the failure that
-// stopped the run gives the code. code gives a failure's exit code; differ
-// tells a result that found differences.
-func ExitCode[T any](results []Result[T], code func(error) int, differ func(T) bool) int {
-	failed, differs, notSent := map[int]bool{}, false, false
-	for _, r := range results {
-		switch {
-		case r.Err != nil:
-			failed[code(r.Err)] = true
-		case !r.Sent:
-			notSent = true
-		case differ != nil && differ(r.Value):
-			differs = true
-		}
-	}
-	switch {
-	case len(failed) == 1:
-		for c := range failed {
-			return c
-		}
-	case len(failed) > 1, notSent:
-		return 1
-	case differs:
-		return 9
-	}
-	return 0
-}
-
-// Summary is the line said on stderr at the end of a run when anything
-// failed, such as "3 of 120 databases failed (2 not found, 1 permission
-// denied)"; it is empty when nothing failed. reason names a failure's kind.
-func Summary[T any](results []Result[T], reason func(error) string) string {
-	counts := map[string]int{}
-	failed := 0
+// stopped the run gives the code. failure gives a failure's exit code and
+// the name of its kind; differ tells a result that found differences.
+func Outcome[T any](results []Result[T], failure func(error) (int, string), differ func(T) bool) (int, string) {
+	codes, kinds := map[int]bool{}, map[string]int{}
+	failed, differs := 0, false
 	for _, r := range results {
 		switch {
 		case !r.Sent:
-			counts["not sent"]++
+			kinds["not sent"]++
 		case r.Err != nil:
-			counts[reason(r.Err)]++
+			code, kind := failure(r.Err)
+			codes[code] = true
+			kinds[kind]++
 		default:
+			differs = differs || differ != nil && differ(r.Value)
 			continue
 		}
 		failed++
 	}
+	code := 0
+	switch {
+	case len(codes) == 1:
+		for code = range codes {
+		}
+	case failed > 0:
+		code = 1
+	case differs:
+		code = 9
+	}
 	if failed == 0 {
-		return ""
+		return code, ""
 	}
-	var kinds []string
-	for _, k := range slices.Sorted(maps.Keys(counts)) {
-		kinds = append(kinds, strconv.Itoa(counts[k])+" "+k)
+	var counts []string
+	for _, k := range slices.Sorted(maps.Keys(kinds)) {
+		counts = append(counts, strconv.Itoa(kinds[k])+" "+k)
 	}
-	return fmt.Sprintf("%d of %d databases failed (%s)", failed, len(results), strings.Join(kinds, ", "))
+	return code, fmt.Sprintf("%d of %d databases failed (%s)", failed, len(results), strings.Join(counts, ", "))
 }
 
-// Throttle wraps a transport so that at most n requests are in flight at
-// once, and so that a 429 or 503 pauses every request, not only the one that
-// met it, for its Retry-After (at most maxWait) or else for wait.
-func Throttle(next http.RoundTripper, n int, wait, maxWait time.Duration) http.RoundTripper {
-	return &throttle{next: next, slots: make(chan struct{}, max(1, n)), wait: wait, maxWait: maxWait}
+// Throttle wraps a transport so that a 429 or 503 pauses every request, not
+// only the one that met it, for its Retry-After (at most maxWait) or else
+// for wait. (Run bounds the requests in flight: a command's work for one
+// database sends its requests one at a time.)
+func Throttle(next http.RoundTripper, wait, maxWait time.Duration) http.RoundTripper {
+	return &throttle{next: next, wait: wait, maxWait: maxWait}
 }
 
 type throttle struct {
 	next          http.RoundTripper
-	slots         chan struct{}
 	wait, maxWait time.Duration
 
 	mu    sync.Mutex
@@ -188,53 +175,27 @@ type throttle struct {
 }
 
 func (t *throttle) RoundTrip(req *http.Request) (*http.Response, error) {
-	ctx := req.Context()
-	select {
-	case t.slots <- struct{}{}:
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-	release := sync.OnceFunc(func() { <-t.slots })
 	t.mu.Lock()
 	pause := time.Until(t.until)
 	t.mu.Unlock()
 	select {
 	case <-time.After(pause): // at once when no pause is due
-	case <-ctx.Done():
-		release()
-		return nil, ctx.Err()
+	case <-req.Context().Done():
+		return nil, req.Context().Err()
 	}
 	resp, err := t.next.RoundTrip(req)
-	if err != nil {
-		release()
-		return nil, err
-	}
-	// The request is in flight until its answer has been read.
-	resp.Body = &releasingBody{ReadCloser: resp.Body, release: release}
-	if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
+	if err == nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) {
 		d := t.wait
 		if s, perr := strconv.Atoi(strings.TrimSpace(resp.Header.Get("Retry-After"))); perr == nil && s >= 0 {
 			d = time.Duration(s) * time.Second
 		} else if at, perr := http.ParseTime(resp.Header.Get("Retry-After")); perr == nil {
 			d = time.Until(at)
 		}
-		d = min(d, t.maxWait)
 		t.mu.Lock()
-		if u := time.Now().Add(d); u.After(t.until) {
+		if u := time.Now().Add(min(d, t.maxWait)); u.After(t.until) {
 			t.until = u
 		}
 		t.mu.Unlock()
 	}
-	return resp, nil
-}
-
-// releasingBody frees a throttle's slot when the answer is closed.
-type releasingBody struct {
-	io.ReadCloser
-	release func()
-}
-
-func (b *releasingBody) Close() error {
-	defer b.release()
-	return b.ReadCloser.Close()
+	return resp, err
 }
