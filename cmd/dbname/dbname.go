@@ -5,7 +5,6 @@
 package dbname
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -72,7 +71,7 @@ func (f *Flags) Databases(in io.Reader) ([]client.DatabaseName, error) {
 	switch {
 	case f.Many() && (f.Instance != "" || f.Database != ""):
 		return nil, exitcode.Usagef("--databases-from cannot be used with --instance or --database")
-	case f.Concurrency < 1 || f.Concurrency > 64:
+	case f.Many() && (f.Concurrency < 1 || f.Concurrency > 64):
 		return nil, exitcode.Usagef("--concurrency must be between 1 and 64, not %d", f.Concurrency)
 	case !f.Many():
 		var db client.DatabaseName
@@ -81,7 +80,7 @@ func (f *Flags) Databases(in io.Reader) ([]client.DatabaseName, error) {
 	default:
 		var data []byte
 		if data, err = input.Read(f.From, in); err == nil {
-			f.dbs, err = fleet.Parse(bytes.NewReader(data), input.Name(f.From))
+			f.dbs, err = fleet.Parse(data, input.Name(f.From))
 		}
 	}
 	return f.dbs, exitcode.NewUsage(err)

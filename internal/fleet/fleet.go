@@ -4,10 +4,8 @@
 package fleet
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"io"
 	"maps"
 	"net/http"
 	"slices"
@@ -22,30 +20,24 @@ import (
 // Parse reads a list of databases, one a line, as instances/I/databases/D or
 // I/D; blank lines and lines starting with # are skipped, and a database
 // named twice is kept once. A bad line is an error naming it.
-func Parse(r io.Reader, source string) ([]client.DatabaseName, error) {
+func Parse(data []byte, source string) ([]client.DatabaseName, error) {
 	var dbs []client.DatabaseName
 	seen := map[client.DatabaseName]bool{}
-	sc := bufio.NewScanner(r)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
+	for n, line := range strings.Split(string(data), "\n") {
+		if line = strings.TrimSpace(line); line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		full := line
 		if i, d, ok := strings.Cut(line, "/"); ok && !strings.Contains(d, "/") {
-			full = "instances/" + i + "/databases/" + d
+			line = "instances/" + i + "/databases/" + d
 		}
-		db, err := client.ParseDatabase("", full)
+		db, err := client.ParseDatabase("", line)
 		if err != nil {
-			return nil, fmt.Errorf("%s, line %d: %w", source, n, err)
+			return nil, fmt.Errorf("%s, line %d: %w", source, n+1, err)
 		}
 		if !seen[db] {
 			seen[db] = true
 			dbs = append(dbs, db)
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("read %s: %w", source, err)
 	}
 	if len(dbs) == 0 {
 		return nil, fmt.Errorf("%s names no database", source)

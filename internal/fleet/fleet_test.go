@@ -19,7 +19,7 @@ func db(i, d string) client.DatabaseName { return client.DatabaseName{Instance: 
 
 func TestParse_formatsCommentsAndDuplicates(t *testing.T) {
 	in := "# fleet\n\nprod/orders\n  instances/prod/databases/users  \nprod/orders\n#staging/x\nstaging/orders\n"
-	got, err := Parse(strings.NewReader(in), "dbs.txt")
+	got, err := Parse([]byte(in), "dbs.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,12 +31,12 @@ func TestParse_formatsCommentsAndDuplicates(t *testing.T) {
 
 func TestParse_badLineNamed(t *testing.T) {
 	for _, in := range []string{"prod/orders\nprod\n", "a/b/c\n", "instances/p/databases/\n", "prod/ord ers\n"} {
-		_, err := Parse(strings.NewReader(in), "dbs.txt")
+		_, err := Parse([]byte(in), "dbs.txt")
 		if err == nil || !strings.Contains(err.Error(), "dbs.txt, line ") {
 			t.Errorf("Parse(%q) error = %v, want one naming the line", in, err)
 		}
 	}
-	if _, err := Parse(strings.NewReader("# none\n\n"), "-"); err == nil {
+	if _, err := Parse([]byte("# none\n\n"), "-"); err == nil {
 		t.Error("an empty list was accepted")
 	}
 }
