@@ -102,6 +102,27 @@ func TestFleet_jsonlWritesOneResultALine(t *testing.T) {
 	}
 }
 
+func TestFleet_everyCommandStreamsJSONLines(t *testing.T) {
+	t.Parallel()
+	c := newCLI(t, startServer(t, "--generate-databases", "5"))
+	golden := c.file(t, "golden.sql", devserver.FleetSchema)
+	revs := c.file(t, "revs.yaml", "- {version: \"2.0\", type: VERSIONED}\n")
+	for _, cmd := range [][]string{{"policies", "list"}, {"schema", "diff", "--schema-file", golden}, {"revisions", "batch-create", "-f", revs}} {
+		args := append(append([]string{}, cmd...), "--databases-from", "-", "-o", "jsonl")
+		r := c.runStdin(t, fleetList([]int{1, 2, 3, 4, 5}), args...).expect(t, 0)
+		var got []string
+		for _, res := range r.jsonLines(t) {
+			if res["response"] == nil {
+				t.Errorf("%s: result without a response: %v", cmd, res)
+			}
+			got = append(got, res["database"].(string))
+		}
+		if slices.Sort(got); !slices.Equal(got, []string{fleetName(1), fleetName(2), fleetName(3), fleetName(4), fleetName(5)}) {
+			t.Errorf("%s: lines for %q", cmd, got)
+		}
+	}
+}
+
 func TestFleet_tableLeadsEachRowWithItsDatabase(t *testing.T) {
 	t.Parallel()
 	c := newCLI(t, startServer(t, "--generate-databases", "3"))
@@ -171,7 +192,8 @@ func TestFleet_badInputSendsNothing(t *testing.T) {
 		{"no concurrency", "fleet-pg/db0001\n", []string{"--concurrency", "0"}, "between 1 and 64"},
 		{"too much concurrency", "fleet-pg/db0001\n", []string{"--concurrency", "65"}, "between 1 and 64"},
 	}
-	for _, cmd := range [][]string{{"policies", "list"}, {"schema", "diff", "--target-changelog", "1"}} {
+	revs := c.file(t, "revs.yaml", "- {version: \"1.0\", type: VERSIONED}\n")
+	for _, cmd := range [][]string{{"policies", "list"}, {"schema", "diff", "--target-changelog", "1"}, {"revisions", "batch-create", "-f", revs}} {
 		for _, tt := range tests {
 			args := append(append(append([]string{}, cmd...), "--databases-from", "-"), tt.args...)
 			sent := srv.sent(t, func() { c.runStdin(t, tt.stdin, args...).expect(t, 2).stderrIsErrorLine(t, tt.want) })
