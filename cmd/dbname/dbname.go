@@ -1,7 +1,5 @@
-// Package dbname holds the flags every database command shares: --instance
-// and --database, or --databases-from with --concurrency and --fail-fast; it
-// resolves them, runs a command's work for each database and prints the
-// results.
+// Package dbname holds the flags of database commands, --instance and
+// --database or --databases-from, and runs a command over those databases.
 package dbname
 
 import (
@@ -64,8 +62,7 @@ func (f *Flags) Resolve() (client.DatabaseName, error) {
 func (f *Flags) Many() bool { return f.From != "" }
 
 // Databases checks the flags and returns the databases they name, reading
-// the list of --databases-from (from in when it is -). Its errors are usage
-// errors.
+// the list of --databases-from (in for -); its errors are usage errors.
 func (f *Flags) Databases(in io.Reader) ([]client.DatabaseName, error) {
 	var err error
 	switch {
@@ -95,10 +92,9 @@ type Result struct {
 // Func does a command's work for one database.
 type Func func(ctx context.Context, c *client.Client, db client.DatabaseName) (Result, error)
 
-// Run calls fn for the databases that Databases returned, prints what it
-// gives and returns the error that carries the exit code. One database's
-// document is printed as it is; a list's is {"results": [...]} in the order
-// of the list, or with -o jsonl a line a result as each finishes.
+// Run calls fn for the databases of Databases, prints what it gives (one
+// database's document as is; many as {"results": [...]} in the list's order,
+// or a line each as they finish with -o jsonl) and returns the exit error.
 func (f *Flags) Run(ctx context.Context, fac *factory.Factory, fn Func) error {
 	p, err := fac.Printer()
 	if err != nil {
@@ -125,7 +121,7 @@ func (f *Flags) Run(ctx context.Context, fac *factory.Factory, fn Func) error {
 	}
 	stream := o.Format == "jsonl" && o.JQ == "" && o.Template == ""
 	ios, asJSON := fac.IO, fac.JSONErrors()
-	var done, failed int
+	var done, failed, interrupted int
 	var werr error
 	status := func(s string) {
 		if ios.ErrTTY {
@@ -138,8 +134,10 @@ func (f *Flags) Run(ctx context.Context, fac *factory.Factory, fn Func) error {
 			return &r, err
 		},
 		func(r fleet.Result[*Result]) {
-			if done++; r.Err != nil {
-				if failed++; !asJSON && ctx.Err() == nil {
+			if done++; errors.Is(r.Err, context.Canceled) {
+				interrupted++
+			} else if r.Err != nil {
+				if failed++; !asJSON {
 					status("")
 					exitcode.Write(ios.ErrOut, r.Err, false)
 				}
@@ -159,10 +157,22 @@ func (f *Flags) Run(ctx context.Context, fac *factory.Factory, fn Func) error {
 			werr = p.Print(ios.Out, output.Document{Raw: resultJSON(r)})
 		}
 	}
+	if n := len(f.dbs); werr == nil && ctx.Err() != nil {
+		return &exitcode.IncompleteError{Err: ctx.Err(),
+			Lines:  []string{fmt.Sprintf("%d of %d databases sent, %d finished, %d not sent", done, n, done-interrupted, n-done)},
+			Detail: map[string]int{"databases": n, "sent": done, "finished": done - interrupted, "notSent": n - done}}
+	}
 	if werr != nil {
 		return werr
 	}
-	return outcome(ctx, results)
+	code, summary := fleet.Outcome(results, func(err error) (int, string) {
+		r := exitcode.Classify(err)
+		return r.Code, strings.ToLower(strings.ReplaceAll(r.Kind, "_", " ")) // NOT_FOUND: not found
+	}, func(r *Result) bool { return r.Differs })
+	if code == exitcode.OK {
+		return nil
+	}
+	return &exitcode.SilentError{Code: code, Message: summary}
 }
 
 // resultJSON is the JSON of one database's result: the response as sent,
@@ -180,9 +190,9 @@ func resultJSON(r fleet.Result[*Result]) []byte {
 	return fmt.Appendf(nil, `{"database":%s,"exitCode":0,"response":%s}`, name, r.Value.Doc.Raw)
 }
 
-// document is the document of a whole run: {"results": [...]}, the names
-// of its documents, and their tables joined, each row led by its database
-// (I/D). A document printed as text gives a row a line.
+// document is the document of a run: {"results": [...]}, and the tables of
+// its documents joined, each row led by its database (I/D), a text giving
+// a row a line.
 func document(results []fleet.Result[*Result]) output.Document {
 	raw := []byte(`{"results":[`)
 	var ok []fleet.Result[*Result]
@@ -237,31 +247,4 @@ func document(results []fleet.Result[*Result]) output.Document {
 		}
 		return out
 	}}
-}
-
-// outcome is the error that ends a run: how far it got when interrupted,
-// else the summary line and the exit code the results come to.
-func outcome(ctx context.Context, results []fleet.Result[*Result]) error {
-	n, sent, finished := len(results), 0, 0
-	for _, r := range results {
-		if r.Sent {
-			sent++
-			if !errors.Is(r.Err, context.Canceled) {
-				finished++
-			}
-		}
-	}
-	if ctx.Err() != nil {
-		return &exitcode.IncompleteError{Err: ctx.Err(),
-			Lines:  []string{fmt.Sprintf("%d of %d databases sent, %d finished, %d not sent", sent, n, finished, n-sent)},
-			Detail: map[string]int{"databases": n, "sent": sent, "finished": finished, "notSent": n - sent}}
-	}
-	code, summary := fleet.Outcome(results, func(err error) (int, string) {
-		r := exitcode.Classify(err)
-		return r.Code, strings.ToLower(strings.ReplaceAll(r.Kind, "_", " ")) // NOT_FOUND: not found
-	}, func(r *Result) bool { return r.Differs })
-	if code == exitcode.OK {
-		return nil
-	}
-	return &exitcode.SilentError{Code: code, Message: summary}
 }

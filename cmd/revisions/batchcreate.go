@@ -166,7 +166,7 @@ func runBatchCreate(ctx context.Context, opts *batchCreateOptions) error {
 			o.Database = db
 			run := newRun(&o, revs, false)
 			if err := run.send(ctx, c); err != nil {
-				return dbname.Result{}, run.fail(err)
+				return dbname.Result{}, run.incomplete(err)
 			}
 			return dbname.Result{Doc: run.doc()}, nil
 		})
@@ -185,7 +185,7 @@ func runBatchCreate(ctx context.Context, opts *batchCreateOptions) error {
 		run.summary()
 		return printErr
 	}
-	return run.fail(errors.Join(sendErr, printErr))
+	return run.incomplete(errors.Join(sendErr, printErr))
 }
 
 // send creates the revisions in batches, following the run.
@@ -231,15 +231,6 @@ func (r *run) send(ctx context.Context, c *client.Client) error {
 		lo = hi
 	}
 	return nil
-}
-
-// fail wraps err, the failure that stopped the run, with what was created
-// and what was not, unless nothing could have been.
-func (r *run) fail(err error) error {
-	if len(r.created) > 0 || r.failedHi > r.notFrom {
-		return r.incomplete(err)
-	}
-	return err
 }
 
 // createdNothing reports whether a batch that failed with err certainly

@@ -167,6 +167,9 @@ func (r *run) doc() output.Document {
 // incomplete wraps err, the failure that stopped the run, with how many
 // revisions were created and which entries were not.
 func (r *run) incomplete(err error) error {
+	if len(r.created) == 0 && r.failedHi <= r.notFrom {
+		return err // nothing was created, nor could have been
+	}
 	total := len(r.revs)
 	verb := "were"
 	if total-r.notFrom == 1 {

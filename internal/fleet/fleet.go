@@ -85,34 +85,27 @@ func Run[T any](ctx context.Context, dbs []client.DatabaseName, opts Options,
 		return next - 1
 	}
 	for range max(1, min(opts.Concurrency, len(dbs))) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for i := take(); i >= 0; i = take() {
 				v, err := do(ctx, dbs[i])
-				r := Result[T]{DB: dbs[i], Sent: true, Value: v, Err: err}
 				mu.Lock()
-				results[i] = r
+				results[i] = Result[T]{DB: dbs[i], Sent: true, Value: v, Err: err}
 				failed = failed || err != nil
 				if done != nil {
-					done(r)
+					done(results[i])
 				}
 				mu.Unlock()
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	return results
 }
 
-// Outcome sums a run up in its exit code and, when anything failed, the
-// line said at the end, such as "3 of 120 databases failed (2 not found, 1
-// permission denied)". The code is 0 when every database succeeded; 9 when
-// some differ and none failed; otherwise the code all failed databases
-// share, or 1 when they failed in different ways. Databases not sent count
-// as failures (1) only when none failed: after --fail-fast, the failure that
-// stopped the run gives the code. failure gives a failure's exit code and
-// the name of its kind; differ tells a result that found differences.
+// Outcome sums a run up: the exit code of the contract (databases not sent
+// count as failing with 1 only when none failed) and, when any failed, the
+// summary "3 of 120 databases failed (2 not found, 1 permission denied)".
+// failure gives a failure's exit code and kind; differ, a difference found.
 func Outcome[T any](results []Result[T], failure func(error) (int, string), differ func(T) bool) (int, string) {
 	codes, kinds := map[int]bool{}, map[string]int{}
 	failed, differs := 0, false
@@ -151,9 +144,8 @@ func Outcome[T any](results []Result[T], failure func(error) (int, string), diff
 }
 
 // Throttle wraps a transport so that a 429 or 503 pauses every request, not
-// only the one that met it, for its Retry-After (at most maxWait) or else
-// for wait. (Run bounds the requests in flight: a command's work for one
-// database sends its requests one at a time.)
+// only the one that met it, for its Retry-After (at most maxWait) or wait.
+// Run bounds the requests in flight: each worker sends one at a time.
 func Throttle(next http.RoundTripper, wait, maxWait time.Duration) http.RoundTripper {
 	return &throttle{next: next, wait: wait, maxWait: maxWait}
 }
