@@ -76,6 +76,10 @@ type Options struct {
 	// WrapTransport, when not nil, wraps the HTTP transport (to bound the
 	// requests in flight of a run over many databases, say).
 	WrapTransport func(http.RoundTripper) http.RoundTripper
+	// TokenCache, when not nil, keeps the service account's token between
+	// runs: asked before a login, given each new token, and told to drop
+	// one the service refused.
+	TokenCache TokenCache
 }
 
 // Client calls the /v1 API. It is safe for concurrent use.
@@ -106,6 +110,7 @@ type Client struct {
 	mu      sync.Mutex // guards accountToken
 	// accountToken is the service account's current token.
 	accountToken string
+	tokens       TokenCache // nil: none
 }
 
 // New checks opts and returns a Client; nothing is sent until a call.
@@ -136,6 +141,7 @@ func New(opts Options) (*Client, error) {
 		maxRetries:   opts.MaxRetries,
 		retryWait:    opts.RetryWait,
 		maxRetryWait: opts.MaxRetryWait,
+		tokens:       opts.TokenCache,
 	}
 	if c.userAgent == "" {
 		c.userAgent = "dbgov"

@@ -44,7 +44,7 @@ func NewCmd(f *factory.Factory) *cobra.Command {
 }
 
 func newAPICmd(f *factory.Factory, runF func(context.Context, *apiOptions) error) *cobra.Command {
-	opts := &apiOptions{IO: f.IO, Client: f.Client, OutputOptions: f.OutputOptions, Warn: f.Warn}
+	opts := &apiOptions{IO: f.IO, Client: f.Client, OutputOptions: f.PrintFlags().Options, Warn: f.Warn}
 	cmd := &cobra.Command{
 		Use:   "api METHOD PATH",
 		Short: "Send any /v1 request to the service",
@@ -155,7 +155,7 @@ func runAPI(ctx context.Context, opts *apiOptions) error {
 	// The request was sent: an answer that names no resource prints no
 	// names rather than failing as if nothing had been sent.
 	doc.Names = func() []string { return namesIn(raw) }
-	if err := p.Print(opts.IO.Out, doc); err != nil || opts.Method == http.MethodGet {
+	if err := p.Print(ctx, opts.IO.Out, doc); err != nil || opts.Method == http.MethodGet {
 		return err
 	}
 	var v any

@@ -239,7 +239,8 @@ func TestUpdate_usage(t *testing.T) {
 		{"no instance", []string{"catalog", "update", "--database", "orders", "-f", "testdata/catalog.yaml"}, "instance"},
 		{"bad database id", update("-f", "testdata/catalog.yaml", "--database", "a/b"), "a/b"},
 		{"an argument", update("-f", "testdata/catalog.yaml", "extra"), "takes no arguments"},
-		{"unknown flag", update("-f", "testdata/catalog.yaml", "--merge"), "unknown flag: --merge"},
+		{"unknown flag", update("-f", "testdata/catalog.yaml", "--replace"), "unknown flag: --replace"},
+		{"merge with allow-missing", update("-f", "testdata/catalog.yaml", "--merge", "--allow-missing"), "--merge"},
 		{"bad output", update("-f", "testdata/catalog.yaml", "-o", "xml"), "xml"},
 	}
 	for _, tt := range tests {
@@ -300,5 +301,14 @@ func TestUpdate_answerThatIsNotACatalog(t *testing.T) {
 	res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, update("-f", "testdata/catalog.yaml", "--jq", ".schemas.name")...).Expect(t, 0)
 	if res.Stdout != "public\n" {
 		t.Errorf("stdout %q", res.Stdout)
+	}
+}
+
+func TestUpdate_fitsTheTerminal(t *testing.T) {
+	for _, width := range []int{60, 80, 120} {
+		reg := httpmock.New(t)
+		reg.Register(http.MethodPatch, catalogPath, 200, updatedCatalog).Query("").JSONBody(sentCatalog)
+		res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), TTY: true, Width: width}, update("-f", "testdata/catalog.yaml")...).Expect(t, 0)
+		cmdtest.Golden(t, fmt.Sprintf("update_tty_%d", width), res.Stdout)
 	}
 }

@@ -96,9 +96,13 @@ type Func func(ctx context.Context, c *client.Client, db client.DatabaseName) (R
 // database's document as is; many as {"results": [...]} in the list's order,
 // or a line each as they finish with -o jsonl) and returns the exit error.
 func (f *Flags) Run(ctx context.Context, fac *factory.Factory, fn Func) error {
-	p, err := fac.Printer()
+	o, err := fac.PrintFlags().Options()
 	if err != nil {
 		return err
+	}
+	p, err := output.New(o)
+	if err != nil {
+		return exitcode.NewUsage(err)
 	}
 	fac.Fleet = f.Many()
 	c, err := fac.Client()
@@ -108,19 +112,16 @@ func (f *Flags) Run(ctx context.Context, fac *factory.Factory, fn Func) error {
 	if !f.Many() {
 		r, err := fn(ctx, c, f.dbs[0])
 		if err == nil {
-			err = p.Print(fac.IO.Out, r.Doc)
+			err = p.Print(ctx, fac.IO.Out, r.Doc)
 		}
 		if err == nil && r.Differs {
 			err = &exitcode.SilentError{Code: exitcode.Differences}
 		}
 		return err
 	}
-	o, err := fac.OutputOptions()
-	if err != nil {
-		return err
-	}
 	stream := o.Format == "jsonl" && o.JQ == "" && o.Template == ""
 	ios, asJSON := fac.IO, fac.JSONErrors()
+	pctx := context.WithoutCancel(ctx) // the results are printed also after Ctrl-C
 	var done, failed, interrupted int
 	var werr error
 	status := func(s string) {
@@ -143,18 +144,18 @@ func (f *Flags) Run(ctx context.Context, fac *factory.Factory, fn Func) error {
 				}
 			}
 			if stream && werr == nil {
-				werr = p.Print(ios.Out, output.Document{Raw: resultJSON(r)})
+				werr = p.Print(pctx, ios.Out, output.Document{Raw: resultJSON(r)})
 				r.Value.Doc = output.Document{} // printed: kept no longer
 			}
 			status(fmt.Sprintf("%d/%d databases, %d failed", done, len(f.dbs), failed))
 		})
 	status("")
 	if !stream {
-		werr = p.Print(ios.Out, document(results))
+		werr = p.Print(pctx, ios.Out, document(results))
 	}
 	for _, r := range results {
 		if stream && !r.Sent && werr == nil {
-			werr = p.Print(ios.Out, output.Document{Raw: resultJSON(r)})
+			werr = p.Print(pctx, ios.Out, output.Document{Raw: resultJSON(r)})
 		}
 	}
 	if n := len(f.dbs); werr == nil && ctx.Err() != nil {
@@ -229,7 +230,8 @@ func document(results []fleet.Result[*Result]) output.Document {
 			}
 			for i, t := range ts {
 				if i == len(out) {
-					out = append(out, output.Table{Headers: append([]string{"DATABASE"}, t.Headers...)})
+					// DATABASE is never dropped; names show in full.
+					out = append(out, output.Table{Headers: append([]string{"DATABASE"}, t.Headers...), Fit: append([]output.Fit{{}}, t.Fit...)})
 				}
 				add := func(cells []string) bool {
 					out[i].Rows = append(out[i].Rows, append([]string{db}, cells...))

@@ -30,6 +30,7 @@ type options struct {
 	Generate devserver.GenerateOptions
 	Latency  time.Duration
 	Log      bool
+	Lifetime time.Duration
 }
 
 // NewCmd builds `dbgov dev-server`.
@@ -45,9 +46,10 @@ It prints its URL and a ready-to-paste export line, and stops on Ctrl-C.
 
 Tokens of the demo data: dev-admin-token (every permission), dev-readonly-token
 (reads only); the service account ci-bot@example.com may log in with its key.
-Permissions: svc.databaseCatalogs.update, svc.revisions.create,
-svc.reviewConfigs.get, svc.users.get, svc.users.undelete, svc.policies.list,
-svc.databases.get; GET /v1/idps is open.
+Permissions: svc.databaseCatalogs.get, svc.databaseCatalogs.update,
+svc.revisions.create, svc.reviewConfigs.get, svc.users.get,
+svc.users.undelete, svc.policies.list, svc.databases.get; GET /v1/idps is
+open.
 
 --seed starts from one's own data instead (JSON in the demo data's format);
 --generate-* add generated data for benchmarks.`,
@@ -64,6 +66,7 @@ svc.databases.get; GET /v1/idps is open.
 	cmd.Flags().StringVar(&opts.Addr, "addr", "127.0.0.1:8080", "`HOST:PORT` to listen on; port 0 picks a free port")
 	cmd.Flags().StringVar(&opts.SeedFile, "seed", "", "start from the data of this JSON `FILE` instead of the demo data")
 	cmd.Flags().BoolVar(&opts.Log, "log", false, "log each request to stderr")
+	cmd.Flags().DurationVar(&opts.Lifetime, "token-lifetime", devserver.TokenLifetime, "how long a service account's token is valid, e.g. 2s to try expiry")
 	cmd.Flags().IntVar(&opts.Generate.Users, "generate-users", 0, "add `N` generated users to the demo data")
 	cmd.Flags().IntVar(&opts.Generate.Tables, "generate-tables", 0, "add a database instances/bench-pg/databases/warehouse whose catalog has `N` tables")
 	cmd.Flags().IntVar(&opts.Generate.ColumnsPerTable, "generate-columns", 20, "columns per generated table")
@@ -80,7 +83,10 @@ func run(ctx context.Context, opts *options) error {
 	if opts.Generate.Users < 0 || opts.Generate.Tables < 0 || opts.Generate.ColumnsPerTable < 0 || opts.Generate.Databases < 0 {
 		return exitcode.Usagef("--generate-* take a number of 0 or more")
 	}
-	srvOpts := devserver.Options{Latency: opts.Latency}
+	if opts.Lifetime <= 0 {
+		return exitcode.Usagef("--token-lifetime takes a positive duration such as 1h or 30s")
+	}
+	srvOpts := devserver.Options{TokenLifetime: opts.Lifetime, Latency: opts.Latency}
 	switch {
 	case opts.SeedFile != "":
 		data, err := input.Read(opts.SeedFile, opts.IO.In)

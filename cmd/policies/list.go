@@ -37,7 +37,7 @@ type listOptions struct {
 const parentsHint = "this version of the service lists no policies of a database: list those of its environment (--environment), its project (--project) or the workspace (--workspace)"
 
 func newListCmd(f *factory.Factory, runF func(context.Context, *listOptions) error) *cobra.Command {
-	opts := &listOptions{IO: f.IO, Client: f.Client, Printer: f.Printer, f: f}
+	opts := &listOptions{IO: f.IO, Client: f.Client, Printer: f.PrintFlags().ToPrinter, f: f}
 	db := &opts.DB
 	var policyType string
 	var workspace bool
@@ -104,8 +104,9 @@ MASKING_RULE), one of:
 func runList(ctx context.Context, opts *listOptions) error {
 	if opts.DB.Many() {
 		return opts.DB.Run(ctx, opts.f, func(ctx context.Context, c *client.Client, db client.DatabaseName) (dbname.Result, error) {
-			resp, raw, err := listOne(ctx, c, opts, client.PolicyParent{Database: &db})
-			return dbname.Result{Doc: listDoc(resp, raw)}, err
+			parent := client.PolicyParent{Database: &db}
+			resp, raw, err := listOne(ctx, c, opts, parent)
+			return dbname.Result{Doc: listDoc(resp, raw, parent)}, err
 		})
 	}
 	p, err := opts.Printer()
@@ -120,16 +121,16 @@ func runList(ctx context.Context, opts *listOptions) error {
 	if err != nil {
 		return err
 	}
-	return p.Print(opts.IO.Out, listDoc(resp, raw))
+	return p.Print(ctx, opts.IO.Out, listDoc(resp, raw, opts.Parent))
 }
 
-// listDoc is the document of a list of policies.
-func listDoc(resp *client.ListPoliciesResponse, raw []byte) output.Document {
+// listDoc is the document of the policies of parent.
+func listDoc(resp *client.ListPoliciesResponse, raw []byte, parent client.PolicyParent) output.Document {
 	return output.Document{
 		Raw:       raw,
 		ListField: "policies",
-		Names:     func() []string { return policyNames(resp.Policies) },
-		Tables:    func() []output.Table { return []output.Table{policiesTable(resp.Policies)} },
+		Names:     func() []string { return policyList.Names(resp.Policies) },
+		Tables:    func() []output.Table { return []output.Table{policyList.Table(resp.Policies, policiesOf(parent))} },
 	}
 }
 

@@ -43,7 +43,7 @@ type batchCreateOptions struct {
 }
 
 func newBatchCreateCmd(f *factory.Factory, runF func(context.Context, *batchCreateOptions) error) *cobra.Command {
-	opts := &batchCreateOptions{IO: f.IO, Client: f.Client, Printer: f.Printer, f: f}
+	opts := &batchCreateOptions{IO: f.IO, Client: f.Client, Printer: f.PrintFlags().ToPrinter, f: f}
 	cmd := &cobra.Command{
 		Use:   "batch-create --instance I --database D -f FILE",
 		Short: "Create schema revisions of a database from a file",
@@ -158,7 +158,7 @@ func runBatchCreate(ctx context.Context, opts *batchCreateOptions) error {
 				reqs = append(reqs, req)
 			}
 		}
-		return dryrun.Print(opts.IO.Out, p, c, reqs...)
+		return dryrun.Print(ctx, opts.IO.Out, p, c, reqs...)
 	}
 	if opts.DB.Many() {
 		return opts.DB.Run(ctx, opts.f, func(ctx context.Context, c *client.Client, db client.DatabaseName) (dbname.Result, error) {
@@ -177,7 +177,11 @@ func runBatchCreate(ctx context.Context, opts *batchCreateOptions) error {
 	run.clearProgress()
 	var printErr error
 	if sendErr == nil || len(run.created) > 0 {
-		if err := run.print(p); err != nil {
+		printCtx := ctx
+		if ctx.Err() != nil { // interrupted: what was created is still shown
+			printCtx = context.WithoutCancel(ctx)
+		}
+		if err := run.print(printCtx, p); err != nil {
 			printErr = fmt.Errorf("show the created revisions: %w", err)
 		}
 	}

@@ -1,6 +1,7 @@
 package revisions
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -122,8 +123,8 @@ func (r *run) document() []byte {
 }
 
 // print shows the created revisions in the chosen format.
-func (r *run) print(p output.Printer) error {
-	if err := p.Print(r.opts.IO.Out, r.doc()); err != nil {
+func (r *run) print(ctx context.Context, p output.Printer) error {
+	if err := p.Print(ctx, r.opts.IO.Out, r.doc()); err != nil {
 		return err
 	}
 	return r.decodeErr
@@ -150,16 +151,9 @@ func (r *run) doc() output.Document {
 	return output.Document{
 		Raw:       r.document(),
 		ListField: "revisions",
-		Names: func() []string {
-			revs := decode()
-			names := make([]string, len(revs))
-			for i := range revs {
-				names[i] = revs[i].Name
-			}
-			return names
-		},
+		Names:     func() []string { return revisionList.Names(decode()) },
 		Tables: func() []output.Table {
-			return []output.Table{output.TableOf(decode(), revisionColumns)}
+			return []output.Table{revisionList.Table(decode(), r.opts.Database.String()+"/revisions/")}
 		},
 	}
 }

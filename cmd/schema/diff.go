@@ -37,7 +37,7 @@ type diffOptions struct {
 const changelogHint = "the service cannot compare a schema text with a changelog: drop --changelog to compare with the database's current schema"
 
 func newDiffCmd(f *factory.Factory, runF func(context.Context, *diffOptions) error) *cobra.Command {
-	opts := &diffOptions{IO: f.IO, OutputOptions: f.OutputOptions, f: f}
+	opts := &diffOptions{IO: f.IO, OutputOptions: f.PrintFlags().Options, f: f}
 	cmd := &cobra.Command{
 		Use:   "diff (--instance I --database D | --databases-from FILE) [--changelog C] (--schema-file FILE | --target-changelog NAME)",
 		Short: "Show the statements that migrate a database's schema to a target",
@@ -161,7 +161,7 @@ func refuseNames(opts *diffOptions) error {
 	if err != nil {
 		return err
 	}
-	if o.Format == "name" && !o.Defaulted && o.JQ == "" && o.Template == "" {
+	if o.Format == "name" && !o.FormatIsDefault && o.JQ == "" && o.Template == "" {
 		return exitcode.Usagef("schema diff has no resource names to print: use -o table, json or yaml")
 	}
 	return nil

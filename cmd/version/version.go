@@ -2,9 +2,11 @@
 package version
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"runtime"
+	"runtime/debug"
 
 	"github.com/spf13/cobra"
 
@@ -24,7 +26,7 @@ type options struct {
 // NewCmd builds `dbgov version`. It reads neither the config file nor the
 // environment, so it answers whatever they hold.
 func NewCmd(f *factory.Factory) *cobra.Command {
-	opts := &options{IO: f.IO, Printer: f.FlagPrinter, Version: f.Version, Commit: f.Commit}
+	opts := &options{IO: f.IO, Printer: f.PrintFlags().DefaultFrom(factory.FlagsOnly).ToPrinter, Version: f.Version, Commit: f.Commit}
 	cmd := &cobra.Command{
 		Use:   "version",
 		Short: "Print dbgov's version",
@@ -34,13 +36,13 @@ which --jq and --template read too.`,
 		Example: "  dbgov version\n  dbgov version -o json\n  dbgov version --jq .version",
 		Args:    arity.Exact(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return run(opts)
+			return run(cmd.Context(), opts)
 		},
 	}
 	return cmd
 }
 
-func run(opts *options) error {
+func run(ctx context.Context, opts *options) error {
 	p, err := opts.Printer()
 	if err != nil {
 		return err
@@ -55,10 +57,28 @@ func run(opts *options) error {
 	if err != nil {
 		return fmt.Errorf("describe the version: %w", err)
 	}
-	return p.Print(opts.IO.Out, output.Document{
+	return p.Print(ctx, opts.IO.Out, output.Document{
 		Raw: raw,
 		Text: func() string {
 			return fmt.Sprintf("dbgov %s (commit %s, %s, %s)\n", opts.Version, opts.Commit, runtime.Version(), platform)
 		},
 	})
+}
+
+// Stamp fills a version or commit that -ldflags left at its default ("dev",
+// "none") from the build info: the module version `go install ...@v1.2.3`
+// records, the VCS revision of a `go build` in a checkout.
+func Stamp(version, commit string, info *debug.BuildInfo) (string, string) {
+	if info == nil {
+		return version, commit
+	}
+	if v := info.Main.Version; version == "dev" && v != "" && v != "(devel)" {
+		version = v
+	}
+	for _, s := range info.Settings {
+		if s.Key == "vcs.revision" && commit == "none" {
+			commit = s.Value[:min(len(s.Value), 12)]
+		}
+	}
+	return version, commit
 }

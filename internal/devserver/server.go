@@ -2,6 +2,7 @@ package devserver
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	_ "embed"
 	"errors"
@@ -16,6 +17,7 @@ import (
 
 // The permissions a token may hold, one per gated operation.
 const (
+	PermissionCatalogGet      = "svc.databaseCatalogs.get"    // GET .../catalog
 	PermissionCatalogUpdate   = "svc.databaseCatalogs.update" // PATCH .../catalog
 	PermissionRevisionsCreate = "svc.revisions.create"        // POST .../revisions:batchCreate
 	PermissionReviewConfigGet = "svc.reviewConfigs.get"       // GET /v1/reviewConfigs/{id}
@@ -27,7 +29,7 @@ const (
 
 // Permissions lists every permission the server knows.
 func Permissions() []string {
-	return []string{PermissionCatalogUpdate, PermissionRevisionsCreate, PermissionReviewConfigGet,
+	return []string{PermissionCatalogGet, PermissionCatalogUpdate, PermissionRevisionsCreate, PermissionReviewConfigGet,
 		PermissionUsersGet, PermissionUsersUndelete, PermissionPoliciesList, PermissionDatabasesGet}
 }
 
@@ -38,7 +40,8 @@ const (
 	MaxHeaderBytes = 16 << 20
 	// MaxBodyBytes bounds a request body.
 	MaxBodyBytes = 256 << 20
-	// TokenLifetime is how long a token issued by POST /v1/auth/login is valid.
+	// TokenLifetime is how long a token issued by POST /v1/auth/login is
+	// valid when Options.TokenLifetime is 0.
 	TokenLifetime = time.Hour
 )
 
@@ -61,11 +64,14 @@ type Options struct {
 	Now func() time.Time
 	// Latency delays every answer, as a distant service would.
 	Latency time.Duration
+	// TokenLifetime is how long a login's token is valid; 0 means an hour.
+	TokenLifetime time.Duration
 }
 
 // Server is an in-memory reference implementation of the /v1 API.
 type Server struct {
 	now      func() time.Time
+	lifetime time.Duration
 	log      io.Writer
 	logMu    sync.Mutex
 	tokens   []TokenInfo
@@ -86,7 +92,7 @@ type TokenInfo struct {
 }
 
 // ServiceAccountInfo describes a service account of the seed, which may log
-// in with POST /v1/auth/login to get a token valid for TokenLifetime.
+// in with POST /v1/auth/login to get a token valid for Options.TokenLifetime.
 type ServiceAccountInfo struct {
 	Email       string   // the login email
 	Key         string   // the service key, sent as password
@@ -109,7 +115,7 @@ func New(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("check seed: %w", err)
 	}
-	s := &Server{now: opts.Now, log: opts.Log, st: st, routes: routes()}
+	s := &Server{now: opts.Now, lifetime: cmp.Or(opts.TokenLifetime, TokenLifetime), log: opts.Log, st: st, routes: routes()}
 	if s.now == nil {
 		s.now = time.Now
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/dbgov/dbgov/client"
 	"github.com/dbgov/dbgov/config"
 	"github.com/dbgov/dbgov/internal/input"
+	"github.com/dbgov/dbgov/internal/textsafe"
 	"github.com/dbgov/dbgov/output"
 )
 
@@ -88,6 +89,18 @@ func (e *IncompleteError) Error() string { return e.Err.Error() }
 // Unwrap returns the failure that stopped the work.
 func (e *IncompleteError) Unwrap() error { return e.Err }
 
+// WithCode gives err an exit code of its own, and kind, its code name in the
+// JSON form: a refusal dbgov finds itself (a catalog object not found: 5).
+func WithCode(err error, code int, kind string) error { return &codeError{err, code, kind} }
+
+type codeError struct {
+	error
+	code int
+	kind string
+}
+
+func (e *codeError) Unwrap() error { return e.error }
+
 // WithHint gives err a hint of the command's own, in place of the general one.
 func WithHint(err error, hint string) error { return &hintError{err, hint} }
 
@@ -112,6 +125,7 @@ func Classify(err error) Report {
 	r := Report{Code: Failure, Message: err.Error(), Kind: "FAILURE"}
 	var (
 		silent    *SilentError
+		coded     *codeError
 		usage     *UsageError
 		api       *client.APIError
 		transport *client.TransportError
@@ -120,6 +134,8 @@ func Classify(err error) Report {
 	switch {
 	case errors.As(err, &silent):
 		r.Code, r.Message, r.Kind = silent.Code, silent.Message, "EXIT"
+	case errors.As(err, &coded):
+		r.Code, r.Kind = coded.code, coded.kind
 	case errors.Is(err, ErrTerminated):
 		r.Code, r.Message, r.Kind = Terminated, "terminated", "TERMINATED"
 	case errors.Is(err, context.Canceled):
@@ -130,7 +146,10 @@ func Classify(err error) Report {
 		r.Code = forStatus(api.HTTPStatus)
 		switch r.Code {
 		case Auth:
-			r.Hint = "check the credentials: --token, DBGOV_TOKEN, or `dbgov config set token -`; a service account logs in with --service-account and --service-key"
+			r.Hint = "check the credentials (`dbgov auth status` shows which are used): --token, DBGOV_TOKEN, or `dbgov auth login`; a service account logs in with --service-account and --service-key"
+			if strings.Contains(strings.ToLower(api.Message), "expired") {
+				r.Hint = "the token has expired: log in again with `dbgov auth login`, or give a new token"
+			}
 		case Permission:
 			r.Hint = "the credentials are valid but lack the permission this needs"
 		}
@@ -140,11 +159,14 @@ func Classify(err error) Report {
 		r.Code, r.Kind = Failure, "INVALID_RESPONSE"
 	case errors.Is(err, client.ErrNoCredentials):
 		r.Code, r.Kind = Auth, "UNAUTHENTICATED"
-		r.Hint = "pass --token or set DBGOV_TOKEN (or `dbgov config set token -`), or log in with --service-account and --service-key"
+		r.Hint = "log in with `dbgov auth login`, or pass --token or set DBGOV_TOKEN, or give --service-account and --service-key"
 	case errors.As(err, &usage), errors.Is(err, client.ErrInvalidName), errors.Is(err, client.ErrInvalidRequest),
 		errors.Is(err, client.ErrInvalidOptions), errors.Is(err, config.ErrInvalid),
 		errors.Is(err, input.ErrInvalid), errors.Is(err, output.ErrInvalidOptions):
 		r.Code, r.Kind = Usage, "USAGE"
+	}
+	if errors.As(err, new(output.FilterError)) && !errors.Is(err, context.Canceled) {
+		r.Hint = "--jq and --template run on the document -o json prints; `dbgov help formatting` describes them"
 	}
 	var hinted *hintError
 	if errors.As(err, &hinted) {
@@ -185,7 +207,9 @@ func Write(w io.Writer, err error, asJSON bool) int {
 		obj, _ := ErrorJSON(err)
 		line, merr := json.Marshal(map[string]any{"error": obj})
 		if merr == nil {
-			fmt.Fprintf(w, "%s\n", line)
+			// C1 controls and format characters as JSON escapes: the same
+			// JSON, which cannot drive a terminal.
+			fmt.Fprintf(w, "%s\n", textsafe.JSON(string(line)))
 			return r.Code
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/dbgov/dbgov/client"
@@ -114,6 +115,26 @@ func TestWrite_escapesControlCharacters(t *testing.T) {
 	}
 }
 
+func TestWrite_escapesWhatCouldDriveATerminal(t *testing.T) {
+	const message = "bad \x1b]0;pwned\x07 \u0085 \u202e \u2066 \u2028 \u200b thing"
+	for _, asJSON := range []bool{false, true} {
+		var buf bytes.Buffer
+		Write(&buf, &client.APIError{HTTPStatus: 500, CodeName: "INTERNAL", Message: message}, asJSON)
+		for _, r := range buf.String() {
+			if r < 0x20 && r != '\n' || r >= 0x80 && r <= 0x9f || r >= 0x2000 && r <= 0x206f {
+				t.Errorf("json %t: %U reached stderr: %q", asJSON, r, buf.String())
+			}
+		}
+		if !asJSON {
+			continue
+		}
+		var line struct{ Error struct{ Message string } }
+		if err := json.Unmarshal(buf.Bytes(), &line); err != nil || line.Error.Message != message {
+			t.Errorf("the JSON line reads back as %q, %v", line.Error.Message, err)
+		}
+	}
+}
+
 func TestWrite_incompleteSaysWhatWasDone(t *testing.T) {
 	err := &IncompleteError{Err: apiErr(409, "ALREADY_EXISTS"), Lines: []string{"created 2 of 5 revisions"}, Detail: map[string]int{"created": 2}}
 	var buf bytes.Buffer
@@ -170,5 +191,24 @@ func TestWrite_silentErrorSaysItsMessageOnly(t *testing.T) {
 	if code := Write(&buf, &SilentError{Code: NotFound, Message: "1 of 3 databases failed (1 not found)"}, false); code != NotFound ||
 		buf.String() != "dbgov: 1 of 3 databases failed (1 not found)\n" {
 		t.Errorf("Write = %d %q", code, buf.String())
+	}
+}
+
+func TestClassify_anExpiredTokenSaysToLogInAgain(t *testing.T) {
+	tests := []struct {
+		name, message, want string
+	}{
+		{"expired", "token expired at 2025-01-01T00:00:00Z", "dbgov auth login"},
+		{"expired, other words", "The access token has Expired", "log in again"},
+		{"refused for another reason", "invalid token", "check the credentials"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := fmt.Errorf("get thing: %w", &client.APIError{HTTPStatus: 401, CodeName: "UNAUTHENTICATED", Message: tt.message})
+			r := Classify(err)
+			if r.Code != Auth || !strings.Contains(r.Hint, tt.want) {
+				t.Errorf("Classify = exit %d, hint %q; want exit %d and a hint holding %q", r.Code, r.Hint, Auth, tt.want)
+			}
+		})
 	}
 }
