@@ -193,7 +193,7 @@ func TestFleet_badInputSendsNothing(t *testing.T) {
 		{"too much concurrency", "fleet-pg/db0001\n", []string{"--concurrency", "65"}, "between 1 and 64"},
 	}
 	revs := c.file(t, "revs.yaml", "- {version: \"1.0\", type: VERSIONED}\n")
-	for _, cmd := range [][]string{{"policies", "list"}, {"schema", "diff", "--target-changelog", "1"}, {"revisions", "batch-create", "-f", revs}} {
+	for _, cmd := range [][]string{{"policies", "list"}, {"schema", "diff", "--target-changelog", "1"}, {"revisions", "batch-create", "-f", revs}, {"catalog", "get"}} {
 		for _, tt := range tests {
 			args := append(append(append([]string{}, cmd...), "--databases-from", "-"), tt.args...)
 			sent := srv.sent(t, func() { c.runStdin(t, tt.stdin, args...).expect(t, 2).stderrIsErrorLine(t, tt.want) })

@@ -87,6 +87,9 @@ func (f *Flags) Databases(in io.Reader) ([]client.DatabaseName, error) {
 type Result struct {
 	Doc     output.Document // what it prints for that database alone
 	Differs bool            // differences found under --exit-code
+	// Printed, when set, is given the error of printing Doc for one
+	// database (nil when none) and returns the command's.
+	Printed func(error) error
 }
 
 // Func does a command's work for one database.
@@ -113,6 +116,9 @@ func (f *Flags) Run(ctx context.Context, fac *factory.Factory, fn Func) error {
 		r, err := fn(ctx, c, f.dbs[0])
 		if err == nil {
 			err = p.Print(ctx, fac.IO.Out, r.Doc)
+			if r.Printed != nil {
+				err = r.Printed(err)
+			}
 		}
 		if err == nil && r.Differs {
 			err = &exitcode.SilentError{Code: exitcode.Differences}
