@@ -73,6 +73,9 @@ type Options struct {
 	RetryWait time.Duration
 	// MaxRetryWait caps each backoff and Retry-After wait; 0 means 10s.
 	MaxRetryWait time.Duration
+	// WrapTransport, when not nil, wraps the HTTP transport (to bound the
+	// requests in flight of a run over many databases, say).
+	WrapTransport func(http.RoundTripper) http.RoundTripper
 	// TokenCache, when not nil, keeps the service account's token between
 	// runs: asked before a login, given each new token, and told to drop
 	// one the service refused.
@@ -175,7 +178,11 @@ func New(opts Options) (*Client, error) {
 
 	transport := http.DefaultTransport.(*http.Transport).Clone()
 	transport.TLSClientConfig = tlsConfig
-	c.rc = resty.NewWithClient(&http.Client{Transport: transport, CheckRedirect: c.checkRedirect}).
+	var rt http.RoundTripper = transport
+	if opts.WrapTransport != nil {
+		rt = opts.WrapTransport(rt)
+	}
+	c.rc = resty.NewWithClient(&http.Client{Transport: rt, CheckRedirect: c.checkRedirect}).
 		SetLogger(discardLogger{}).
 		SetPreRequestHook(watchBody)
 	return c, nil

@@ -35,7 +35,7 @@ func RegisterFlags(fs *pflag.FlagSet) {
 	fs.StringArray(flagHeader, nil, `extra request header "Name: value", e.g. for an access proxy (repeatable)`)
 	fs.String(flagProfile, "", `profile of the config file (env DBGOV_PROFILE; default: the file's current_profile, else "default")`)
 	fs.String(flagConfig, "", "config file (env DBGOV_CONFIG; default $XDG_CONFIG_HOME/dbgov/config.yaml, else ~/.config/dbgov/config.yaml)")
-	fs.StringP(flagOutput, "o", "table", "output format: table, json, yaml, name or wide (env DBGOV_OUTPUT)")
+	fs.StringP(flagOutput, "o", "table", "output format: table, json, yaml, name, wide or jsonl (env DBGOV_OUTPUT)")
 	fs.Duration(flagTimeout, defaultTimeout, "per-request time limit (env DBGOV_TIMEOUT)")
 	fs.Bool(flagInsecureSkipTLSVerify, false, "do not verify the server's certificate (insecure)")
 	fs.String(flagCACert, "", "FILE of extra CA certificates (PEM) to trust")

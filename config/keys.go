@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/dbgov/dbgov/output"
 )
 
 // ErrInvalid is wrapped by every error about a bad config key, value, flag
@@ -106,16 +108,11 @@ func checkKey(key string) error {
 	return invalidf("unknown config key %q; the keys are %s", key, strings.Join(profileKeys[:], ", "))
 }
 
-// outputFormats are the values of --output, in the order help text lists them.
-var outputFormats = [...]string{"table", "json", "yaml", "name", "wide"}
-
 func checkOutput(v string) error {
-	for _, f := range outputFormats {
-		if v == f {
-			return nil
-		}
+	if slices.Contains(output.Formats, v) {
+		return nil
 	}
-	return fmt.Errorf("output format %q is not one of %s", v, strings.Join(outputFormats[:], ", "))
+	return fmt.Errorf("output format %q is not one of %s", v, strings.Join(output.Formats, ", "))
 }
 
 // checkURL accepts an absolute http or https address with a host. Its

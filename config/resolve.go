@@ -14,6 +14,8 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/dbgov/dbgov/output"
 )
 
 // Settings is the resolved configuration a command runs with.
@@ -245,7 +247,7 @@ func Resolve(fs *pflag.FlagSet, getenv func(string) string) (*Settings, error) {
 		return nil, err
 	}
 	v := r.layers(fileLayer, map[string]any{
-		keyOutput:  outputFormats[0],
+		keyOutput:  output.Formats[0],
 		keyTimeout: defaultTimeout.String(),
 	})
 
@@ -286,7 +288,7 @@ func Resolve(fs *pflag.FlagSet, getenv func(string) string) (*Settings, error) {
 	if err := checkOutput(s.Output); err != nil {
 		return nil, r.invalid(keyOutput, err)
 	}
-	if s.Output == outputFormats[0] {
+	if s.Output == output.Formats[0] {
 		s.Output = ""
 	}
 	if s.Timeout, err = parseTimeout(v.GetString(keyTimeout)); err != nil {

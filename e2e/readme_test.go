@@ -31,7 +31,9 @@ import (
 // which is also HOME, with dbgov on PATH and DBGOV_URL and DBGOV_TOKEN naming
 // a reference server of its own, as after pasting the line `dbgov
 // dev-server` prints. Each command's stdin is that token, as a reader would
-// paste it at a prompt.
+// paste it at a prompt. A block using --databases-from gets the server's
+// generated fleet, as the README says (--generate-databases 12); one using
+// auth login gets a keyring (a Secret Service on a D-Bus of its own).
 
 // readmeBlock is one fenced example of README.md.
 type readmeBlock struct {
@@ -168,7 +170,11 @@ func runReadmeBlock(t *testing.T, bash, root string, b readmeBlock) {
 			t.Skipf("the example pipes to jq, which is not installed: %v", err)
 		}
 	}
-	srv := startServer(t)
+	var flags []string
+	if strings.Contains(b.text, "--databases-from") {
+		flags = demoFleet
+	}
+	srv := startServer(t, flags...)
 	dir := t.TempDir()
 	if err := os.CopyFS(filepath.Join(dir, "docs", "examples"), os.DirFS(filepath.Join(root, "docs", "examples"))); err != nil {
 		t.Fatalf("copy docs/examples: %v", err)
@@ -304,11 +310,11 @@ func TestDemo_pipedShowsPastableCommandsWithoutEscapes(t *testing.T) {
 	if len(cmds) < 10 {
 		t.Fatalf("scripts/demo.sh showed %d commands, want 10 or more:\n%s", len(cmds), demo.stdout)
 	}
-	srv := startServer(t)
+	srv := startServer(t, demoFleet...)
 	env := []string{"HOME=" + home, path, "DBGOV_URL=" + srv.url, "DBGOV_TOKEN=" + srv.token}
 	for _, c := range cmds {
-		if !strings.HasPrefix(c.line, "dbgov ") {
-			t.Errorf("scripts/demo.sh showed %q, not a dbgov command", c.line)
+		if !strings.Contains(c.line, "dbgov ") {
+			t.Errorf("scripts/demo.sh showed %q, which runs no dbgov", c.line)
 			continue
 		}
 		if r := runBash(t, bash, root, env, "", "-c", c.line); r.code != c.exit {
@@ -316,6 +322,10 @@ func TestDemo_pipedShowsPastableCommandsWithoutEscapes(t *testing.T) {
 		}
 	}
 }
+
+// demoFleet are the flags of dev-server that make demo and the README's
+// fleet examples use.
+var demoFleet = []string{"--generate-databases", "12"}
 
 var demoExit = regexp.MustCompile(`^\(exit code (\d+)\)$`)
 
