@@ -109,6 +109,10 @@ func parseTarget(s string) (string, error) {
 }
 
 func runAPI(ctx context.Context, opts *apiOptions) error {
+	c, err := opts.Client() // a missing URL is told before a large file is read
+	if err != nil {
+		return err
+	}
 	var body []byte
 	if opts.Input != "" {
 		b, err := readBody(opts.Input, opts.IO)
@@ -125,10 +129,6 @@ func runAPI(ctx context.Context, opts *apiOptions) error {
 	// bare, and the service says whether it needs them.
 	call.OptionalAuth = true
 	p, err := opts.Printer()
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
 	if err != nil {
 		return err
 	}

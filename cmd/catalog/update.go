@@ -82,6 +82,10 @@ func runUpdate(ctx context.Context, opts *updateOptions) error {
 	if err != nil {
 		return err
 	}
+	c, err := opts.Client() // a missing URL is told before a large file is read
+	if err != nil {
+		return err
+	}
 	data, err := input.Read(opts.File, opts.IO.In)
 	if err != nil {
 		return err
@@ -97,10 +101,6 @@ func runUpdate(ctx context.Context, opts *updateOptions) error {
 		if err != nil {
 			return exitcode.NewUsage(fmt.Errorf("%s: %w", input.Name(opts.File), err))
 		}
-	}
-	c, err := opts.Client()
-	if err != nil {
-		return err
 	}
 	if opts.DryRun {
 		return dryrun.Print(opts.IO.Out, p, c, req)

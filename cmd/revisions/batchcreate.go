@@ -121,16 +121,16 @@ func runBatchCreate(ctx context.Context, opts *batchCreateOptions) error {
 	if err != nil {
 		return err
 	}
+	c, err := opts.Client() // a missing URL is told before a large file is read
+	if err != nil {
+		return err
+	}
 	name := input.Name(opts.File)
 	data, err := input.Read(opts.File, opts.IO.In)
 	if err != nil {
 		return err
 	}
 	revs, err := readRevisions(name, data, opts.Database)
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
 	if err != nil {
 		return err
 	}

@@ -92,6 +92,10 @@ schemas differ and 0 when they agree, as git diff --exit-code does.`,
 }
 
 func runDiff(ctx context.Context, opts *diffOptions) error {
+	c, err := opts.Client() // a missing URL is told before a large file is read
+	if err != nil {
+		return err
+	}
 	req := &client.DiffSchemaRequest{Changelog: opts.TargetChangelog}
 	if opts.SchemaFile != "" {
 		schema, err := input.Read(opts.SchemaFile, opts.IO.In)
@@ -108,10 +112,6 @@ func runDiff(ctx context.Context, opts *diffOptions) error {
 		return err
 	}
 	p, err := opts.Printer()
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
 	if err != nil {
 		return err
 	}
