@@ -6,13 +6,18 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
-	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/dbgov/dbgov/internal/secret"
 )
 
 // maxFileSize bounds what Load reads, so a --config pointing at a device or a
@@ -70,7 +75,7 @@ func Load(path string) (*File, error) {
 
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, &invalidError{msg: fmt.Sprintf("config file %s: %s", path, yamlProblem(err)), cause: err}
+		return nil, invalidf("config file %s: %s", path, yamlProblem(err))
 	}
 	if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 && !isNull(doc.Content[0]) {
 		f.doc = &doc
@@ -137,7 +142,7 @@ func (f *File) strayKeys() []string {
 			continue // an anchored value is a base that profiles refer to
 		}
 		hint := ""
-		if isKey(k.Value) {
+		if checkKey(k.Value) == nil {
 			hint = fmt.Sprintf("; settings go in a profile, such as profiles.default.%s", k.Value)
 		}
 		warnings = append(warnings, fmt.Sprintf("config file %s, line %d: top-level key %q is ignored%s", f.Path(), k.Line, k.Value, hint))
@@ -254,7 +259,7 @@ func (f *File) entries(profile string) (map[string]*yaml.Node, error) {
 	}
 	var m map[string]yaml.Node
 	if err := p.Decode(&m); err != nil {
-		return nil, &invalidError{msg: fmt.Sprintf("config file %s: profile %q: %s", f.path, profile, yamlProblem(err)), cause: err}
+		return nil, invalidf("config file %s: profile %q: %s", f.path, profile, yamlProblem(err))
 	}
 	out := make(map[string]*yaml.Node, len(m))
 	for k, n := range m {
@@ -313,11 +318,10 @@ func (f *File) headerList(n *yaml.Node) ([]string, error) {
 	return list, nil
 }
 
-// Set stores value under key in profile, creating the profile if needed. The
-// value is checked first: url an http(s) URL with a host, timeout a positive
-// Go duration, output one of table, json, yaml, name, insecure_skip_tls_verify
-// a bool, headers one "Name: value" (which replaces the list), ca_cert a path
-// (made absolute). Errors wrap ErrInvalid and never repeat a secret value.
+// Set stores value under key in profile, creating the profile if needed,
+// once checked as every source of the setting is; a ca_cert path is made
+// absolute. A header is added to the list, replacing one of the same name.
+// Errors match ErrInvalid and never repeat a secret value.
 func (f *File) Set(profile, key, value string) error {
 	if err := checkKey(key); err != nil {
 		return err
@@ -325,12 +329,49 @@ func (f *File) Set(profile, key, value string) error {
 	if err := checkProfileName(profile); err != nil {
 		return err
 	}
-	node, err := valueNode(key, strings.TrimSpace(value))
-	if err != nil {
-		return err
+	value = strings.TrimSpace(value)
+	if value == "" {
+		return invalidf("empty value for %s; to remove it, unset it", key)
+	}
+	if err := check(key, value); err != nil {
+		return invalidf("%s: %v", key, err)
+	}
+	node := strNode(value)
+	switch key {
+	case keyInsecure:
+		b, _ := parseBool(value)
+		node = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: strconv.FormatBool(b)}
+	case keyCACert:
+		abs, err := filepath.Abs(value)
+		if err != nil {
+			return fmt.Errorf("find the absolute path of %s: %w", value, err)
+		}
+		node = strNode(abs)
+	case keyHeaders:
+		h, _ := parseHeader(value)
+		list, err := f.headers(profile)
+		if err != nil {
+			return err
+		}
+		node = &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+		for _, old := range list {
+			if name, _, _ := strings.Cut(old, ":"); !strings.EqualFold(strings.TrimSpace(name), h.Name) {
+				node.Content = append(node.Content, strNode(old))
+			}
+		}
+		node.Content = append(node.Content, strNode(h.String()))
 	}
 	setField(f.editableProfile(profile), key, node)
 	return nil
+}
+
+// headers returns the headers setting of profile.
+func (f *File) headers(profile string) ([]string, error) {
+	entries, err := f.entries(profile)
+	if err != nil || entries[keyHeaders] == nil {
+		return nil, err
+	}
+	return f.headerList(entries[keyHeaders])
 }
 
 // setField sets key in mapping m to value, in place when the key is there
@@ -346,77 +387,51 @@ func setField(m *yaml.Node, key string, value *yaml.Node) {
 	m.Content = append(m.Content, strNode(key), value)
 }
 
-// valueNode checks a value given for key and returns it as a YAML node.
-func valueNode(key, value string) (*yaml.Node, error) {
-	if value == "" {
-		return nil, invalidf("empty value for %s; to remove it, unset it", key)
-	}
-	bad := func(err error) error { return invalidf("%s: %v", key, err) }
-	switch key {
-	case keyURL:
-		if err := checkURL(value); err != nil {
-			return nil, bad(err)
-		}
-	case keyToken, keyServiceKey:
-		if err := checkCredential(value); err != nil {
-			return nil, bad(err)
-		}
-	case keyServiceAccount:
-		if hasControl(value) {
-			return nil, invalidf("%s contains a control character", key)
-		}
-	case keyHeaders:
-		h, err := parseHeader(value)
-		if err != nil {
-			return nil, bad(err)
-		}
-		return &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: []*yaml.Node{strNode(h.String())}}, nil
-	case keyOutput:
-		if err := checkOutput(value); err != nil {
-			return nil, bad(err)
-		}
-	case keyTimeout:
-		if _, err := parseTimeout(value); err != nil {
-			return nil, bad(err)
-		}
-	case keyInsecureSkipTLSVerify:
-		b, err := parseBool(value)
-		if err != nil {
-			return nil, bad(err)
-		}
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: fmt.Sprint(b)}, nil
-	case keyCACert:
-		if hasControl(value) {
-			return nil, invalidf("%s contains a control character", key)
-		}
-		abs, err := filepath.Abs(value)
-		if err != nil {
-			return nil, fmt.Errorf("find the absolute path of %s: %w", value, err)
-		}
-		value = abs
-	}
-	return strNode(value), nil
-}
-
 // Unset removes key from profile. Removing a key that is not set does
 // nothing; an unknown key is an error.
 func (f *File) Unset(profile, key string) error {
 	if err := checkKey(key); err != nil {
 		return err
 	}
-	_, p := lookup(f.profiles(), profile)
-	if p == nil {
-		return nil
-	}
-	if k, _ := lookup(deref(p), key); k == nil {
-		return nil
-	}
-	p = f.editableProfile(profile)
-	for i := 0; i+1 < len(p.Content); i += 2 {
-		if p.Content[i].Value == key {
-			p.Content = append(p.Content[:i], p.Content[i+2:]...)
-			return nil
+	if _, p := lookup(f.profiles(), profile); p != nil {
+		if k, _ := lookup(p, key); k != nil {
+			removeKey(f.editableProfile(profile), key)
 		}
+	}
+	return nil
+}
+
+// removeKey removes key from mapping m and returns its value, nil when absent.
+func removeKey(m *yaml.Node, key string) *yaml.Node {
+	for i := 0; m != nil && i+1 < len(m.Content); i += 2 {
+		if v := m.Content[i+1]; m.Content[i].Value == key {
+			m.Content = slices.Delete(m.Content, i, i+2)
+			return v
+		}
+	}
+	return nil
+}
+
+// UnsetHeaders removes the headers of the given names, in any case, from
+// profile; the others stay.
+func (f *File) UnsetHeaders(profile string, names []string) error {
+	list, err := f.headers(profile)
+	if err != nil {
+		return err
+	}
+	kept := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+	for _, h := range list {
+		name, _, _ := strings.Cut(h, ":")
+		if !slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(n, strings.TrimSpace(name)) }) {
+			kept.Content = append(kept.Content, strNode(h))
+		}
+	}
+	switch len(kept.Content) {
+	case len(list):
+	case 0:
+		return f.Unset(profile, keyHeaders)
+	default:
+		setField(f.editableProfile(profile), keyHeaders, kept)
 	}
 	return nil
 }
@@ -435,6 +450,25 @@ func (f *File) UseProfile(name string) error {
 	}
 	// current_profile goes first, where a reader looks for it.
 	root.Content = append([]*yaml.Node{strNode(fieldCurrentProfile), strNode(name)}, root.Content...)
+	return nil
+}
+
+// DeleteProfile removes a profile, and current_profile when it names it.
+// Aliases of the profile elsewhere in the file become copies of it.
+func (f *File) DeleteProfile(name string) error {
+	if !f.hasProfile(name) {
+		return fmt.Errorf("profile %s is not in config file %s", name, f.path)
+	}
+	if f.current() == name {
+		removeKey(f.root(), fieldCurrentProfile)
+	}
+	gone := removeKey(f.profiles(), name)
+	walk(f.doc, func(n *yaml.Node) {
+		if n.Kind == yaml.AliasNode && n.Alias == gone {
+			*n = *deepCopy(gone, map[*yaml.Node]*yaml.Node{})
+			walk(n, func(c *yaml.Node) { c.Anchor = "" })
+		}
+	})
 	return nil
 }
 
@@ -465,7 +499,7 @@ func (f *File) editableProfile(name string) *yaml.Node {
 		p := profiles.Content[i+1]
 		switch {
 		case p.Kind == yaml.AliasNode:
-			p = deepCopy(deref(p))
+			p = deepCopy(deref(p), map[*yaml.Node]*yaml.Node{})
 			// The anchors stay with the original, which later aliases name.
 			walk(p, func(n *yaml.Node) { n.Anchor = "" })
 			profiles.Content[i+1] = p
@@ -481,73 +515,115 @@ func (f *File) editableProfile(name string) *yaml.Node {
 }
 
 // View returns the whole file as YAML, without its comments (which may hold
-// old credentials). Unless showSecrets, tokens, service keys and header
-// values are shown as "********".
-func (f *File) View(showSecrets bool) ([]byte, error) {
+// old credentials), and the same as JSON, with aliases and merge keys
+// applied. Unless showSecrets, secret values are shown as secret.Mask, and
+// a password in the url.
+func (f *File) View(showSecrets bool) (text, js []byte, err error) {
 	if f.doc == nil {
-		return []byte("{}\n"), nil
+		return []byte("{}\n"), []byte("{}"), nil
 	}
-	doc := deepCopy(f.doc)
+	doc := deepCopy(f.doc, map[*yaml.Node]*yaml.Node{})
 	walk(doc, func(n *yaml.Node) {
 		n.HeadComment, n.LineComment, n.FootComment = "", "", ""
-		if !showSecrets && n.Kind == yaml.MappingNode {
-			maskSecrets(n)
+		for i := 0; !showSecrets && n.Kind == yaml.MappingNode && i+1 < len(n.Content); i += 2 {
+			key, v := n.Content[i].Value, n.Content[i+1]
+			for _, c := range append([]*yaml.Node{v}, v.Content...) {
+				if masked := Mask(key, c.Value); c.Kind == yaml.ScalarNode && !isNull(c) && masked != c.Value {
+					c.Value, c.Tag, c.Style = masked, "!!str", 0
+				}
+			}
 		}
 	})
-	return encode(doc)
+	if text, err = encode(doc); err != nil {
+		return nil, nil, err
+	}
+	var buf bytes.Buffer
+	if err := writeJSON(jsontext.NewEncoder(&buf), doc.Content[0]); err != nil {
+		return nil, nil, invalidf("config file %s: %v", f.path, err)
+	}
+	return text, buf.Bytes(), nil
 }
 
-// maskSecrets masks the secret values held directly by mapping m.
-func maskSecrets(m *yaml.Node) {
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		v := m.Content[i+1]
-		switch m.Content[i].Value {
-		case keyToken, keyServiceKey:
-			if v.Kind == yaml.ScalarNode && !isNull(v) && v.Value != "" {
-				setScalar(v, secretMask)
+// Mask returns value, a value of key, with what is secret in it hidden: a
+// credential whole, the value of a header, the password of a URL.
+func Mask(key, value string) string {
+	switch {
+	case value == "":
+		return value
+	case secret.IsField(key):
+		return secret.Mask
+	case key == keyURL:
+		return secret.URL(value)
+	case key != keyHeaders:
+		return value
+	}
+	if name, _, ok := strings.Cut(value, ":"); ok {
+		return strings.TrimSpace(name) + ": " + secret.Mask
+	}
+	return secret.Mask
+}
+
+// writeJSON writes n as JSON: aliases followed, merge keys (<<) applied.
+// It stops at 16 MiB, which only aliases of aliases can make of the file.
+func writeJSON(enc *jsontext.Encoder, n *yaml.Node) error {
+	if enc.OutputOffset() > 16<<20 {
+		return errors.New("its aliases expand it beyond 16 MiB")
+	}
+	switch n = deref(n); n.Kind {
+	case yaml.MappingNode:
+		var values map[string]yaml.Node
+		if err := n.Decode(&values); err != nil {
+			return err
+		}
+		// The mapping's own keys in the file's order, then those it merges.
+		var keys []string
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Tag != "!!merge" {
+				keys = append(keys, n.Content[i].Value)
 			}
-		case keyURL:
-			if v.Kind == yaml.ScalarNode {
-				if masked := MaskURL(v.Value); masked != v.Value {
-					setScalar(v, masked)
-				}
+		}
+		for _, k := range slices.Sorted(maps.Keys(values)) {
+			if !slices.Contains(keys, k) {
+				keys = append(keys, k)
 			}
-		case keyHeaders:
-			switch v.Kind {
-			case yaml.ScalarNode:
-				maskHeader(v)
-			case yaml.SequenceNode:
-				for _, item := range v.Content {
-					if item.Kind == yaml.ScalarNode {
-						maskHeader(item)
-					}
+		}
+		err := enc.WriteToken(jsontext.BeginObject)
+		for _, k := range keys {
+			if v := values[k]; err == nil {
+				if err = enc.WriteToken(jsontext.String(k)); err == nil {
+					err = writeJSON(enc, &v)
 				}
 			}
 		}
+		if err != nil {
+			return err
+		}
+		return enc.WriteToken(jsontext.EndObject)
+	case yaml.SequenceNode:
+		err := enc.WriteToken(jsontext.BeginArray)
+		for _, c := range n.Content {
+			if err == nil {
+				err = writeJSON(enc, c)
+			}
+		}
+		if err != nil {
+			return err
+		}
+		return enc.WriteToken(jsontext.EndArray)
 	}
+	var v any
+	if err := n.Decode(&v); err != nil {
+		return fmt.Errorf("line %d: %v", n.Line, err)
+	}
+	return json.MarshalEncode(enc, v)
 }
 
-func maskHeader(n *yaml.Node) {
-	if isNull(n) {
-		return
-	}
-	if name, _, ok := strings.Cut(n.Value, ":"); ok {
-		setScalar(n, strings.TrimSpace(name)+": "+secretMask)
-		return
-	}
-	setScalar(n, secretMask)
-}
-
-func setScalar(n *yaml.Node, value string) {
-	n.Value, n.Tag, n.Style = value, "!!str", 0
-}
-
-// Save writes the file: its directory is created 0700 if missing (an
-// existing directory keeps its mode), and the file is written 0600 whatever
-// the umask, through a temporary file in the same directory renamed over it,
-// so a reader never sees half a file. A symbolic link at the path is
-// followed, and its target rewritten.
-func (f *File) Save() error {
+// save writes the file, the caller holding its lock (see Edit): its
+// directory is created 0700 if missing (an existing directory keeps its
+// mode), and the file is written 0600 whatever the umask, replacing the old
+// one at once so that a reader never sees half a file. A symbolic link at
+// the path is followed, and its target rewritten.
+func (f *File) save() error {
 	if f.path == "" {
 		return invalidf("no config file path: set --config or DBGOV_CONFIG (HOME is not set)")
 	}
@@ -562,11 +638,10 @@ func (f *File) Save() error {
 	if resolved, err := filepath.EvalSymlinks(f.path); err == nil {
 		target = resolved
 	}
-	dir := filepath.Dir(target)
-	if err := makeDirs(dir); err != nil {
+	if err := makeDirs(filepath.Dir(target)); err != nil {
 		return fmt.Errorf("create config directory: %w", err)
 	}
-	if err := writeFileAtomic(target, data); err != nil {
+	if err := replaceFile(target, data); err != nil {
 		return fmt.Errorf("write config file: %w", err)
 	}
 	f.exists, f.perm = true, 0o600
@@ -589,64 +664,16 @@ func makeDirs(dir string) error {
 		}
 	}
 	for i := len(missing) - 1; i >= 0; i-- {
-		d := missing[i]
-		if err := os.Mkdir(d, 0o700); err != nil {
-			if errors.Is(err, fs.ErrExist) {
-				continue // made meanwhile by someone else: theirs to set
-			}
+		if err := os.Mkdir(missing[i], 0o700); errors.Is(err, fs.ErrExist) {
+			continue // made meanwhile by someone else: theirs to set
+		} else if err != nil {
 			return err
 		}
-		if err := os.Chmod(d, 0o700); err != nil {
+		if err := os.Chmod(missing[i], 0o700); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// writeFileAtomic writes data to a new file beside path, readable by its
-// owner alone from its creation, and renames it over path.
-func writeFileAtomic(path string, data []byte) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	// CreateTemp asks for 0600, from which the umask may take bits away.
-	if runtime.GOOS != "windows" {
-		if err := tmp.Chmod(0o600); err != nil {
-			return err
-		}
-	}
-	if _, err := tmp.Write(data); err != nil {
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	syncDir(filepath.Dir(path))
-	return nil
-}
-
-// syncDir makes a rename in dir durable where the system allows it; failing
-// to is not an error, the file itself is complete.
-func syncDir(dir string) {
-	d, err := os.Open(dir)
-	if err != nil {
-		return
-	}
-	_ = d.Sync()
-	d.Close()
 }
 
 func encode(doc *yaml.Node) ([]byte, error) {
@@ -696,18 +723,17 @@ func mapNode() *yaml.Node {
 	return &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
 }
 
-// deepCopy copies a node tree. Alias nodes keep pointing at their anchors in
-// the original, which is all encoding needs.
-func deepCopy(n *yaml.Node) *yaml.Node {
-	if n == nil {
-		return nil
-	}
+// deepCopy copies a node tree; copies maps the nodes copied so far to their
+// copies, so that an alias points to the copy of its anchor.
+func deepCopy(n *yaml.Node, copies map[*yaml.Node]*yaml.Node) *yaml.Node {
 	c := *n
-	if n.Content != nil {
-		c.Content = make([]*yaml.Node, len(n.Content))
-		for i, child := range n.Content {
-			c.Content[i] = deepCopy(child)
-		}
+	copies[n] = &c
+	if c.Alias != nil && copies[c.Alias] != nil {
+		c.Alias = copies[c.Alias]
+	}
+	c.Content = make([]*yaml.Node, len(n.Content))
+	for i, child := range n.Content {
+		c.Content[i] = deepCopy(child, copies)
 	}
 	return &c
 }

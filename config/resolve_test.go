@@ -444,13 +444,14 @@ profiles:
 		t.Fatal(err)
 	}
 	want := &Settings{
-		URL:     "https://base.example",
-		Token:   "12345",
-		Headers: []Header{{"X-One", "1"}},
-		Timeout: 2 * time.Minute,
-		CACert:  filepath.Join(dir, "certs", "ca.pem"),
-		Profile: "default",
-		Path:    path,
+		URL:             "https://base.example",
+		Token:           "12345",
+		Headers:         []Header{{"X-One", "1"}},
+		Timeout:         2 * time.Minute,
+		CACert:          filepath.Join(dir, "certs", "ca.pem"),
+		MaxResponseSize: 256 << 20,
+		Profile:         "default",
+		Path:            path,
 	}
 	if !reflect.DeepEqual(s, want) {
 		t.Errorf("Resolve = %+v, want %+v", s, want)

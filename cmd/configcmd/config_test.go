@@ -71,8 +71,9 @@ func TestConfig_setGetUnsetRoundTrip(t *testing.T) {
 	}
 	for _, tt := range tests {
 		s.ok("", "config", "unset", tt.key)
-		if got := s.ok("", "config", "get", tt.key); got != "" {
-			t.Errorf("get %s after unset = %q, want nothing", tt.key, got)
+		res := s.run("", "config", "get", tt.key).Expect(t, 1)
+		if res.Stdout != "" || !strings.Contains(res.Stderr, tt.key+" is not set in profile default of "+s.path) {
+			t.Errorf("get %s after unset: stdout %q, stderr %q", tt.key, res.Stdout, res.Stderr)
 		}
 	}
 	// Unsetting what is not set does nothing.
@@ -199,9 +200,7 @@ func TestConfig_useProfile(t *testing.T) {
 	}
 	// set and unset follow the current profile too.
 	s.ok("", "config", "set", "timeout", "5s")
-	if got := s.ok("", "config", "--profile", "default", "get", "timeout"); got != "" {
-		t.Errorf("timeout reached the default profile: %q", got)
-	}
+	s.run("", "config", "--profile", "default", "get", "timeout").Expect(t, 1).StderrHas(t, "timeout is not set in profile default")
 	// The flag and the environment override the current profile.
 	if got := s.ok("", "config", "--profile", "default", "get", "url"); got != "https://gov.example.com\n" {
 		t.Errorf("--profile default: url %q", got)
@@ -230,7 +229,7 @@ func TestConfig_useProfileWarnings(t *testing.T) {
 }
 
 func TestConfig_usage(t *testing.T) {
-	keys := "the keys are url, token, service_account, service_key, headers, output, timeout, insecure_skip_tls_verify, ca_cert"
+	keys := "the keys are url, token, service_account, service_key, headers, output, timeout, insecure_skip_tls_verify, ca_cert, max_response_size"
 	tests := []struct {
 		name string
 		args []string
@@ -323,9 +322,7 @@ func TestConfig_viewOfMissingFile(t *testing.T) {
 	if got := s.ok("", "config", "view"); got != "{}\n" {
 		t.Errorf("view %q, want {}", got)
 	}
-	if got := s.ok("", "config", "get", "url"); got != "" {
-		t.Errorf("get url %q, want nothing", got)
-	}
+	s.run("", "config", "get", "url").Expect(t, 1).StderrHas(t, "url is not set in profile default")
 }
 
 func TestConfig_terminalConfirmsOnStderr(t *testing.T) {

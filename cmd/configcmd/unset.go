@@ -9,53 +9,41 @@ import (
 	"github.com/dbgov/dbgov/cmd/arity"
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/config"
-	"github.com/dbgov/dbgov/internal/iostreams"
+	"github.com/dbgov/dbgov/internal/exitcode"
 )
 
 type unsetOptions struct {
-	IO   *iostreams.IOStreams
-	Open func() (*config.File, string, error)
-
-	Key string
+	files
+	Key     string
+	Headers []string // the names of the headers to remove; none removes all
 }
 
-func newUnsetCmd(f *factory.Factory, runF func(context.Context, *unsetOptions) error) *cobra.Command {
-	opts := &unsetOptions{IO: f.IO}
-	cmd := &cobra.Command{
-		Use:   "unset KEY",
-		Short: "Remove a setting from the profile",
-		Long: `Remove KEY from the profile in use, so that its default applies again.
-Removing a key that is not set does nothing. The keys are:
-` + keyList() + `.`,
-		Example: `  dbgov config unset token
-  dbgov config unset --profile staging headers`,
-		Args:              arity.Exact(1, "a KEY"),
+func newUnsetCmd(f *factory.Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:               "unset KEY [NAME...]",
+		Short:             "Remove a setting from the profile",
+		Args:              arity.AtLeast(1, "a KEY"),
 		ValidArgsFunction: completeKeys,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Key = args[0]
-			opts.Open = opener(f, cmd)
-			if runF != nil {
-				return runF(cmd.Context(), opts)
+			if len(args) > 1 && args[0] != "headers" {
+				return exitcode.Usagef("unset takes NAMEs for headers only")
 			}
-			return runUnset(cmd.Context(), opts)
+			return runUnset(cmd.Context(), &unsetOptions{files: filesOf(f, cmd), Key: args[0], Headers: args[1:]})
 		},
 	}
-	return cmd
 }
 
-func runUnset(_ context.Context, opts *unsetOptions) error {
-	file, profile, err := opts.Open()
-	if err != nil {
-		return err
+func runUnset(ctx context.Context, opts *unsetOptions) error {
+	var where string
+	err := opts.Edit(ctx, func(file *config.File, profile string) error {
+		where = "profile " + profile + " of " + file.Path()
+		if len(opts.Headers) > 0 {
+			return file.UnsetHeaders(profile, opts.Headers)
+		}
+		return file.Unset(profile, opts.Key)
+	})
+	if err == nil && opts.IO.ErrTTY {
+		fmt.Fprintf(opts.IO.ErrOut, "Unset %s in %s\n", opts.Key, where)
 	}
-	if err := file.Unset(profile, opts.Key); err != nil {
-		return err
-	}
-	if err := file.Save(); err != nil {
-		return err
-	}
-	if opts.IO.ErrTTY {
-		fmt.Fprintf(opts.IO.ErrOut, "Unset %s in profile %s of %s\n", opts.Key, profile, file.Path())
-	}
-	return nil
+	return err
 }

@@ -10,60 +10,34 @@ import (
 	"github.com/dbgov/dbgov/cmd/arity"
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/config"
-	"github.com/dbgov/dbgov/internal/iostreams"
 )
 
 type useProfileOptions struct {
-	IO     *iostreams.IOStreams
-	Open   func() (*config.File, string, error)
+	files
 	Getenv func(string) string
-
-	Name string
+	Name   string
 }
 
-func newUseProfileCmd(f *factory.Factory, runF func(context.Context, *useProfileOptions) error) *cobra.Command {
-	opts := &useProfileOptions{IO: f.IO, Getenv: f.Getenv}
-	cmd := &cobra.Command{
-		Use:   "use-profile NAME",
-		Short: "Make a profile the current one",
-		Long: `Make NAME the file's current profile: the one used when neither --profile nor
-DBGOV_PROFILE names another. The profile need not exist yet; the next
-` + "`dbgov config set`" + ` fills it.`,
-		Example: `  dbgov config use-profile staging
-  dbgov config use-profile default`,
-		Args: arity.Exact(1, "a profile NAME"),
-		ValidArgsFunction: func(cmd *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
-			if len(args) > 0 {
-				return nil, cobra.ShellCompDirectiveNoFileComp
-			}
-			file, _, err := opener(f, cmd)()
-			if err != nil {
-				return nil, cobra.ShellCompDirectiveError
-			}
-			return file.Profiles(), cobra.ShellCompDirectiveNoFileComp
-		},
+func newUseProfileCmd(f *factory.Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:               "use-profile NAME",
+		Short:             "Make a profile the current one",
+		Args:              arity.Exact(1, "a profile NAME"),
+		ValidArgsFunction: completeProfiles(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Name = args[0]
-			opts.Open = opener(f, cmd)
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return runUseProfile(cmd.Context(), opts)
+			return runUseProfile(cmd.Context(), &useProfileOptions{files: filesOf(f, cmd), Getenv: f.Getenv, Name: args[0]})
 		},
 	}
-	return cmd
 }
 
-func runUseProfile(_ context.Context, opts *useProfileOptions) error {
-	file, _, err := opts.Open()
+func runUseProfile(ctx context.Context, opts *useProfileOptions) error {
+	var existed bool
+	var path string
+	err := opts.Edit(ctx, func(file *config.File, _ string) error {
+		existed, path = slices.Contains(file.Profiles(), opts.Name), file.Path()
+		return file.UseProfile(opts.Name)
+	})
 	if err != nil {
-		return err
-	}
-	existed := slices.Contains(file.Profiles(), opts.Name)
-	if err := file.UseProfile(opts.Name); err != nil {
-		return err
-	}
-	if err := file.Save(); err != nil {
 		return err
 	}
 	if !existed {
@@ -73,7 +47,7 @@ func runUseProfile(_ context.Context, opts *useProfileOptions) error {
 		fmt.Fprintf(opts.IO.ErrOut, "warning: DBGOV_PROFILE=%s is set and overrides the current profile\n", env)
 	}
 	if opts.IO.ErrTTY {
-		fmt.Fprintf(opts.IO.ErrOut, "Using profile %s of %s\n", opts.Name, file.Path())
+		fmt.Fprintf(opts.IO.ErrOut, "Using profile %s of %s\n", opts.Name, path)
 	}
 	return nil
 }

@@ -214,26 +214,6 @@ func Decode(name string, data []byte, v any) error {
 	return describe(name, json.Unmarshal(js, v, strict), line)
 }
 
-// ToJSON returns the JSON or YAML document in data as JSON, keys in their
-// order: JSON as it is, once checked, YAML converted.
-func ToJSON(name string, data []byte) ([]byte, error) {
-	data = trimBOM(data)
-	if IsJSON(data) {
-		dec := jsontext.NewDecoder(bytes.NewReader(data))
-		err := dec.SkipValue()
-		if err == nil {
-			if _, err = dec.ReadToken(); err == io.EOF {
-				return data, nil
-			}
-		}
-		if !yamlFlow(data, err) {
-			return nil, describe(name, err, jsonLine(data))
-		}
-	}
-	js, _, err := fromYAML(name, data)
-	return js, err
-}
-
 // yamlFlow reports whether err, from reading data as JSON, stopped at an
 // unquoted word, as YAML's flow style ({version: "1"}) has; other syntax
 // errors (a trailing comma, data after the document) stay JSON errors.
@@ -440,23 +420,25 @@ func kindName(k jsontext.Kind) string {
 
 // typeName names a Go type the way a JSON user thinks of it.
 func typeName(t reflect.Type) string {
-	if t == nil {
-		return "another value"
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
 	}
-	switch t.Kind() {
-	case reflect.String:
+	switch k := kindOf(t); {
+	case k == reflect.String:
 		return "a string"
-	case reflect.Bool:
+	case k == reflect.Bool:
 		return "true or false"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return "an integer"
-	case reflect.Float32, reflect.Float64:
+	case k >= reflect.Int && k <= reflect.Float64:
 		return "a number"
-	case reflect.Slice, reflect.Array:
+	case k == reflect.Slice || k == reflect.Array:
 		return "a list"
-	case reflect.Pointer:
-		return typeName(t.Elem())
 	}
 	return "an object"
+}
+
+func kindOf(t reflect.Type) reflect.Kind {
+	if t == nil {
+		return reflect.Invalid
+	}
+	return t.Kind()
 }
