@@ -211,7 +211,7 @@ func (f *File) lineErr(n *yaml.Node, problem string) error {
 	return invalidf("config file %s: line %d: %s", f.path, n.Line, problem)
 }
 
-// root returns the top-level node, nil for an empty file.
+// root returns the top-level mapping, nil for an empty file.
 func (f *File) root() *yaml.Node {
 	if f.doc == nil {
 		return nil
@@ -221,24 +221,15 @@ func (f *File) root() *yaml.Node {
 
 // profiles returns the mapping of profiles, nil when there is none.
 func (f *File) profiles() *yaml.Node {
-	root := f.root()
-	if root == nil || root.Kind != yaml.MappingNode {
-		return nil
+	if _, p := lookup(f.root(), fieldProfiles); p != nil && p.Kind == yaml.MappingNode {
+		return p
 	}
-	_, p := lookup(root, fieldProfiles)
-	if p == nil || p.Kind != yaml.MappingNode {
-		return nil
-	}
-	return p
+	return nil
 }
 
 // current returns current_profile, "" when unset.
 func (f *File) current() string {
-	root := f.root()
-	if root == nil || root.Kind != yaml.MappingNode {
-		return ""
-	}
-	if _, n := lookup(root, fieldCurrentProfile); n != nil && n.Kind == yaml.ScalarNode && !isNull(n) {
+	if _, n := lookup(f.root(), fieldCurrentProfile); n != nil && !isNull(n) {
 		return n.Value
 	}
 	return ""
@@ -273,44 +264,33 @@ func (f *File) entries(profile string) (map[string]*yaml.Node, error) {
 
 // Get returns the value of key in profile: "" when unset, and for headers
 // one "Name: value" a line. Secrets come back in the clear; callers mask
-// them (see IsSecret). An unknown key is an error listing the keys.
+// them (see Mask). An unknown key is an error listing the keys.
 func (f *File) Get(profile, key string) (string, error) {
 	if err := checkKey(key); err != nil {
 		return "", err
 	}
 	entries, err := f.entries(profile)
-	if err != nil {
+	if err != nil || entries[key] == nil {
 		return "", err
 	}
-	n := entries[key]
-	if n == nil {
-		return "", nil
-	}
-	if key == keyHeaders {
-		list, err := f.headerList(n)
-		if err != nil {
-			return "", err
-		}
-		return strings.Join(list, "\n"), nil
-	}
-	if n.Kind != yaml.ScalarNode {
-		return "", f.lineErr(n, fmt.Sprintf("%s is not a single value", key))
-	}
-	return n.Value, nil
+	values, err := f.values(profile, key, entries[key])
+	return strings.Join(values, "\n"), err
 }
 
-// headerList reads the headers setting: a list of "Name: value", or one.
-func (f *File) headerList(n *yaml.Node) ([]string, error) {
-	if n.Kind == yaml.ScalarNode {
+// values reads the value n of key in profile: a scalar, or for headers a
+// list of "Name: value" or one.
+func (f *File) values(profile, key string, n *yaml.Node) ([]string, error) {
+	switch {
+	case n.Kind == yaml.ScalarNode:
 		return []string{n.Value}, nil
-	}
-	if n.Kind != yaml.SequenceNode {
+	case key != keyHeaders:
+		return nil, f.lineErr(n, fmt.Sprintf("%s in profile %q is not a single value", key, profile))
+	case n.Kind != yaml.SequenceNode:
 		return nil, f.lineErr(n, `headers is not a list of "Name: value"`)
 	}
-	list := make([]string, 0, len(n.Content))
+	var list []string
 	for _, item := range n.Content {
-		item = deref(item)
-		if item.Kind != yaml.ScalarNode {
+		if item = deref(item); item.Kind != yaml.ScalarNode {
 			return nil, f.lineErr(item, `headers is not a list of "Name: value"`)
 		}
 		list = append(list, item.Value)
@@ -349,29 +329,32 @@ func (f *File) Set(profile, key, value string) error {
 		node = strNode(abs)
 	case keyHeaders:
 		h, _ := parseHeader(value)
-		list, err := f.headers(profile)
+		_, list, err := f.headersWithout(profile, h.Name)
 		if err != nil {
 			return err
 		}
-		node = &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
-		for _, old := range list {
-			if name, _, _ := strings.Cut(old, ":"); !strings.EqualFold(strings.TrimSpace(name), h.Name) {
-				node.Content = append(node.Content, strNode(old))
-			}
-		}
-		node.Content = append(node.Content, strNode(h.String()))
+		node = &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: append(list.Content, strNode(h.String()))}
 	}
 	setField(f.editableProfile(profile), key, node)
 	return nil
 }
 
-// headers returns the headers setting of profile.
-func (f *File) headers(profile string) ([]string, error) {
+// headersWithout returns the headers of profile, and a list of those not of
+// the given names (in any case).
+func (f *File) headersWithout(profile string, names ...string) ([]string, *yaml.Node, error) {
+	kept := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
 	entries, err := f.entries(profile)
 	if err != nil || entries[keyHeaders] == nil {
-		return nil, err
+		return nil, kept, err
 	}
-	return f.headerList(entries[keyHeaders])
+	all, err := f.values(profile, keyHeaders, entries[keyHeaders])
+	for _, h := range all {
+		name, _, _ := strings.Cut(h, ":")
+		if !slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(n, strings.TrimSpace(name)) }) {
+			kept.Content = append(kept.Content, strNode(h))
+		}
+	}
+	return all, kept, err
 }
 
 // setField sets key in mapping m to value, in place when the key is there
@@ -415,24 +398,14 @@ func removeKey(m *yaml.Node, key string) *yaml.Node {
 // UnsetHeaders removes the headers of the given names, in any case, from
 // profile; the others stay.
 func (f *File) UnsetHeaders(profile string, names []string) error {
-	list, err := f.headers(profile)
-	if err != nil {
+	all, kept, err := f.headersWithout(profile, names...)
+	switch {
+	case err != nil || len(kept.Content) == len(all):
 		return err
-	}
-	kept := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
-	for _, h := range list {
-		name, _, _ := strings.Cut(h, ":")
-		if !slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(n, strings.TrimSpace(name)) }) {
-			kept.Content = append(kept.Content, strNode(h))
-		}
-	}
-	switch len(kept.Content) {
-	case len(list):
-	case 0:
+	case len(kept.Content) == 0:
 		return f.Unset(profile, keyHeaders)
-	default:
-		setField(f.editableProfile(profile), keyHeaders, kept)
 	}
+	setField(f.editableProfile(profile), keyHeaders, kept)
 	return nil
 }
 

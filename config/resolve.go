@@ -242,11 +242,14 @@ func Resolve(fs *pflag.FlagSet, getenv func(string) string) (*Settings, error) {
 		Profile:               s.profile,
 		Path:                  s.file.Path(),
 	}
-	for key, to := range map[string]*string{keyURL: &set.URL, keyToken: &set.Token, keyServiceAccount: &set.ServiceAccount,
-		keyServiceKey: &set.ServiceKey, keyCACert: &set.CACert, keyOutput: &set.Output} {
-		if *to = v.GetString(key); *to != "" {
-			if err := check(key, *to); err != nil {
-				return nil, s.invalid(key, err)
+	for _, f := range []struct {
+		key string
+		to  *string
+	}{{keyURL, &set.URL}, {keyToken, &set.Token}, {keyServiceAccount, &set.ServiceAccount},
+		{keyServiceKey, &set.ServiceKey}, {keyCACert, &set.CACert}, {keyOutput, &set.Output}} {
+		if *f.to = v.GetString(f.key); *f.to != "" {
+			if err := check(f.key, *f.to); err != nil {
+				return nil, s.invalid(f.key, err)
 			}
 		}
 	}
@@ -301,28 +304,27 @@ func (s *sources) fileValues() (map[string]any, []string, error) {
 	slices.SortFunc(keys, func(a, b string) int { return s.entries[a].Line - s.entries[b].Line })
 	for _, key := range keys {
 		n := s.entries[key]
-		switch {
-		case checkKey(key) != nil:
+		if checkKey(key) != nil {
 			warnings = append(warnings, fmt.Sprintf("config file %s, line %d: unknown key %q in profile %q is ignored; the keys are %s",
 				s.file.Path(), n.Line, key, s.profile, strings.Join(Keys(), ", ")))
+			continue
+		}
+		vals, err := s.file.values(s.profile, key, n)
+		switch {
+		case err != nil:
+			return nil, nil, err
 		case key == keyHeaders:
-			list, err := s.file.headerList(n)
-			if err != nil {
-				return nil, nil, err
-			}
-			values[key] = list
-		case n.Kind != yaml.ScalarNode:
-			return nil, nil, s.file.lineErr(n, fmt.Sprintf("%s in profile %q is not a single value", key, s.profile))
+			values[key] = vals
 		case key == keyInsecure:
-			b, err := parseBool(n.Value)
+			b, err := parseBool(vals[0])
 			if err != nil {
 				return nil, nil, s.file.lineErr(n, fmt.Sprintf("%s in profile %q: %v", key, s.profile, err))
 			}
 			values[key] = b
-		case key == keyCACert && !filepath.IsAbs(n.Value):
-			values[key] = filepath.Join(filepath.Dir(s.file.Path()), n.Value)
+		case key == keyCACert && !filepath.IsAbs(vals[0]):
+			values[key] = filepath.Join(filepath.Dir(s.file.Path()), vals[0])
 		default:
-			values[key] = n.Value
+			values[key] = vals[0]
 		}
 	}
 	return values, warnings, nil

@@ -129,7 +129,7 @@ func Lines(r io.Reader, name string, fn func(n int, line string) error) error {
 	n, total := 0, 0
 	for sc.Scan() {
 		n++
-		if total += len(sc.Bytes()) + 1; total > MaxSize+1 {
+		if total += len(sc.Bytes()) + 1; total > MaxSize {
 			return invalidf("%s is larger than %s", name, sizeText(MaxSize))
 		}
 		if err := fn(n, sc.Text()); err != nil {
@@ -333,54 +333,53 @@ func yamlProblem(name string, data []byte, err error) error {
 }
 
 // describe turns a decoding error into a message naming the file, the line
-// and the field.
+// (found by line, when not nil) and the field.
 func describe(name string, err error, line lineFunc) error {
-	if err == nil {
-		return nil
-	}
 	var syn *jsontext.SyntacticError
 	var sem *json.SemanticError
+	var p jsontext.Pointer
+	var offset int64
+	var msg string
 	switch {
+	case err == nil:
+		return nil
 	case errors.As(err, &syn):
-		at := where(line, syn.JSONPointer, syn.ByteOffset)
+		p, offset = syn.JSONPointer, syn.ByteOffset
 		switch {
 		case errors.Is(syn.Err, io.ErrUnexpectedEOF):
 			return invalidf("%s: invalid JSON: the document ends too early", name)
-		case errors.Is(syn.Err, jsontext.ErrDuplicateName):
-			return invalidf("%s: %sfield %q is given twice in %s", name, at, syn.JSONPointer.LastToken(), fieldPath(syn.JSONPointer.Parent()))
 		case strings.Contains(syn.Err.Error(), "after top-level value"):
 			return invalidf("%s: unexpected data after the document", name)
+		case errors.Is(syn.Err, jsontext.ErrDuplicateName):
+			msg = fmt.Sprintf("field %q is given twice in %s", p.LastToken(), fieldPath(p.Parent()))
+		default:
+			msg = "invalid JSON: " + syn.Err.Error()
 		}
-		return invalidf("%s: %sinvalid JSON: %v", name, at, syn.Err)
 	case errors.As(err, &sem):
-		at := where(line, sem.JSONPointer, sem.ByteOffset)
-		field := "the document"
-		if sem.JSONPointer != "" {
-			field = "field " + fieldPath(sem.JSONPointer)
+		p, offset = sem.JSONPointer, sem.ByteOffset
+		field := "field " + fieldPath(p)
+		if p == "" {
+			field = "the document"
 		}
 		switch {
 		case errors.Is(sem.Err, json.ErrUnknownName):
-			return invalidf("%s: %sunknown field %q in %s", name, at, sem.JSONPointer.LastToken(), fieldPath(sem.JSONPointer.Parent()))
+			msg = fmt.Sprintf("unknown field %q in %s", p.LastToken(), fieldPath(p.Parent()))
 		case sem.Err != nil:
-			return invalidf("%s: %s%s: %v", name, at, field, sem.Err)
+			msg = field + ": " + sem.Err.Error()
+		default:
+			want := typeName(sem.GoType)
+			if want == "a string" && strings.ContainsRune("0tf", rune(sem.JSONKind)) {
+				want += " (quote the value to make it a string)"
+			}
+			msg = fmt.Sprintf("%s: wrong type: got %s, want %s", field, kindNames[sem.JSONKind], want)
 		}
-		hint := ""
-		if sem.GoType != nil && sem.GoType.Kind() == reflect.String && strings.ContainsRune("0tf", rune(sem.JSONKind)) {
-			hint = " (quote the value to make it a string)"
-		}
-		return invalidf("%s: %s%s: wrong type: got %s, want %s%s", name, at, field, kindName(sem.JSONKind), typeName(sem.GoType), hint)
+	default:
+		return invalidf("%s: %v", name, err)
 	}
-	return invalidf("%s: %v", name, err)
-}
-
-func where(line lineFunc, p jsontext.Pointer, offset int64) string {
-	if line == nil {
-		return ""
+	if line != nil && line(p, offset) > 0 {
+		return invalidf("%s: line %d: %s", name, line(p, offset), msg)
 	}
-	if n := line(p, offset); n > 0 {
-		return "line " + strconv.Itoa(n) + ": "
-	}
-	return ""
+	return invalidf("%s: %s", name, msg)
 }
 
 // fieldPath writes a JSON pointer as schemas[0].tables; "" is the document.
@@ -402,43 +401,26 @@ func fieldPath(p jsontext.Pointer) string {
 	return b.String()
 }
 
-func kindName(k jsontext.Kind) string {
-	switch k {
-	case '"':
-		return "a string"
-	case '0':
-		return "a number"
-	case 't', 'f':
-		return "true or false"
-	case 'n':
-		return "null"
-	case '[':
-		return "a list"
-	}
-	return "an object"
-}
+// kindNames name the kinds of JSON value the way a user thinks of them.
+var kindNames = map[jsontext.Kind]string{'"': "a string", '0': "a number", 't': "true or false", 'f': "true or false",
+	'n': "null", '[': "a list", '{': "an object"}
 
 // typeName names a Go type the way a JSON user thinks of it.
 func typeName(t reflect.Type) string {
 	for t != nil && t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	switch k := kindOf(t); {
-	case k == reflect.String:
+	switch {
+	case t == nil:
+		return "another value"
+	case t.Kind() == reflect.String:
 		return "a string"
-	case k == reflect.Bool:
+	case t.Kind() == reflect.Bool:
 		return "true or false"
-	case k >= reflect.Int && k <= reflect.Float64:
+	case t.Kind() >= reflect.Int && t.Kind() <= reflect.Float64:
 		return "a number"
-	case k == reflect.Slice || k == reflect.Array:
+	case t.Kind() == reflect.Slice || t.Kind() == reflect.Array:
 		return "a list"
 	}
 	return "an object"
-}
-
-func kindOf(t reflect.Type) reflect.Kind {
-	if t == nil {
-		return reflect.Invalid
-	}
-	return t.Kind()
 }
