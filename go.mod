@@ -3,7 +3,6 @@ module github.com/dbgov/dbgov
 go 1.26.8
 
 require (
-	github.com/dustin/go-humanize v1.1.0
 	github.com/go-json-experiment/json v1.27.2
 	github.com/go-resty/resty/v2 v2.17.2
 	github.com/goccy/go-yaml v1.19.2

@@ -14,7 +14,6 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/dustin/go-humanize"
 	"github.com/spf13/pflag"
 
 	"github.com/dbgov/dbgov/output"
@@ -207,13 +206,19 @@ func parseBool(v string) (bool, error) {
 	return b, nil
 }
 
+// sizeUnits are the units a size may have, in any case: SI and binary.
+var sizeUnits = map[string]int64{"": 1, "b": 1, "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12,
+	"kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "tib": 1 << 40}
+
 // parseSize reads a size such as 256MiB, 10MB or 1048576 (bytes).
 func parseSize(v string) (int64, error) {
-	n, err := humanize.ParseBytes(v)
-	if err != nil || n == 0 || n > math.MaxInt64 {
+	digits := strings.TrimRightFunc(v, func(r rune) bool { return r < '0' || r > '9' })
+	n, err := strconv.ParseInt(digits, 10, 64)
+	unit, ok := sizeUnits[strings.ToLower(strings.TrimSpace(v[len(digits):]))]
+	if err != nil || !ok || n <= 0 || n > math.MaxInt64/unit {
 		return 0, fmt.Errorf("%q is not a size such as 256MiB, 10MB or 1048576", v)
 	}
-	return int64(n), nil
+	return n * unit, nil
 }
 
 // checkCredential refuses a token or key that would break the request it is

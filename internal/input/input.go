@@ -14,6 +14,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json"
@@ -183,26 +184,28 @@ func trimBOM(data []byte) []byte { return bytes.TrimPrefix(data, []byte("\xef\xb
 // case and refuses one it does not know.
 type enum interface{ Set(string) error }
 
-// strict are the options of every decoding: unknown fields refused, enum
-// values read by their Set. Names are matched exactly, and duplicate names
-// and invalid UTF-8 refused, by default.
-var strict = json.JoinOptions(
-	json.RejectUnknownMembers(true),
-	json.WithUnmarshalers(json.UnmarshalFunc(func(b []byte, e enum) error {
-		var s string
-		if err := json.Unmarshal(b, &s); err != nil || s == "" {
-			return err
-		}
-		return e.Set(s)
-	})),
-)
+// strict returns the options of every decoding: unknown fields refused,
+// enum values read by their Set. Names are matched exactly, and duplicate
+// names and invalid UTF-8 refused, by default. They are made on first use:
+// making them takes a millisecond that start-up need not pay.
+var strict = sync.OnceValue(func() json.Options {
+	return json.JoinOptions(
+		json.RejectUnknownMembers(true),
+		json.WithUnmarshalers(json.UnmarshalFunc(func(b []byte, e enum) error {
+			var s string
+			if err := json.Unmarshal(b, &s); err != nil || s == "" {
+				return err
+			}
+			return e.Set(s)
+		})))
+})
 
 // Decode decodes the JSON or YAML document in data into v, a pointer to a
 // value of the client's types. name is the file's name for messages.
 func Decode(name string, data []byte, v any) error {
 	data = trimBOM(data)
 	if IsJSON(data) {
-		err := json.Unmarshal(data, v, strict)
+		err := json.Unmarshal(data, v, strict())
 		if !yamlFlow(data, err) {
 			return describe(name, err, jsonLine(data))
 		}
@@ -211,7 +214,7 @@ func Decode(name string, data []byte, v any) error {
 	if err != nil {
 		return err
 	}
-	return describe(name, json.Unmarshal(js, v, strict), line)
+	return describe(name, json.Unmarshal(js, v, strict()), line)
 }
 
 // yamlFlow reports whether err, from reading data as JSON, stopped at an
@@ -259,7 +262,7 @@ func fromYAML(name string, data []byte) ([]byte, lineFunc, error) {
 	if err := yaml.NodeToValue(file.Docs[0].Body, &v, yaml.UseOrderedMap()); err != nil {
 		return nil, nil, yamlProblem(name, data, err)
 	}
-	js, err := json.Marshal(v, orderedMaps)
+	js, err := json.Marshal(v, orderedMaps())
 	if err != nil {
 		return nil, nil, describe(name, err, nil)
 	}
@@ -294,20 +297,22 @@ func (f *finder) Visit(n ast.Node) ast.Visitor {
 }
 
 // orderedMaps writes a YAML mapping as a JSON object with its keys in order.
-var orderedMaps = json.WithMarshalers(json.MarshalToFunc(func(enc *jsontext.Encoder, m yaml.MapSlice) error {
-	if err := enc.WriteToken(jsontext.BeginObject); err != nil {
-		return err
-	}
-	for _, item := range m {
-		if err := enc.WriteToken(jsontext.String(fmt.Sprint(item.Key))); err != nil {
+var orderedMaps = sync.OnceValue(func() json.Options {
+	return json.WithMarshalers(json.MarshalToFunc(func(enc *jsontext.Encoder, m yaml.MapSlice) error {
+		if err := enc.WriteToken(jsontext.BeginObject); err != nil {
 			return err
 		}
-		if err := json.MarshalEncode(enc, item.Value); err != nil {
-			return err
+		for _, item := range m {
+			if err := enc.WriteToken(jsontext.String(fmt.Sprint(item.Key))); err != nil {
+				return err
+			}
+			if err := json.MarshalEncode(enc, item.Value); err != nil {
+				return err
+			}
 		}
-	}
-	return enc.WriteToken(jsontext.EndObject)
-}))
+		return enc.WriteToken(jsontext.EndObject)
+	}))
+})
 
 // yamlProblem reports a YAML error at its line, without the excerpt of the
 // file the parser adds; a key given twice is named with its mapping's path.
