@@ -600,12 +600,9 @@ func (f *File) save() error {
 	if f.path == "" {
 		return invalidf("no config file path: set --config or DBGOV_CONFIG (HOME is not set)")
 	}
-	data := []byte("{}\n")
-	if f.doc != nil {
-		var err error
-		if data, err = encode(f.doc); err != nil {
-			return err
-		}
+	data, err := f.text()
+	if err != nil {
+		return err
 	}
 	target := f.path
 	if resolved, err := filepath.EvalSymlinks(f.path); err == nil {
@@ -647,6 +644,14 @@ func makeDirs(dir string) error {
 		}
 	}
 	return nil
+}
+
+// text returns the file as it is written.
+func (f *File) text() ([]byte, error) {
+	if f.doc == nil {
+		return []byte("{}\n"), nil
+	}
+	return encode(f.doc)
 }
 
 func encode(doc *yaml.Node) ([]byte, error) {

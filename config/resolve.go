@@ -1,6 +1,7 @@
 package config
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -165,8 +166,9 @@ func Open(fs *pflag.FlagSet, getenv func(string) string) (*File, string, error) 
 }
 
 // Edit applies change to the config file Open would load and the profile in
-// use, and saves the file. It holds the file's lock from the reading to the
-// writing, so that concurrent edits do not lose each other's changes.
+// use, and saves the file when that changed it. It holds the file's lock
+// from the reading to the writing, so that concurrent edits do not lose
+// each other's changes.
 func Edit(ctx context.Context, fs *pflag.FlagSet, getenv func(string) string, change func(f *File, profile string) error) error {
 	s := newSources(fs, getenv)
 	path, err := s.path()
@@ -184,7 +186,14 @@ func Edit(ctx context.Context, fs *pflag.FlagSet, getenv func(string) string, ch
 	if err := s.load(); err != nil {
 		return err
 	}
-	if err := change(s.file, s.profile); err != nil {
+	before, err := s.file.text()
+	if err == nil {
+		err = change(s.file, s.profile)
+	}
+	if err != nil {
+		return err
+	}
+	if after, err := s.file.text(); err != nil || bytes.Equal(before, after) {
 		return err
 	}
 	return s.file.save()

@@ -120,7 +120,7 @@ func RegisterFlags(fs *pflag.FlagSet) {
 	fs.Duration("timeout", defaultTimeout, "per-request time limit (env DBGOV_TIMEOUT)")
 	fs.Bool("insecure-skip-tls-verify", false, "do not verify the server's certificate (insecure)")
 	fs.String("ca-cert", "", "FILE of extra CA certificates (PEM) to trust")
-	fs.String("max-response-size", defaultMaxResponseSize, "largest answer read, such as 256MiB, 10MB or 1048576 (env DBGOV_MAX_RESPONSE_SIZE)")
+	fs.String("max-response-size", defaultMaxResponseSize, "largest answer read, a `size` such as 256MiB, 10MB or 1048576 (env DBGOV_MAX_RESPONSE_SIZE)")
 	fs.Bool("debug", false, "log each HTTP exchange to stderr, credentials redacted (env DBGOV_DEBUG=1)")
 }
 

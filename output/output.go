@@ -15,6 +15,16 @@ import (
 // not compile. Commands map it to the usage exit code.
 var ErrInvalidOptions = errors.New("invalid output options")
 
+// FilterError is an error of the --jq expression or the --template itself:
+// it does not compile, or fails on the document.
+type FilterError struct{ Err error }
+
+// Error returns the message of the error met.
+func (e FilterError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the error met.
+func (e FilterError) Unwrap() error { return e.Err }
+
 // Formats are the values -o accepts, the default first.
 var Formats = []string{"table", "json", "yaml", "name"}
 

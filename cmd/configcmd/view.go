@@ -19,9 +19,10 @@ type viewOptions struct {
 
 func newViewCmd(f *factory.Factory) *cobra.Command {
 	return &cobra.Command{
-		Use:   "view",
-		Short: "Print the config file",
-		Args:  arity.Exact(0, "no arguments"),
+		Use:        "view",
+		Short:      "Print the config file",
+		SuggestFor: []string{"list", "show"},
+		Args:       arity.Exact(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runView(cmd.Context(), &viewOptions{files: filesOf(f, cmd), Printer: f.LocalPrinter, ShowSecrets: showSecrets(cmd)})
 		},

@@ -7,12 +7,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/spf13/pflag"
 
 	"github.com/dbgov/dbgov/client"
 	"github.com/dbgov/dbgov/config"
+	"github.com/dbgov/dbgov/internal/credstore"
 	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/internal/iostreams"
 	"github.com/dbgov/dbgov/output"
@@ -26,6 +29,7 @@ type Factory struct {
 	Getenv  func(string) string
 
 	flags *pflag.FlagSet
+	auth  Auth // the credential of Client, once made
 
 	settingsOnce sync.Once
 	settings     *config.Settings
@@ -39,6 +43,15 @@ type Factory struct {
 // New returns a Factory for the given streams, build and environment.
 func New(ios *iostreams.IOStreams, version, commit string, getenv func(string) string) *Factory {
 	return &Factory{IO: ios, Version: version, Commit: commit, Getenv: getenv}
+}
+
+// Auth is the credential a client is made with, and where it came from.
+type Auth struct {
+	Token, ServiceAccount, ServiceKey string
+	// Source is "flag", "environment", "profile" or "keyring"; "" for none.
+	Source string
+	// Tokens keeps a service account's tokens; nil for none.
+	Tokens *credstore.TokenCache
 }
 
 // Output flag names, registered by RegisterFlags beside config's.
@@ -94,6 +107,64 @@ func (f *Factory) Client() (*client.Client, error) {
 
 func (f *Factory) newClient() (*client.Client, error) {
 	s, err := f.Settings()
+	if err != nil || s.URL == "" {
+		return f.ClientWith(Auth{})
+	}
+	a := Auth{Token: s.Token, ServiceAccount: s.ServiceAccount, ServiceKey: s.ServiceKey}
+	switch {
+	case a.Token != "":
+		a.Source = f.Source("token")
+	case a.ServiceKey != "":
+		a.Source = f.Source("service-key")
+	case a.ServiceAccount == "":
+		if c, err := credstore.Load(s.Profile); err == nil && c.For(s.URL) {
+			a = Auth{Token: c.Token, ServiceAccount: c.ServiceAccount, ServiceKey: c.ServiceKey, Source: "keyring"}
+		}
+	}
+	for _, flag := range []string{"token", "service-key"} {
+		if f.IO.ErrTTY && f.Source(flag) == "flag" {
+			f.warn("--" + flag + " is visible to other users of this machine (ps); use `dbgov auth login`, or the environment")
+		}
+	}
+	if a.Token == "" && a.ServiceAccount != "" && a.ServiceKey != "" {
+		a.Tokens = f.TokenCache(s.URL, a.ServiceAccount, a.ServiceKey, a.Source == "keyring")
+	}
+	f.auth = a
+	return f.ClientWith(a)
+}
+
+// Auth returns the credential of the client Client made.
+func (f *Factory) Auth() Auth { return f.auth }
+
+// Source says where the global setting of flag came from, when it is set:
+// "flag", "environment" or "profile".
+func (f *Factory) Source(flag string) string {
+	if f.flags != nil {
+		if fl := f.flags.Lookup(flag); fl != nil && fl.Changed {
+			return "flag"
+		}
+	}
+	if f.Getenv("DBGOV_"+strings.ToUpper(strings.ReplaceAll(flag, "-", "_"))) != "" {
+		return "environment"
+	}
+	return "profile"
+}
+
+// TokenCache returns the cache of a service account's tokens at url: in the
+// keyring, else in the cache directory; with DBGOV_NO_TOKEN_CACHE=1, for
+// this run only.
+func (f *Factory) TokenCache(url, account, key string, inKeyring bool) *credstore.TokenCache {
+	if off, _ := strconv.ParseBool(f.Getenv("DBGOV_NO_TOKEN_CACHE")); off {
+		return credstore.NewTokenCache(false, "", url, account, key)
+	}
+	return credstore.NewTokenCache(inKeyring, credstore.CacheDir(f.Getenv), url, account, key)
+}
+
+// ClientWith returns a new client for the resolved settings with the
+// credential of a. Without a URL it fails with a usage error that says how
+// to set one.
+func (f *Factory) ClientWith(a Auth) (*client.Client, error) {
+	s, err := f.Settings()
 	if err != nil {
 		return nil, err
 	}
@@ -106,15 +177,18 @@ func (f *Factory) newClient() (*client.Client, error) {
 	}
 	opts := client.Options{
 		BaseURL:               s.URL,
-		Token:                 s.Token,
-		ServiceAccount:        s.ServiceAccount,
-		ServiceKey:            s.ServiceKey,
+		Token:                 a.Token,
+		ServiceAccount:        a.ServiceAccount,
+		ServiceKey:            a.ServiceKey,
 		Headers:               headers,
 		Timeout:               s.Timeout,
 		InsecureSkipTLSVerify: s.InsecureSkipTLSVerify,
 		CACertFile:            s.CACert,
 		UserAgent:             "dbgov/" + f.Version,
 		Warn:                  f.warn,
+	}
+	if a.Tokens != nil {
+		opts.TokenCache = a.Tokens
 	}
 	if s.Debug {
 		opts.Debug = f.IO.ErrOut
@@ -266,3 +340,10 @@ func (f *Factory) JSONErrors() bool {
 	}
 	return f.jsonOutput(s)
 }
+
+// Warn says msg on stderr as every warning is said.
+func (f *Factory) Warn(msg string) { f.warn(msg) }
+
+// JSONErrorsByFlags is JSONErrors from the flags and environment alone, for
+// a report made while the settings may still be being read.
+func (f *Factory) JSONErrorsByFlags() bool { return f.jsonOutput(nil) }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -60,6 +61,9 @@ never shows them.`,
   grep -v '^#' on-call.txt | dbgov users batch-get - --jq '.users[] | select(.mfaEnabled | not) | .email'`,
 		Args: arity.AtLeast(1, "at least one user NAME (or - to read names from stdin)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if opts.IO.InTTY && slices.Contains(args, stdinArg) {
+				fmt.Fprintln(opts.IO.ErrOut, "Reading user names from stdin, one a line; press Ctrl-D to end.")
+			}
 			emails, err := userEmails(args, opts.IO.In)
 			if err != nil {
 				return err

@@ -33,7 +33,7 @@ func newUndeleteCmd(f *factory.Factory, runF func(context.Context, *undeleteOpti
 
 NAME is the user's email, alice@example.com, or its full name,
 users/alice@example.com. The service refuses a user that is not deleted
-(exit code 6) and one it does not know (exit code 5).
+(exit code 6, INVALID_ARGUMENT) and one it does not know (exit code 5).
 
 --dry-run prints the request that would be sent and sends nothing.`,
 		Example: `  dbgov users undelete bob@example.com

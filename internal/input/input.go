@@ -28,13 +28,22 @@ import (
 // treats it as a usage error, and nothing is sent.
 var ErrInvalid = errors.New("invalid input")
 
-// problem is an error about an input, matching ErrInvalid.
-type problem string
+// problem is an error about an input, matching ErrInvalid and its cause,
+// such as the context's when a read was stopped.
+type problem struct {
+	msg   string
+	cause error
+}
 
-func (p problem) Error() string      { return string(p) }
-func (problem) Is(target error) bool { return target == ErrInvalid }
+func (p *problem) Error() string        { return p.msg }
+func (p *problem) Is(target error) bool { return target == ErrInvalid }
+func (p *problem) Unwrap() error        { return p.cause }
 
-func invalidf(format string, args ...any) error { return problem(fmt.Sprintf(format, args...)) }
+func invalidf(format string, args ...any) error { return &problem{msg: fmt.Sprintf(format, args...)} }
+
+func readError(name string, err error) error {
+	return &problem{msg: fmt.Sprintf("read %s: %v", name, plainPathError(err)), cause: err}
+}
 
 // MaxSize bounds one input: a file, or standard input.
 const MaxSize = 256 << 20
@@ -75,7 +84,7 @@ func Read(path string, stdin io.Reader) ([]byte, error) {
 	case errors.Is(err, errBinary):
 		return nil, invalidf("%s is not a text file (it holds NUL bytes or invalid UTF-8)", name)
 	case err != nil:
-		return nil, invalidf("read %s: %v", name, plainPathError(err))
+		return nil, readError(name, err)
 	case len(bytes.TrimSpace(data)) == 0:
 		return nil, invalidf("%s is empty", name)
 	case !utf8.Valid(data):
@@ -141,7 +150,7 @@ func Lines(r io.Reader, name string, fn func(n int, line string) error) error {
 		return invalidf("%s: line %d is longer than %s", name, n+1, sizeText(maxLine))
 	}
 	if err := sc.Err(); err != nil {
-		return invalidf("read %s: %v", name, err)
+		return readError(name, err)
 	}
 	return nil
 }
