@@ -4,7 +4,6 @@
 package configcmd
 
 import (
-	"context"
 	"embed"
 	"strconv"
 	"strings"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/config"
-	"github.com/dbgov/dbgov/internal/iostreams"
 	"github.com/dbgov/dbgov/internal/secret"
 )
 
@@ -41,25 +39,11 @@ func withHelp(cmd *cobra.Command) *cobra.Command {
 	return cmd
 }
 
-// files gives a command the config file: to read it, or to change it while
-// holding its lock. It checks no setting, so that a bad value can still be
-// repaired.
-type files struct {
-	IO   *iostreams.IOStreams
-	Open func() (*config.File, string, error)
-	Edit func(ctx context.Context, change func(f *config.File, profile string) error) error
-}
-
-// filesOf returns the files of cmd, as the global flags and the environment
-// choose them.
-func filesOf(f *factory.Factory, cmd *cobra.Command) files {
-	return files{
-		IO:   f.IO,
-		Open: func() (*config.File, string, error) { return config.Open(cmd.Root().PersistentFlags(), f.Getenv) },
-		Edit: func(ctx context.Context, change func(*config.File, string) error) error {
-			return config.Edit(ctx, cmd.Root().PersistentFlags(), f.Getenv, change)
-		},
-	}
+// open loads the config file and names the profile that the global flags
+// and the environment choose. It checks no setting, so that a bad value
+// can still be shown and repaired.
+func open(f *factory.Factory, cmd *cobra.Command) (*config.File, string, error) {
+	return config.Open(cmd.Root().PersistentFlags(), f.Getenv)
 }
 
 // showSecrets reports whether the global --show-secrets flag is set.
@@ -83,7 +67,7 @@ func completeKeys(_ *cobra.Command, args []string, _ string) ([]string, cobra.Sh
 // completeProfiles completes a profile NAME argument.
 func completeProfiles(f *factory.Factory) cobra.CompletionFunc {
 	return func(cmd *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
-		file, _, err := filesOf(f, cmd).Open()
+		file, _, err := open(f, cmd)
 		if len(args) > 0 || err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}

@@ -1,7 +1,6 @@
 package configcmd
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -19,60 +18,47 @@ import (
 	"github.com/dbgov/dbgov/output"
 )
 
-type setOptions struct {
-	files
-	Key   string
-	Value string // "-" reads the value from stdin
-}
-
 func newSetCmd(f *factory.Factory) *cobra.Command {
-	return &cobra.Command{
-		Use:   "set KEY VALUE",
-		Short: "Store a setting in the profile",
-		Args:  arity.Exact(2, "a KEY and a VALUE (- reads the value from standard input)"),
-		ValidArgsFunction: func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
-			switch {
-			case len(args) == 0:
-				return config.Keys(), cobra.ShellCompDirectiveNoFileComp
-			case len(args) == 1 && args[0] == "output":
-				return output.Formats, cobra.ShellCompDirectiveNoFileComp
-			case len(args) == 1 && args[0] == "insecure_skip_tls_verify":
-				return []string{"true", "false"}, cobra.ShellCompDirectiveNoFileComp
-			case len(args) == 1 && args[0] == "ca_cert":
-				return nil, cobra.ShellCompDirectiveDefault
-			}
-			return nil, cobra.ShellCompDirectiveNoFileComp
-		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runSet(cmd.Context(), &setOptions{files: filesOf(f, cmd), Key: args[0], Value: args[1]})
-		},
+	var value string
+	cmd := editCmd(f, "set KEY VALUE", "Store a setting in the profile", arity.Exact(2, "a KEY and a VALUE (- reads the value from standard input)"),
+		func(args []string, file *config.File, profile string) (string, error) {
+			return "Set " + args[0] + " in profile " + profile, file.Set(profile, args[0], value)
+		})
+	cmd.ValidArgsFunction = func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+		switch {
+		case len(args) == 0:
+			return config.Keys(), cobra.ShellCompDirectiveNoFileComp
+		case len(args) == 1 && args[0] == "output":
+			return output.Formats, cobra.ShellCompDirectiveNoFileComp
+		case len(args) == 1 && args[0] == "insecure_skip_tls_verify":
+			return []string{"true", "false"}, cobra.ShellCompDirectiveNoFileComp
+		case len(args) == 1 && args[0] == "ca_cert":
+			return nil, cobra.ShellCompDirectiveDefault
+		}
+		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
-}
-
-func runSet(ctx context.Context, opts *setOptions) error {
-	value := opts.Value
-	if value == "-" {
-		var err error
-		if value, err = readValue(opts.IO, opts.Key); err != nil {
+	edit := cmd.RunE
+	cmd.RunE = func(c *cobra.Command, args []string) error {
+		key := args[0]
+		value = args[1]
+		if value == "-" { // read before the file is locked
+			var err error
+			if value, err = readValue(f.IO, key); err != nil {
+				return err
+			}
+		}
+		if err := edit(c, args); err != nil || !f.IO.ErrTTY {
 			return err
 		}
+		if isSecret(key) && args[1] != "-" {
+			fmt.Fprintf(f.IO.ErrOut, "hint: the value is in your shell's history now; `dbgov config set %s -` reads it from standard input instead\n", key)
+		}
+		if key == "token" || key == "service_key" {
+			fmt.Fprintf(f.IO.ErrOut, "warning: the %s is kept in plain text; `dbgov auth login` keeps it in the keyring, or give it in the environment (DBGOV_%s)\n", key, strings.ToUpper(key))
+		}
+		return nil
 	}
-	var where string
-	err := opts.Edit(ctx, func(file *config.File, profile string) error {
-		where = "profile " + profile + " of " + file.Path()
-		return file.Set(profile, opts.Key, value)
-	})
-	if err != nil || !opts.IO.ErrTTY {
-		return err
-	}
-	fmt.Fprintf(opts.IO.ErrOut, "Set %s in %s\n", opts.Key, where)
-	if isSecret(opts.Key) && opts.Value != "-" {
-		fmt.Fprintf(opts.IO.ErrOut, "hint: the value is in your shell's history now; `dbgov config set %s -` reads it from standard input instead\n", opts.Key)
-	}
-	if opts.Key == "token" || opts.Key == "service_key" {
-		fmt.Fprintf(opts.IO.ErrOut, "warning: the %s is kept in plain text; `dbgov auth login` keeps it in the keyring, or give it in the environment (DBGOV_%s)\n", opts.Key, strings.ToUpper(opts.Key))
-	}
-	return nil
+	return cmd
 }
 
 // readValue reads a value from the first line of stdin, without its line
