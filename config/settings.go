@@ -116,7 +116,8 @@ func RegisterFlags(fs *pflag.FlagSet) {
 	fs.StringArray("header", nil, `extra request header "Name: value", e.g. for an access proxy (repeatable)`)
 	fs.String("profile", "", `profile of the config file (env DBGOV_PROFILE; default: the file's current_profile, else "default")`)
 	fs.String("config", "", "config file (env DBGOV_CONFIG; default $XDG_CONFIG_HOME/dbgov/config.yaml, else ~/.config/dbgov/config.yaml)")
-	fs.StringP("output", "o", output.Formats[0], "output format: "+strings.Join(output.Formats, ", ")+" (env DBGOV_OUTPUT)")
+	last := len(output.Formats) - 1
+	fs.StringP("output", "o", output.Formats[0], "output format: "+strings.Join(output.Formats[:last], ", ")+" or "+output.Formats[last]+" (env DBGOV_OUTPUT)")
 	fs.Duration("timeout", defaultTimeout, "per-request time limit (env DBGOV_TIMEOUT)")
 	fs.Bool("insecure-skip-tls-verify", false, "do not verify the server's certificate (insecure)")
 	fs.String("ca-cert", "", "FILE of extra CA certificates (PEM) to trust")

@@ -44,7 +44,7 @@ func NewCmd(f *factory.Factory) *cobra.Command {
 }
 
 func newAPICmd(f *factory.Factory, runF func(context.Context, *apiOptions) error) *cobra.Command {
-	opts := &apiOptions{IO: f.IO, Client: f.Client, OutputOptions: f.OutputOptions, Warn: f.Warn}
+	opts := &apiOptions{IO: f.IO, Client: f.Client, OutputOptions: f.PrintFlags().Options, Warn: f.Warn}
 	cmd := &cobra.Command{
 		Use:   "api METHOD PATH",
 		Short: "Send any /v1 request to the service",

@@ -135,7 +135,7 @@ type status struct {
 }
 
 func runStatus(cmd *cobra.Command, f *factory.Factory) error {
-	p, err := f.Printer()
+	p, err := f.PrintFlags().ToPrinter()
 	if err != nil {
 		return err
 	}

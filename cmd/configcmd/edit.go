@@ -117,7 +117,7 @@ func newListProfilesCmd(f *factory.Factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			p, err := f.LocalPrinter()
+			p, err := f.PrintFlags().DefaultFrom(factory.EnvOnly).ToPrinter()
 			if err != nil {
 				return err
 			}

@@ -62,7 +62,7 @@ func newViewCmd(f *factory.Factory) *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("show config file %s: %w", file.Path(), err)
 			}
-			p, err := f.LocalPrinter()
+			p, err := f.PrintFlags().DefaultFrom(factory.EnvOnly).ToPrinter()
 			if err != nil {
 				return err
 			}

@@ -35,7 +35,7 @@ type listOptions struct {
 const parentsHint = "this version of the service lists no policies of a database: list those of its environment (--environment), its project (--project) or the workspace (--workspace)"
 
 func newListCmd(f *factory.Factory, runF func(context.Context, *listOptions) error) *cobra.Command {
-	opts := &listOptions{IO: f.IO, Client: f.Client, Printer: f.Printer}
+	opts := &listOptions{IO: f.IO, Client: f.Client, Printer: f.PrintFlags().ToPrinter}
 	var db dbname.Flags
 	var policyType string
 	var workspace bool
@@ -114,8 +114,8 @@ func runList(ctx context.Context, opts *listOptions) error {
 	return p.Print(opts.IO.Out, output.Document{
 		Raw:       raw,
 		ListField: "policies",
-		Names:     func() []string { return policyNames(resp.Policies) },
-		Tables:    func() []output.Table { return []output.Table{policiesTable(resp.Policies)} },
+		Names:     func() []string { return policyList.Names(resp.Policies) },
+		Tables:    func() []output.Table { return []output.Table{policyList.Table(resp.Policies, policiesOf(opts.Parent))} },
 	})
 }
 

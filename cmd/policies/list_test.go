@@ -1,6 +1,7 @@
 package policies_test
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -269,6 +270,16 @@ func TestList_typeCompletion(t *testing.T) {
 
 func TestList_noURL(t *testing.T) {
 	cmdtest.Run(t, cmdtest.Options{}, "policies", "list", "--instance", "prod-pg", "--database", "orders").Expect(t, 2).StderrHas(t, "DBGOV_URL")
+}
+
+func TestList_fitsTheTerminal(t *testing.T) {
+	for _, width := range []int{60, 80, 120} {
+		reg := httpmock.New(t)
+		reg.Register(http.MethodGet, ordersPath, 200, ordersPolicies).Query("")
+		res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), TTY: true, Width: width},
+			"policies", "list", "--instance", "prod-pg", "--database", "orders").Expect(t, 0)
+		cmdtest.Golden(t, fmt.Sprintf("list_tty_%d", width), res.Stdout)
+	}
 }
 
 func TestList_parents(t *testing.T) {

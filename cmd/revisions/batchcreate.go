@@ -40,7 +40,7 @@ type batchCreateOptions struct {
 }
 
 func newBatchCreateCmd(f *factory.Factory, runF func(context.Context, *batchCreateOptions) error) *cobra.Command {
-	opts := &batchCreateOptions{IO: f.IO, Client: f.Client, Printer: f.Printer}
+	opts := &batchCreateOptions{IO: f.IO, Client: f.Client, Printer: f.PrintFlags().ToPrinter}
 	var db dbname.Flags
 	cmd := &cobra.Command{
 		Use:   "batch-create --instance I --database D -f FILE",

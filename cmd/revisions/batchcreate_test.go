@@ -42,6 +42,12 @@ const createdThree = `{"revisions": [
  {"name" : "instances/prod-pg/databases/orders/revisions/103", "file": "schema/orders.sql", "version": "2024.06", "type": "DECLARATIVE", "createTime": "2024-05-02T10:00:02Z"}
 ]}`
 
+// createdDaysAgo is answer with its revisions created three days ago, an
+// age a terminal shows as 3d whenever the test runs.
+func createdDaysAgo(answer string) string {
+	return strings.ReplaceAll(answer, "2024-05-02T10:00:0", time.Now().Add(-72*time.Hour-time.Minute).UTC().Format("2006-01-02T15:04:0"))
+}
+
 // timing matches the elapsed time and rate of a progress or summary line,
 // which vary from run to run.
 var timing = regexp.MustCompile(` in [0-9.hms]+, [0-9]+/s`)
@@ -127,7 +133,11 @@ func TestBatchCreate_formats(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			reg := httpmock.New(t)
-			reg.Register(http.MethodPost, batchPath, 200, createdThree).Query("").JSONBody(sentThree)
+			answer := createdThree
+			if tt.tty {
+				answer = createdDaysAgo(createdThree)
+			}
+			reg.Register(http.MethodPost, batchPath, 200, answer).Query("").JSONBody(sentThree)
 			args := batchCreate(append([]string{"-f", "testdata/revisions.yaml"}, tt.args...)...)
 			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), TTY: tt.tty}, args...).Expect(t, 0)
 			if tt.tty {
@@ -603,6 +613,15 @@ func TestBatchCreate_noConnectionClaimsNothingCreated(t *testing.T) {
 	}
 	if res.Stdout != "" {
 		t.Errorf("stdout %q", res.Stdout)
+	}
+}
+
+func TestBatchCreate_fitsTheTerminal(t *testing.T) {
+	for _, width := range []int{60, 80, 120} {
+		reg := httpmock.New(t)
+		reg.Register(http.MethodPost, batchPath, 200, createdDaysAgo(createdThree)).Query("").JSONBody(sentThree)
+		res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), TTY: true, Width: width}, batchCreate("-f", "testdata/revisions.yaml")...).Expect(t, 0)
+		cmdtest.Golden(t, fmt.Sprintf("batch_create_tty_%d", width), res.Stdout)
 	}
 }
 

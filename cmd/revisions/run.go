@@ -140,16 +140,9 @@ func (r *run) print(p output.Printer) error {
 	doc := output.Document{
 		Raw:       r.document(),
 		ListField: "revisions",
-		Names: func() []string {
-			revs := decode()
-			names := make([]string, len(revs))
-			for i := range revs {
-				names[i] = revs[i].Name
-			}
-			return names
-		},
+		Names:     func() []string { return revisionList.Names(decode()) },
 		Tables: func() []output.Table {
-			return []output.Table{output.TableOf(decode(), revisionColumns)}
+			return []output.Table{revisionList.Table(decode(), r.opts.Database.String()+"/revisions/")}
 		},
 	}
 	if err := p.Print(r.opts.IO.Out, doc); err != nil {

@@ -38,7 +38,7 @@ type diffOptions struct {
 const changelogHint = "the service cannot compare a schema text with a changelog: drop --changelog to compare with the database's current schema"
 
 func newDiffCmd(f *factory.Factory, runF func(context.Context, *diffOptions) error) *cobra.Command {
-	opts := &diffOptions{IO: f.IO, Client: f.Client, Printer: f.Printer, OutputOptions: f.OutputOptions}
+	opts := &diffOptions{IO: f.IO, Client: f.Client, Printer: f.PrintFlags().ToPrinter, OutputOptions: f.PrintFlags().Options}
 	var db dbname.Flags
 	cmd := &cobra.Command{
 		Use:   "diff --instance I --database D [--changelog C] (--schema-file FILE | --target-changelog NAME)",
@@ -175,7 +175,7 @@ func refuseNames(opts *diffOptions) error {
 	if err != nil {
 		return err
 	}
-	if o.Format == "name" && !o.Defaulted && o.JQ == "" && o.Template == "" {
+	if o.Format == "name" && !o.FormatIsDefault && o.JQ == "" && o.Template == "" {
 		return exitcode.Usagef("schema diff has no resource names to print: use -o table, json or yaml")
 	}
 	return nil

@@ -25,7 +25,7 @@ type undeleteOptions struct {
 }
 
 func newUndeleteCmd(f *factory.Factory, runF func(context.Context, *undeleteOptions) error) *cobra.Command {
-	opts := &undeleteOptions{IO: f.IO, Client: f.Client, Printer: f.Printer}
+	opts := &undeleteOptions{IO: f.IO, Client: f.Client, Printer: f.PrintFlags().ToPrinter}
 	cmd := &cobra.Command{
 		Use:   "undelete NAME",
 		Short: "Restore a deleted user",
@@ -79,6 +79,6 @@ func runUndelete(ctx context.Context, opts *undeleteOptions) error {
 	return p.Print(opts.IO.Out, output.Document{
 		Raw:    raw,
 		Names:  func() []string { return []string{u.Name} },
-		Tables: func() []output.Table { return []output.Table{output.TableOf([]*userRow{rowOf(u)}, userColumns)} },
+		Tables: func() []output.Table { return []output.Table{userList.Table([]userRow{rowOf(u)}, userCollection)} },
 	})
 }

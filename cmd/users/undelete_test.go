@@ -1,6 +1,7 @@
 package users_test
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -170,5 +171,15 @@ func TestUndelete_usage(t *testing.T) {
 				t.Errorf("sent %d requests", n)
 			}
 		})
+	}
+}
+
+func TestUndelete_fitsTheTerminal(t *testing.T) {
+	for _, width := range []int{60, 80, 120} {
+		reg := httpmock.New(t)
+		reg.Register(http.MethodPost, "/v1/users/bob@example.com:undelete", 200, bobRestored).
+			Query("").JSONBody(`{"name": "users/bob@example.com"}`)
+		res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), TTY: true, Width: width}, "users", "undelete", "bob@example.com").Expect(t, 0)
+		cmdtest.Golden(t, fmt.Sprintf("undelete_tty_%d", width), res.Stdout)
 	}
 }

@@ -25,7 +25,7 @@ type options struct {
 // NewCmd builds `dbgov version`. It reads neither the config file nor the
 // environment, so it answers whatever they hold.
 func NewCmd(f *factory.Factory) *cobra.Command {
-	opts := &options{IO: f.IO, Printer: f.FlagPrinter, Version: f.Version, Commit: f.Commit}
+	opts := &options{IO: f.IO, Printer: f.PrintFlags().DefaultFrom(factory.FlagsOnly).ToPrinter, Version: f.Version, Commit: f.Commit}
 	cmd := &cobra.Command{
 		Use:   "version",
 		Short: "Print dbgov's version",
