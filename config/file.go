@@ -6,17 +6,15 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/dbgov/dbgov/internal/input"
 	"github.com/dbgov/dbgov/internal/secret"
 )
 
@@ -75,7 +73,7 @@ func Load(path string) (*File, error) {
 
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, invalidf("config file %s: %s", path, yamlProblem(err))
+		return nil, invalidf("config file %s: %s", path, input.YAMLError(err))
 	}
 	if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 && !isNull(doc.Content[0]) {
 		f.doc = &doc
@@ -84,32 +82,6 @@ func Load(path string) (*File, error) {
 		return nil, err
 	}
 	return f, nil
-}
-
-// yamlParserProblems begin the messages of the YAML parser proper, which,
-// unlike the scanner's, count lines from zero.
-var yamlParserProblems = [...]string{"did not find expected", "found duplicate %", "found incompatible YAML", "found undefined tag"}
-
-// yamlProblem turns a YAML syntax error into "line N: problem", N counted
-// from one. The parser leaves the line out for problems on the first line.
-func yamlProblem(err error) string {
-	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	if strings.Contains(msg, "\n") { // a list of decoding errors, each with its line
-		return strings.TrimPrefix(msg, "unmarshal errors:\n  ")
-	}
-	rest, ok := strings.CutPrefix(msg, "line ")
-	digits, problem, ok2 := strings.Cut(rest, ": ")
-	n, err := strconv.Atoi(digits)
-	if !ok || !ok2 || err != nil {
-		return "line 1: " + msg
-	}
-	for _, p := range yamlParserProblems {
-		if strings.HasPrefix(problem, p) {
-			n++
-			break
-		}
-	}
-	return fmt.Sprintf("line %d: %s", n, problem)
 }
 
 // Path returns the file's path; "" when no path could be found.
@@ -250,7 +222,7 @@ func (f *File) entries(profile string) (map[string]*yaml.Node, error) {
 	}
 	var m map[string]yaml.Node
 	if err := p.Decode(&m); err != nil {
-		return nil, invalidf("config file %s: profile %q: %s", f.path, profile, yamlProblem(err))
+		return nil, invalidf("config file %s: profile %q: %s", f.path, profile, input.YAMLError(err))
 	}
 	out := make(map[string]*yaml.Node, len(m))
 	for k, n := range m {
@@ -510,11 +482,10 @@ func (f *File) View(showSecrets bool) (text, js []byte, err error) {
 	if text, err = encode(doc); err != nil {
 		return nil, nil, err
 	}
-	var buf bytes.Buffer
-	if err := writeJSON(jsontext.NewEncoder(&buf), doc.Content[0]); err != nil {
+	if js, err = input.YAMLToJSON(doc.Content[0]); err != nil {
 		return nil, nil, invalidf("config file %s: %v", f.path, err)
 	}
-	return text, buf.Bytes(), nil
+	return text, js, nil
 }
 
 // Mask returns value, a value of key, with what is secret in it hidden: a
@@ -534,61 +505,6 @@ func Mask(key, value string) string {
 		return strings.TrimSpace(name) + ": " + secret.Mask
 	}
 	return secret.Mask
-}
-
-// writeJSON writes n as JSON: aliases followed, merge keys (<<) applied.
-// It stops at 16 MiB, which only aliases of aliases can make of the file.
-func writeJSON(enc *jsontext.Encoder, n *yaml.Node) error {
-	if enc.OutputOffset() > 16<<20 {
-		return errors.New("its aliases expand it beyond 16 MiB")
-	}
-	switch n = deref(n); n.Kind {
-	case yaml.MappingNode:
-		var values map[string]yaml.Node
-		if err := n.Decode(&values); err != nil {
-			return err
-		}
-		// The mapping's own keys in the file's order, then those it merges.
-		var keys []string
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if n.Content[i].Tag != "!!merge" {
-				keys = append(keys, n.Content[i].Value)
-			}
-		}
-		for _, k := range slices.Sorted(maps.Keys(values)) {
-			if !slices.Contains(keys, k) {
-				keys = append(keys, k)
-			}
-		}
-		err := enc.WriteToken(jsontext.BeginObject)
-		for _, k := range keys {
-			if v := values[k]; err == nil {
-				if err = enc.WriteToken(jsontext.String(k)); err == nil {
-					err = writeJSON(enc, &v)
-				}
-			}
-		}
-		if err != nil {
-			return err
-		}
-		return enc.WriteToken(jsontext.EndObject)
-	case yaml.SequenceNode:
-		err := enc.WriteToken(jsontext.BeginArray)
-		for _, c := range n.Content {
-			if err == nil {
-				err = writeJSON(enc, c)
-			}
-		}
-		if err != nil {
-			return err
-		}
-		return enc.WriteToken(jsontext.EndArray)
-	}
-	var v any
-	if err := n.Decode(&v); err != nil {
-		return fmt.Errorf("line %d: %v", n.Line, err)
-	}
-	return json.MarshalEncode(enc, v)
 }
 
 // save writes the file, the caller holding its lock (see Edit): its

@@ -487,8 +487,8 @@ profiles:
 		t.Fatal(err)
 	}
 	want := `{"base":{"url":"https://u:********@base.example","token":"********","timeout":"1m"},` +
-		`"profiles":{"default":{"timeout":"2m","token":"********","url":"https://u:********@base.example"},` +
-		`"copy":{"url":"https://u:********@base.example","token":"********","timeout":"1m"}}}` + "\n"
+		`"profiles":{"default":{"timeout":"2m","url":"https://u:********@base.example","token":"********"},` +
+		`"copy":{"url":"https://u:********@base.example","token":"********","timeout":"1m"}}}`
 	if string(js) != want {
 		t.Errorf("View JSON:\n%s\nwant:\n%s", js, want)
 	}

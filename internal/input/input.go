@@ -19,9 +19,7 @@ import (
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
-	"github.com/goccy/go-yaml"
-	"github.com/goccy/go-yaml/ast"
-	"github.com/goccy/go-yaml/parser"
+	"go.yaml.in/yaml/v3"
 )
 
 // ErrInvalid is matched by every error about an input: the command layer
@@ -101,28 +99,38 @@ var (
 // readAll reads r, of about size bytes, into a slice with spare capacity: a
 // request that sends the file as it is may have the answer read into the
 // same memory (client.Request.ReuseBody), and an answer echoing the file is
-// often a little longer. It stops at limit bytes and at a NUL byte.
+// often a little longer. It stops at limit bytes and at a NUL byte. A file
+// of the size it said is read into one slice; a stream into chunks, joined
+// at the end, so that one refused at the cap held no more than the cap.
 func readAll(r io.Reader, size, limit int64) ([]byte, error) {
 	if size > limit {
 		return nil, errTooLarge
 	}
-	data := make([]byte, 0, max(size, 0)+size/16+64<<10)
+	var full [][]byte // the chunks read to the brim
+	chunk, total := make([]byte, 0, max(size, 0)+size/16+64<<10), int64(0)
 	for {
-		if len(data) == cap(data) {
-			data = append(data, 0)[:len(data)]
-		}
-		n, err := r.Read(data[len(data):min(cap(data), int(limit)+1)])
-		if bytes.IndexByte(data[len(data):len(data)+n], 0) >= 0 {
+		n, err := r.Read(chunk[len(chunk):cap(chunk)])
+		if bytes.IndexByte(chunk[len(chunk):len(chunk)+n], 0) >= 0 {
 			return nil, errBinary
 		}
-		data = data[:len(data)+n]
-		switch {
-		case int64(len(data)) > limit:
+		chunk = chunk[:len(chunk)+n]
+		if total += int64(n); total > limit {
 			return nil, errTooLarge
+		}
+		switch {
+		case err == io.EOF && full == nil:
+			return chunk, nil
 		case err == io.EOF:
+			data := make([]byte, 0, total+total/16+64<<10)
+			for _, c := range append(full, chunk) {
+				data = append(data, c...)
+			}
 			return data, nil
 		case err != nil:
 			return nil, err
+		case len(chunk) == cap(chunk):
+			full = append(full, chunk)
+			chunk = make([]byte, 0, min(2*cap(chunk), 16<<20))
 		}
 	}
 }
@@ -183,8 +191,8 @@ func IsList(data []byte) bool {
 	if IsJSON(data) {
 		return bytes.TrimLeft(trimBOM(data), " \t\r\n")[0] == '['
 	}
-	f, err := parser.ParseBytes(data, 0)
-	return err == nil && len(f.Docs) > 0 && f.Docs[0].Body != nil && f.Docs[0].Body.Type() == ast.SequenceType
+	var doc yaml.Node
+	return yaml.Unmarshal(data, &doc) == nil && len(doc.Content) > 0 && doc.Content[0].Kind == yaml.SequenceNode
 }
 
 func trimBOM(data []byte) []byte { return bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) }
@@ -245,105 +253,6 @@ func jsonLine(data []byte) lineFunc {
 	return func(_ jsontext.Pointer, offset int64) int {
 		return bytes.Count(data[:min(max(offset, 0), int64(len(data)))], []byte("\n")) + 1
 	}
-}
-
-// fromYAML converts one YAML document to JSON, and returns how to find the
-// line of a value in the YAML. Aliases are refused, so that a small file
-// cannot expand into an enormous document.
-func fromYAML(name string, data []byte) ([]byte, lineFunc, error) {
-	file, err := parser.ParseBytes(data, 0)
-	if err != nil {
-		return nil, nil, yamlProblem(name, data, err)
-	}
-	for _, doc := range file.Docs[min(1, len(file.Docs)):] {
-		if doc.Body != nil {
-			return nil, nil, invalidf("%s holds more than one YAML document (---); give one", name)
-		}
-	}
-	if len(file.Docs) == 0 || file.Docs[0].Body == nil || file.Docs[0].Body.Type() == ast.NullType {
-		return nil, nil, invalidf("%s holds no document (null)", name)
-	}
-	alias := finder{match: func(n ast.Node) bool { return n.Type() == ast.AliasType }}
-	if ast.Walk(&alias, file.Docs[0].Body); alias.at != nil {
-		return nil, nil, invalidf("%s: line %d: YAML aliases (*name) are not supported in input files", name, alias.at.GetToken().Position.Line)
-	}
-	var v any
-	if err := yaml.NodeToValue(file.Docs[0].Body, &v, yaml.UseOrderedMap()); err != nil {
-		return nil, nil, yamlProblem(name, data, err)
-	}
-	js, err := json.Marshal(v, orderedMaps())
-	if err != nil {
-		return nil, nil, describe(name, err, nil)
-	}
-	line := func(p jsontext.Pointer, _ int64) int {
-		b := (&yaml.PathBuilder{}).Root()
-		for tok := range p.Tokens() {
-			if i, err := strconv.ParseUint(tok, 10, 31); err == nil {
-				b = b.Index(uint(i))
-			} else {
-				b = b.Child(tok)
-			}
-		}
-		if n, err := b.Build().FilterFile(file); err == nil && n != nil {
-			return n.GetToken().Position.Line
-		}
-		return 0
-	}
-	return js, line, nil
-}
-
-// finder finds the first node that matches.
-type finder struct {
-	match func(ast.Node) bool
-	at    ast.Node
-}
-
-func (f *finder) Visit(n ast.Node) ast.Visitor {
-	if f.at == nil && f.match(n) {
-		f.at = n
-	}
-	return f
-}
-
-// orderedMaps writes a YAML mapping as a JSON object with its keys in order.
-var orderedMaps = sync.OnceValue(func() json.Options {
-	return json.WithMarshalers(json.MarshalToFunc(func(enc *jsontext.Encoder, m yaml.MapSlice) error {
-		if err := enc.WriteToken(jsontext.BeginObject); err != nil {
-			return err
-		}
-		for _, item := range m {
-			if err := enc.WriteToken(jsontext.String(fmt.Sprint(item.Key))); err != nil {
-				return err
-			}
-			if err := json.MarshalEncode(enc, item.Value); err != nil {
-				return err
-			}
-		}
-		return enc.WriteToken(jsontext.EndObject)
-	}))
-})
-
-// yamlProblem reports a YAML error at its line, without the excerpt of the
-// file the parser adds; a key given twice is named with its mapping's path.
-func yamlProblem(name string, data []byte, err error) error {
-	var ye yaml.Error
-	if !errors.As(err, &ye) || ye.GetToken() == nil {
-		return invalidf("%s: invalid YAML: %v", name, err)
-	}
-	tok := ye.GetToken()
-	if strings.HasPrefix(ye.GetMessage(), "mapping key ") {
-		in := "the document"
-		if file, err := parser.ParseBytes(data, 0, parser.AllowDuplicateMapKey()); err == nil && len(file.Docs) > 0 {
-			key := finder{match: func(n ast.Node) bool { return n.GetToken() != nil && *n.GetToken().Position == *tok.Position }}
-			if ast.Walk(&key, file.Docs[0].Body); key.at != nil {
-				if path := strings.TrimPrefix(key.at.GetPath(), "$"); strings.Count(path, ".") > 1 {
-					in = strings.TrimPrefix(path[:strings.LastIndexByte(path, '.')], ".")
-				}
-			}
-		}
-		return invalidf("%s: line %d: field %q is given twice in %s", name, tok.Position.Line, tok.Value, in)
-	}
-	return invalidf("%s: line %d: invalid YAML: %s", name, tok.Position.Line, ye.GetMessage())
 }
 
 // describe turns a decoding error into a message naming the file, the line
