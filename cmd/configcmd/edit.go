@@ -121,7 +121,7 @@ func newListProfilesCmd(f *factory.Factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return p.Print(f.IO.Out, output.Document{Raw: raw, ListField: "profiles", Text: text.String, Names: file.Profiles})
+			return p.Print(cmd.Context(), f.IO.Out, output.Document{Raw: raw, ListField: "profiles", Text: text.String, Names: file.Profiles})
 		},
 	}
 }

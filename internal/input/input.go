@@ -218,8 +218,23 @@ var strict = sync.OnceValue(func() json.Options {
 })
 
 // Decode decodes the JSON or YAML document in data into v, a pointer to a
-// value of the client's types. name is the file's name for messages.
+// value of the client's types. name is the file's name for messages. A
+// document that is null is refused: sending it would erase what it stands
+// for.
 func Decode(name string, data []byte, v any) error {
+	return decode(name, data, v, false)
+}
+
+// ToJSON returns the JSON or YAML document in data as JSON, checked as
+// Decode checks it, keys in their order, fields of any name kept; null
+// for a null document.
+func ToJSON(name string, data []byte) ([]byte, error) {
+	var doc jsontext.Value
+	err := decode(name, data, &doc, true)
+	return doc, err
+}
+
+func decode(name string, data []byte, v any, nullOK bool) error {
 	data = trimBOM(data)
 	if IsJSON(data) {
 		err := json.Unmarshal(data, v, strict())
@@ -228,6 +243,9 @@ func Decode(name string, data []byte, v any) error {
 		}
 	}
 	js, line, err := fromYAML(name, data)
+	if err == nil && !nullOK && string(js) == "null" {
+		err = invalidf("%s holds no document (null)", name)
+	}
 	if err != nil {
 		return err
 	}

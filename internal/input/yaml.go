@@ -26,7 +26,7 @@ func fromYAML(name string, data []byte) ([]byte, lineFunc, error) {
 		return nil, nil, invalidf("%s holds more than one YAML document (---); give one", name)
 	}
 	if len(doc.Content) == 0 || isNull(doc.Content[0]) {
-		return nil, nil, invalidf("%s holds no document (null)", name)
+		return []byte("null"), nil, nil
 	}
 	root := doc.Content[0]
 	if alias := findAlias(root); alias != nil {
