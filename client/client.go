@@ -243,7 +243,7 @@ func newTLSConfig(insecure bool, caFile string) (*tls.Config, error) {
 	if caFile == "" {
 		return cfg, nil
 	}
-	pem, err := os.ReadFile(caFile)
+	pem, err := readCABundle(caFile)
 	if err != nil {
 		return nil, fmt.Errorf("%w: read CA bundle: %v", ErrInvalidOptions, err)
 	}
@@ -256,6 +256,23 @@ func newTLSConfig(insecure bool, caFile string) (*tls.Config, error) {
 	}
 	cfg.RootCAs = pool
 	return cfg, nil
+}
+
+// maxCABundle bounds the CA bundle read: far above any real bundle, and no
+// more than a device or a FIFO given by mistake can make dbgov read.
+const maxCABundle = 1 << 20
+
+func readCABundle(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	pem, err := io.ReadAll(io.LimitReader(f, maxCABundle+1))
+	if err == nil && len(pem) > maxCABundle {
+		err = fmt.Errorf("%s is larger than 1 MiB", path)
+	}
+	return pem, err
 }
 
 // URL returns the full URL r would be sent to.

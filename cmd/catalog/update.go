@@ -57,6 +57,9 @@ func runUpdate(ctx context.Context, opts *updateOptions) error {
 		}
 		return edit(ctx, &opts.dbOptions, file, opts.File, opts.DryRun, func(client.DatabaseName, []catalogjson.Change) error { return nil })
 	}
+	if _, err := opts.f.Client(); err != nil { // a missing URL is told before a large file is read
+		return err
+	}
 	data, err := input.Read(opts.File, opts.IO.In)
 	if err != nil {
 		return err

@@ -80,7 +80,8 @@ func (f *Factory) RegisterFlags(fs *pflag.FlagSet) {
 }
 
 // Settings resolves the configuration once: flags, environment, config file.
-// Warnings it finds (a config file others can read) go to stderr once.
+// Warnings it finds (a config file others can read) go to stderr once, and
+// notices (an environment variable overriding the profile) on a terminal.
 func (f *Factory) Settings() (*config.Settings, error) {
 	f.settingsOnce.Do(func() {
 		fs := f.flags
@@ -92,6 +93,11 @@ func (f *Factory) Settings() (*config.Settings, error) {
 		if f.settingsErr == nil {
 			for _, w := range f.settings.Warnings {
 				f.warn(w)
+			}
+			for _, n := range f.settings.Notices {
+				if f.IO.ErrTTY {
+					fmt.Fprintf(f.IO.ErrOut, "note: %s\n", n)
+				}
 			}
 		}
 	})

@@ -131,6 +131,10 @@ func runBatchCreate(ctx context.Context, opts *batchCreateOptions) error {
 	if err != nil {
 		return err
 	}
+	c, err := opts.Client() // a missing URL is told before a large file is read
+	if err != nil {
+		return err
+	}
 	name := input.Name(opts.File)
 	data, err := input.Read(opts.File, opts.IO.In)
 	if err != nil {
@@ -140,10 +144,6 @@ func runBatchCreate(ctx context.Context, opts *batchCreateOptions) error {
 	for i := 1; i < len(opts.dbs) && err == nil && !input.IsList(data); i++ {
 		_, err = readRevisions(name, data, opts.dbs[i]) // the parents of a body
 	}
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
 	if err != nil {
 		return err
 	}

@@ -96,6 +96,9 @@ schemas differ and 0 when they agree, as git diff --exit-code does.`,
 }
 
 func runDiff(ctx context.Context, opts *diffOptions) error {
+	if _, err := opts.f.Client(); err != nil { // a missing URL is told before a large file is read
+		return err
+	}
 	if opts.SchemaFile != "" {
 		schema, err := input.Read(opts.SchemaFile, opts.IO.In)
 		if err != nil {
