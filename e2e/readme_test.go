@@ -2,6 +2,7 @@ package e2e_test
 
 import (
 	"context"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -240,37 +241,59 @@ func TestREADME_everyCommandHasAnExample(t *testing.T) {
 	for _, b := range blocks {
 		examples.WriteString(b.text)
 	}
-	c := newCLI(t, nil)
-	commands := leafCommands(t, c, nil)
-	if len(commands) < 15 {
-		t.Fatalf("found %d commands in dbgov's help: %q; the help's parser lost them", len(commands), commands)
+	helps := commandHelps(t, newCLI(t, nil), nil)
+	if len(helps) < 15 {
+		t.Fatalf("found %d commands in dbgov's help; the help's parser lost them", len(helps))
 	}
-	for _, cmd := range commands {
+	for cmd := range helps {
 		if !strings.Contains(examples.String(), "dbgov "+cmd+" ") && !strings.Contains(examples.String(), "dbgov "+cmd+"\n") {
 			t.Errorf("no example of README.md runs dbgov %s", cmd)
 		}
 	}
 }
 
-// leafCommands lists the commands under path that have no subcommands, from
-// the "Commands:" section of each one's help.
-func leafCommands(t *testing.T, c *cli, path []string) []string {
+// TestREADME_namesOnlyFlagsDbgovHas finds each --flag README.md names in
+// dbgov's help, a command's or that of dbgov options.
+func TestREADME_namesOnlyFlagsDbgovHas(t *testing.T) {
+	t.Parallel()
+	root, _ := readme(t)
+	text, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newCLI(t, nil)
+	var known strings.Builder
+	known.WriteString(c.run(t, "options").expect(t, 0).stdout)
+	known.WriteString(c.run(t, "--help").expect(t, 0).stdout)
+	for _, help := range commandHelps(t, c, nil) {
+		known.WriteString(help)
+	}
+	flag := regexp.MustCompile(`--[a-z][a-z0-9-]*`)
+	for _, f := range slices.Compact(slices.Sorted(slices.Values(flag.FindAllString(string(text), -1)))) {
+		if !regexp.MustCompile(regexp.QuoteMeta(f) + `\b`).MatchString(known.String()) {
+			t.Errorf("README.md names %s, which no command's help nor dbgov options lists", f)
+		}
+	}
+}
+
+// commandHelps returns the help of each command under path that has no
+// subcommands, by its path, found in the "Commands:" section of each help.
+func commandHelps(t *testing.T, c *cli, path []string) map[string]string {
 	t.Helper()
 	help := c.run(t, append(slices.Clone(path), "--help")...).expect(t, 0).stdout
 	_, list, found := strings.Cut(help, "\nCommands:\n")
 	if !found {
-		return []string{strings.Join(path, " ")}
+		return map[string]string{strings.Join(path, " "): help}
 	}
-	var out []string
+	out := map[string]string{}
 	for _, l := range strings.Split(list, "\n") {
 		f := strings.Fields(l)
 		if len(f) == 0 || !strings.HasPrefix(l, "  ") {
 			break
 		}
-		if f[0] == "help" {
-			continue
+		if f[0] != "help" {
+			maps.Copy(out, commandHelps(t, c, append(slices.Clone(path), f[0])))
 		}
-		out = append(out, leafCommands(t, c, append(slices.Clone(path), f[0]))...)
 	}
 	return out
 }
