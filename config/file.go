@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/dbgov/dbgov/internal/secret"
 )
 
 // maxFileSize bounds what Load reads, so a --config pointing at a device or a
@@ -508,7 +510,7 @@ func maskSecrets(m *yaml.Node) {
 			}
 		case keyURL:
 			if v.Kind == yaml.ScalarNode {
-				if masked := MaskURL(v.Value); masked != v.Value {
+				if masked := secret.URL(v.Value); masked != v.Value {
 					setScalar(v, masked)
 				}
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/config"
 	"github.com/dbgov/dbgov/internal/iostreams"
+	"github.com/dbgov/dbgov/internal/secret"
 	"github.com/dbgov/dbgov/output"
 )
 
@@ -71,7 +72,7 @@ func runGet(_ context.Context, opts *getOptions) error {
 			case config.IsSecret(opts.Key):
 				line = mask(opts.Key, line)
 			case opts.Key == "url":
-				line = config.MaskURL(line)
+				line = secret.URL(line)
 			}
 		}
 		// A hand-edited file may hold anything: keep it off the terminal.
