@@ -81,7 +81,6 @@ func (p tablePrinter) Print(w io.Writer, doc Document) error {
 	if doc.Tables == nil {
 		return jsonPrinter{mask: !p.opts.ShowSecrets}.Print(w, doc)
 	}
-	defer gcHeadroom(len(doc.Raw))()
 	bw := bufio.NewWriterSize(w, 64<<10)
 	printed := false
 	for _, t := range doc.Tables() {
