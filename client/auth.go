@@ -91,7 +91,7 @@ func (c *Client) login(ctx context.Context) (string, error) {
 			Err: errors.New(problem),
 		})
 	}
-	c.secrets.add(login.Token)
+	c.secrets.Add(login.Token)
 	c.mu.Lock()
 	c.accountToken = login.Token
 	c.mu.Unlock()

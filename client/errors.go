@@ -10,6 +10,9 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
+
+	"github.com/dbgov/dbgov/internal/secret"
 )
 
 // ErrNoCredentials is wrapped by the error of a request that needs credentials
@@ -63,6 +66,9 @@ type InvalidResponseError struct {
 
 // Error returns a message starting with "invalid response".
 func (e *InvalidResponseError) Error() string {
+	if e.Method == "" {
+		return "invalid response: " + e.Err.Error()
+	}
 	return fmt.Sprintf("invalid response to %s %s (HTTP %d, %s): %v", e.Method, e.Path, e.HTTPStatus, describeContentType(e.ContentType), e.Err)
 }
 
@@ -250,4 +256,25 @@ func mediaType(contentType string) string {
 		}
 	}
 	return m
+}
+
+// maxMessage is the length from which the service's message is cut.
+const maxMessage = 2 << 10
+
+// cleanAPIError keeps credentials out of an error the service sent (those
+// the client knows, which the service may echo, and the values of secret
+// fields quoted in its message or details) and cuts a long message.
+func (c *Client) cleanAPIError(e *APIError) {
+	if e.Message = c.secrets.String(e.Message); len(e.Message) > maxMessage {
+		cut := maxMessage
+		for !utf8.RuneStart(e.Message[cut]) {
+			cut--
+		}
+		e.Message = e.Message[:cut] + "…"
+	}
+	for i, d := range e.Details {
+		if e.Details[i] = json.RawMessage(c.secrets.String(string(d))); !json.Valid(e.Details[i]) {
+			e.Details[i] = json.RawMessage(`"` + secret.Mask + `"`)
+		}
+	}
 }

@@ -20,6 +20,7 @@ const (
 	flagInsecureSkipTLSVerify = "insecure-skip-tls-verify"
 	flagCACert                = "ca-cert"
 	flagDebug                 = "debug"
+	flagMaxResponseSize       = "max-response-size"
 )
 
 // defaultTimeout is the per-request time limit when nothing sets one.
@@ -40,4 +41,14 @@ func RegisterFlags(fs *pflag.FlagSet) {
 	fs.Bool(flagInsecureSkipTLSVerify, false, "do not verify the server's certificate (insecure)")
 	fs.String(flagCACert, "", "FILE of extra CA certificates (PEM) to trust")
 	fs.Bool(flagDebug, false, "log each HTTP exchange to stderr, credentials redacted (env DBGOV_DEBUG=1)")
+	fs.String(flagMaxResponseSize, "256MiB", "largest answer taken, once decompressed: 1048576, 10MB, 256MiB")
+}
+
+// MaxResponseSize returns the --max-response-size of fs in bytes; 0 when fs
+// has no such flag.
+func MaxResponseSize(fs *pflag.FlagSet) (int64, error) {
+	if fs == nil || fs.Lookup(flagMaxResponseSize) == nil {
+		return 0, nil
+	}
+	return ParseSize(fs.Lookup(flagMaxResponseSize).Value.String())
 }

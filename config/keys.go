@@ -6,6 +6,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"math"
 	"net/url"
 	"slices"
 	"strconv"
@@ -71,20 +72,15 @@ func IsSecret(key string) bool {
 	return false
 }
 
-// MaskURL hides the password a URL's user information may hold, the one
-// part of the url setting that is a secret.
-func MaskURL(s string) string {
-	u, err := url.Parse(s)
-	if err != nil || u.User == nil {
-		return s
+// ParseSize reads a size in bytes: 1048576, 10KB, 10MB, 256MiB, 1GiB.
+func ParseSize(s string) (int64, error) {
+	num := strings.TrimRightFunc(s, unicode.IsLetter)
+	mult, ok := map[string]int64{"": 1, "b": 1, "kb": 1e3, "kib": 1 << 10, "mb": 1e6, "mib": 1 << 20, "gb": 1e9, "gib": 1 << 30}[strings.ToLower(s[len(num):])]
+	n, err := strconv.ParseInt(strings.TrimSpace(num), 10, 64)
+	if !ok || err != nil || n <= 0 || n > math.MaxInt64/mult {
+		return 0, invalidf("size %q: want a positive number of bytes, such as 1048576, 10MB or 256MiB", s)
 	}
-	if _, ok := u.User.Password(); !ok {
-		return s
-	}
-	user := url.User(u.User.Username()).String()
-	u.User = nil
-	rest := strings.TrimPrefix(u.String(), u.Scheme+"://")
-	return u.Scheme + "://" + user + ":" + secretMask + "@" + rest
+	return n * mult, nil
 }
 
 // secretMask is what a secret value is shown as.

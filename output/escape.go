@@ -2,6 +2,7 @@ package output
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -52,10 +53,15 @@ func escape(s string, keepLines bool) string {
 		switch {
 		case r == utf8.RuneError && size == 1:
 			writeHexByte(&b, c)
-		case r >= 0x80 && r <= 0x9f:
-			b.WriteString(`\u00`)
-			b.WriteByte(hexDigits[r>>4])
-			b.WriteByte(hexDigits[r&0xf])
+		case r >= 0x80 && r <= 0x9f, invisible(r):
+			digits, prefix := 4, `\u`
+			if r > 0xffff {
+				digits, prefix = 8, `\U`
+			}
+			b.WriteString(prefix)
+			for shift := 4 * (digits - 1); shift >= 0; shift -= 4 {
+				b.WriteByte(hexDigits[r>>shift&0xf])
+			}
 		default:
 			b.WriteString(s[i : i+size])
 		}
@@ -70,6 +76,12 @@ func writeHexByte(b *strings.Builder, c byte) {
 	b.WriteString(`\x`)
 	b.WriteByte(hexDigits[c>>4])
 	b.WriteByte(hexDigits[c&0xf])
+}
+
+// invisible reports a format character (bidirectional overrides, zero-width
+// characters) or a line or paragraph separator.
+func invisible(r rune) bool {
+	return r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Cf, r)
 }
 
 // firstUnsafe returns the offset of the first byte that escape would
@@ -87,7 +99,7 @@ func firstUnsafe(s string, keepLines bool) int {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && size == 1) || (r >= 0x80 && r <= 0x9f) {
+		if (r == utf8.RuneError && size == 1) || (r >= 0x80 && r <= 0x9f) || invisible(r) {
 			return i
 		}
 		i += size

@@ -94,6 +94,10 @@ func (f *Factory) newClient() (*client.Client, error) {
 	if s.URL == "" {
 		return nil, exitcode.Usagef("no service URL: pass --url, set DBGOV_URL, or run `dbgov config set url https://...`")
 	}
+	maxSize, err := config.MaxResponseSize(f.flags)
+	if err != nil {
+		return nil, exitcode.NewUsage(err)
+	}
 	headers := http.Header{}
 	for _, h := range s.Headers {
 		headers.Add(h.Name, h.Value)
@@ -105,6 +109,7 @@ func (f *Factory) newClient() (*client.Client, error) {
 		ServiceKey:            s.ServiceKey,
 		Headers:               headers,
 		Timeout:               s.Timeout,
+		MaxResponseSize:       maxSize,
 		InsecureSkipTLSVerify: s.InsecureSkipTLSVerify,
 		CACertFile:            s.CACert,
 		UserAgent:             "dbgov/" + f.Version,
@@ -112,6 +117,9 @@ func (f *Factory) newClient() (*client.Client, error) {
 	}
 	if s.Debug {
 		opts.Debug = f.IO.ErrOut
+	}
+	if f.IO.ErrTTY {
+		opts.Notice = func(msg string) { fmt.Fprintf(f.IO.ErrOut, "%s\n", msg) }
 	}
 	c, err := client.New(opts)
 	if err != nil {
