@@ -94,8 +94,9 @@ func (c *Client) exchange(ctx context.Context, r *Request, auth string) (*respon
 		return nil, fmt.Errorf("%s %s: %w", r.Method, r.Path, ctxErr)
 	}
 	var raw *http.Response
-	if resp != nil {
+	if resp != nil && resp.RawResponse != nil {
 		raw = resp.RawResponse
+		raw.Body.Close() // read already: this stops the attempt's timer
 	}
 	invalid := func(err error) error {
 		e := &InvalidResponseError{Method: r.Method, Path: r.Path, Err: err}
@@ -177,6 +178,9 @@ func (c *Client) retry(resp *resty.Response, err error) bool {
 	if attempt > c.maxRetries {
 		c.log.notef("%s: giving up after %d retries", what, attempt-1)
 		return false
+	}
+	if resp.RawResponse != nil {
+		resp.RawResponse.Body.Close()
 	}
 	st.wait = c.backoff(attempt-1, header)
 	c.log.notef("%s: retry %d of %d in %s", what, attempt, c.maxRetries, st.wait.Round(time.Millisecond))

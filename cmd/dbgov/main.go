@@ -23,9 +23,9 @@ var (
 func main() {
 	if os.Getenv("GOGC") == "" {
 		// Large answers are held as bytes, which the collector does not scan:
-		// collecting when garbage reaches a quarter of what is live keeps the
+		// collecting when garbage reaches a fifth of what is live keeps the
 		// peak under four times the answer, at little cost.
-		debug.SetGCPercent(25)
+		debug.SetGCPercent(20)
 	}
 	// The first Ctrl-C or SIGTERM cancels every request and ends dbgov with
 	// the signal's exit code; a second one ends it at once.
