@@ -4,6 +4,7 @@
 package client
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"crypto/tls"
@@ -23,6 +24,7 @@ import (
 	"time"
 
 	"github.com/go-resty/resty/v2"
+	"golang.org/x/net/http/httpguts"
 
 	"github.com/dbgov/dbgov/internal/secret"
 )
@@ -109,10 +111,9 @@ type Client struct {
 
 	// plainHost is the host of a base address that is plain http:// to a
 	// host that is not loopback; warn hears of it once credentials go there.
-	plainRemote bool
-	plainHost   string
-	warn        func(string)
-	warnOnce    sync.Once
+	plainHost string
+	warn      func(string)
+	warnOnce  sync.Once
 
 	loginMu sync.Mutex // held during a login
 	mu      sync.Mutex // guards accountToken
@@ -155,7 +156,7 @@ func New(opts Options) (*Client, error) {
 	c.maxRetries = max(c.maxRetries, 0)
 	u, _ := url.Parse(base)
 	if u.Scheme == "http" && !isLoopback(u.Hostname()) {
-		c.plainRemote, c.plainHost, c.warn = true, u.Host, opts.Warn
+		c.plainHost, c.warn = u.Host, opts.Warn
 	}
 	c.secrets.Add(opts.Token, opts.ServiceKey)
 	if pw, ok := u.User.Password(); ok {
@@ -206,19 +207,12 @@ func normalizeBaseURL(raw string) (string, error) {
 func checkHeaders(h http.Header) (http.Header, error) {
 	out := make(http.Header, len(h))
 	for name, values := range h {
-		if name == "" {
-			return nil, fmt.Errorf("%w: a header has no name", ErrInvalidOptions)
-		}
-		for _, c := range []byte(name) {
-			if c <= ' ' || c >= 0x7f || strings.IndexByte(`"(),/:;<=>?@[\]{}`, c) >= 0 {
-				return nil, fmt.Errorf("%w: header name %q is not valid", ErrInvalidOptions, name)
-			}
+		if !httpguts.ValidHeaderFieldName(name) {
+			return nil, fmt.Errorf("%w: header name %q is not valid", ErrInvalidOptions, name)
 		}
 		for _, v := range values {
-			for _, c := range []byte(v) {
-				if (c < ' ' && c != '\t') || c == 0x7f {
-					return nil, fmt.Errorf("%w: the value of header %s holds a control character", ErrInvalidOptions, name)
-				}
+			if !httpguts.ValidHeaderFieldValue(v) {
+				return nil, fmt.Errorf("%w: the value of header %s holds a control character", ErrInvalidOptions, name)
 			}
 		}
 		canonical := http.CanonicalHeaderKey(name)
@@ -309,23 +303,15 @@ func decodeBody(r *Request, res *response, out any) error {
 	invalid := func(err error) error {
 		return &InvalidResponseError{Method: r.Method, Path: r.Path, HTTPStatus: res.status, ContentType: res.header.Get("Content-Type"), Err: err}
 	}
-	first := -1
-	for i, b := range res.body {
-		if b != ' ' && b != '\t' && b != '\n' && b != '\r' {
-			first = i
-			break
-		}
-	}
-	if out == nil {
-		if first >= 0 && !json.Valid(res.body) {
-			return invalid(errors.New("the body is not valid JSON"))
-		}
-		return nil
-	}
+	trimmed := bytes.TrimLeft(res.body, " \t\n\r")
 	switch {
-	case first < 0:
+	case out == nil && len(trimmed) > 0 && !json.Valid(res.body):
+		return invalid(errors.New("the body is not valid JSON"))
+	case out == nil:
+		return nil
+	case len(trimmed) == 0:
 		return invalid(errors.New("the body is empty, expected a JSON object"))
-	case res.body[first] != '{':
+	case trimmed[0] != '{':
 		return invalid(errors.New("the body is not a JSON object"))
 	}
 	if err := json.Unmarshal(res.body, out); err != nil {
@@ -343,25 +329,18 @@ func decodeBody(r *Request, res *response, out any) error {
 
 // jsonKind names the kind of JSON value a Go type decodes from.
 func jsonKind(t reflect.Type) string {
-	if t == nil {
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch {
+	case t == nil:
 		return "another type"
-	}
-	switch t.Kind() {
-	case reflect.String:
-		return "a string"
-	case reflect.Bool:
-		return "a boolean"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+	case t.Kind() >= reflect.Int && t.Kind() <= reflect.Float64:
 		return "a number"
-	case reflect.Slice, reflect.Array:
-		return "an array"
-	case reflect.Struct, reflect.Map:
-		return "an object"
-	case reflect.Pointer:
-		return jsonKind(t.Elem())
 	}
-	return "another type"
+	kinds := map[reflect.Kind]string{reflect.String: "a string", reflect.Bool: "a boolean",
+		reflect.Slice: "an array", reflect.Array: "an array", reflect.Struct: "an object", reflect.Map: "an object"}
+	return cmp.Or(kinds[t.Kind()], "another type")
 }
 
 // explainedError says in its own words what a wrapped error means.
@@ -392,10 +371,9 @@ func isLoopback(host string) bool {
 // warnPlainHTTP warns, once, that credentials are about to go over plain
 // http:// to another host: anyone on the network between can read them.
 func (c *Client) warnPlainHTTP() {
-	if c.warn == nil {
-		return
-	}
 	c.warnOnce.Do(func() {
-		c.warn(fmt.Sprintf("credentials are sent over plain http:// to %s; anyone on the network can read them, use https://", c.plainHost))
+		if c.warn != nil {
+			c.warn(fmt.Sprintf("credentials are sent over plain http:// to %s; anyone on the network can read them, use https://", c.plainHost))
+		}
 	})
 }

@@ -29,27 +29,43 @@ type debugLog struct {
 
 // request logs a request about to be sent, with its body.
 func (l *debugLog) request(req *http.Request, body []byte) {
-	if l == nil {
-		return
-	}
-	var b strings.Builder
-	b.WriteString("> " + req.Method + " " + secret.URL(req.URL.String()) + "\n")
-	writeHeader(&b, "> ", req.Header)
-	b.WriteString(">\n")
-	l.writeBody(&b, body)
-	l.emit(b.String())
+	l.entry(">", req.Method+" "+secret.URL(req.URL.String()), req.Header, body)
 }
 
 // response logs an answer.
 func (l *debugLog) response(resp *http.Response, body []byte, elapsed time.Duration) {
+	l.entry("<", resp.Status+" ("+elapsed.Round(time.Millisecond).String()+")", resp.Header, body)
+}
+
+// entry logs a first line, the header lines in name order with credentials
+// masked, and the body: masked first, then cut at maxLoggedBody, so that a
+// cut never leaves part of a secret.
+func (l *debugLog) entry(mark, first string, header http.Header, body []byte) {
 	if l == nil {
 		return
 	}
 	var b strings.Builder
-	b.WriteString("< " + resp.Status + " (" + elapsed.Round(time.Millisecond).String() + ")\n")
-	writeHeader(&b, "< ", resp.Header)
-	b.WriteString("<\n")
-	l.writeBody(&b, body)
+	b.WriteString(mark + " " + first + "\n")
+	for _, name := range slices.Sorted(maps.Keys(header)) {
+		for _, v := range header[name] {
+			switch {
+			case secret.IsHeader(name):
+				v = secret.Mask
+			case name == "Location" || name == "Content-Location":
+				v = secret.URL(v)
+			}
+			b.WriteString(mark + " " + name + ": " + v + "\n")
+		}
+	}
+	b.WriteString(mark + "\n")
+	if len(body) > 0 {
+		shown := l.scrub.String(string(body[:min(len(body), 2*maxLoggedBody)]))
+		b.WriteString(shown[:min(len(shown), maxLoggedBody)] + "\n")
+		if len(body) > maxLoggedBody {
+			b.WriteString("[body truncated: " + strconv.Itoa(len(body)) + " bytes, the first " + strconv.Itoa(maxLoggedBody) + " shown]\n")
+		}
+		b.WriteString("\n")
+	}
 	l.emit(b.String())
 }
 
@@ -78,33 +94,4 @@ func (l *debugLog) emit(s string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	_, _ = io.WriteString(l.w, strings.Join(lines, "\n"))
-}
-
-// writeHeader writes header lines in name order, credentials masked.
-func writeHeader(b *strings.Builder, prefix string, header http.Header) {
-	for _, name := range slices.Sorted(maps.Keys(header)) {
-		for _, v := range header[name] {
-			switch {
-			case secret.IsHeader(name):
-				v = secret.Mask
-			case name == "Location" || name == "Content-Location":
-				v = secret.URL(v)
-			}
-			b.WriteString(prefix + name + ": " + v + "\n")
-		}
-	}
-}
-
-// writeBody writes a body with its secrets masked first, then cut at
-// maxLoggedBody, so that a cut never leaves part of a secret.
-func (l *debugLog) writeBody(b *strings.Builder, body []byte) {
-	if len(body) == 0 {
-		return
-	}
-	shown := l.scrub.String(string(body[:min(len(body), 2*maxLoggedBody)]))
-	b.WriteString(shown[:min(len(shown), maxLoggedBody)] + "\n")
-	if len(body) > maxLoggedBody {
-		b.WriteString("[body truncated: " + strconv.Itoa(len(body)) + " bytes, the first " + strconv.Itoa(maxLoggedBody) + " shown]\n")
-	}
-	b.WriteString("\n")
 }

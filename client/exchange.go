@@ -41,10 +41,7 @@ type exchangeState struct {
 
 type stateKey struct{}
 
-func stateOf(ctx context.Context) *exchangeState {
-	st, _ := ctx.Value(stateKey{}).(*exchangeState)
-	return st
-}
+func stateOf(ctx context.Context) *exchangeState { return ctx.Value(stateKey{}).(*exchangeState) }
 
 // The failures that end an exchange without a retry.
 var (
@@ -71,8 +68,8 @@ func (c *Client) newResty(tlsConfig *tls.Config) *resty.Client {
 			return max(stateOf(resp.Request.Context()).wait, 1), nil
 		}).
 		OnBeforeRequest(func(_ *resty.Client, req *resty.Request) error {
-			if st := stateOf(req.Context()); st != nil && st.r.Body != nil {
-				req.Body = bytes.NewReader(st.r.Body) // each attempt reads it afresh
+			if body := stateOf(req.Context()).r.Body; body != nil {
+				req.Body = bytes.NewReader(body) // each attempt reads it afresh
 			}
 			return nil
 		})
@@ -86,47 +83,39 @@ func (c *Client) exchange(ctx context.Context, r *Request, auth string) (*respon
 	st := &exchangeState{r: r}
 	req := c.rc.R().SetContext(context.WithValue(ctx, stateKey{}, st)).SetDoNotParseResponse(true)
 	req.Header = c.requestHeader(r, auth)
-	if c.plainRemote && (req.Header.Get("Authorization") != "" || len(c.headers) > 0 || r.Path == loginPath) {
+	if c.plainHost != "" && (req.Header.Get("Authorization") != "" || len(c.headers) > 0 || r.Path == loginPath) {
 		c.warnPlainHTTP()
 	}
 	resp, err := req.Execute(r.Method, c.URL(r))
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return nil, fmt.Errorf("%s %s: %w", r.Method, r.Path, ctxErr)
 	}
+	invalid := &InvalidResponseError{Method: r.Method, Path: r.Path}
 	var raw *http.Response
 	if resp != nil && resp.RawResponse != nil {
 		raw = resp.RawResponse
 		raw.Body.Close() // read already: this stops the attempt's timer
-	}
-	invalid := func(err error) error {
-		e := &InvalidResponseError{Method: r.Method, Path: r.Path, Err: err}
-		if raw != nil {
-			e.HTTPStatus, e.ContentType = raw.StatusCode, raw.Header.Get("Content-Type")
-		}
-		return e
+		invalid.HTTPStatus, invalid.ContentType = raw.StatusCode, raw.Header.Get("Content-Type")
 	}
 	switch {
 	case errors.Is(err, errTooLarge):
 		return nil, &InvalidResponseError{Err: fmt.Errorf("answer larger than %s", formatSize(c.maxSize))}
 	case errors.Is(err, errLoginRedirected), errors.Is(err, errTooManyRedirects):
-		return nil, invalid(errors.New(innermost(err)))
+		invalid.Err = errors.New(innermost(err))
+		return nil, invalid
 	case err != nil || raw == nil:
 		return nil, c.transportError(cmp.Or(err, errors.New("no response")))
+	case raw.StatusCode < 200 || raw.StatusCode > 299:
+		apiErr := parseErrorBody(raw.StatusCode, raw.Header.Get("Content-Type"), st.answer)
+		c.cleanAPIError(apiErr)
+		return nil, apiErr
 	}
-	res := &response{status: raw.StatusCode, header: raw.Header, body: st.answer}
-	if res.status >= 200 && res.status < 300 {
-		return res, nil
-	}
-	apiErr := parseErrorBody(res.status, res.header.Get("Content-Type"), res.body)
-	c.cleanAPIError(apiErr)
-	return nil, apiErr
+	return &response{status: raw.StatusCode, header: raw.Header, body: st.answer}, nil
 }
 
 // requestHeader returns the headers of r.
 func (c *Client) requestHeader(r *Request, auth string) http.Header {
-	h := make(http.Header, len(c.headers)+4)
-	h.Set("Accept", "application/json")
-	h.Set("User-Agent", c.userAgent)
+	h := http.Header{"Accept": {"application/json"}, "User-Agent": {c.userAgent}}
 	for name, values := range c.headers {
 		h[name] = append([]string(nil), values...)
 	}
@@ -146,36 +135,27 @@ func (c *Client) requestHeader(r *Request, auth string) http.Header {
 // on 429, 502, 503, 504 or a lost connection, any request whose connection
 // could not be made; never past the last retry. It sets the wait.
 func (c *Client) retry(resp *resty.Response, err error) bool {
-	if resp == nil || resp.Request == nil || resp.Request.Context().Err() != nil {
+	if resp == nil || resp.Request.Context().Err() != nil {
 		return false
 	}
 	st := stateOf(resp.Request.Context())
 	idempotent := st.r.Method == http.MethodGet || st.r.Method == http.MethodHead
 	var what string
 	var header http.Header
-	if err != nil {
-		te := c.transportError(err)
-		if !retryable(err) {
-			return false
-		}
-		if !idempotent && !te.SentNothing {
-			c.log.notef("%s: not retried, %s may have reached the service", te.Message, st.r.Method)
-			return false
-		}
-		what = te.Message
-	} else {
-		if !retryableStatus(resp.StatusCode()) {
-			return false
-		}
-		what = "HTTP " + statusText(resp.StatusCode())
-		if !idempotent {
-			c.log.notef("%s: not retried, %s may have reached the service", what, st.r.Method)
-			return false
-		}
-		header = resp.Header()
+	switch te := c.transportError(err); {
+	case err != nil && te.retry:
+		what, idempotent = te.Message, idempotent || te.SentNothing
+	case err == nil && retryableStatus(resp.StatusCode()):
+		what, header = "HTTP "+statusText(resp.StatusCode()), resp.Header()
+	default:
+		return false
 	}
 	attempt := resp.Request.Attempt
-	if attempt > c.maxRetries {
+	switch {
+	case !idempotent:
+		c.log.notef("%s: not retried, %s may have reached the service", what, st.r.Method)
+		return false
+	case attempt > c.maxRetries:
 		c.log.notef("%s: giving up after %d retries", what, attempt-1)
 		return false
 	}
@@ -201,17 +181,6 @@ func retryableStatus(status int) bool {
 		return true
 	}
 	return false
-}
-
-// retryable reports whether a failure without answer is worth a retry: not
-// a timeout, a TLS failure, a host that does not exist or an answer refused.
-func retryable(err error) bool {
-	var dnsErr *net.DNSError
-	if errors.As(err, &dnsErr) {
-		return !dnsErr.IsNotFound
-	}
-	return !isTimeout(err) && !isTLSError(err) &&
-		!errors.Is(err, errTooManyRedirects) && !errors.Is(err, errTooLarge) && !errors.Is(err, errLoginRedirected)
 }
 
 // backoff returns the wait before retry number retry+1: the answer's
@@ -244,51 +213,46 @@ func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 // others, and keeps credentials, cookies and the extra headers off every
 // origin but the first request's.
 func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
-	if st := stateOf(req.Context()); st != nil && isCredentialExchange(st.r.Path) {
+	if path := stateOf(req.Context()).r.Path; path == loginPath || strings.HasSuffix(path, ":exchangeToken") {
 		return fmt.Errorf("%w to %s; it was not followed, and nothing was sent there", errLoginRedirected, secret.URL(req.URL.String()))
 	}
 	if len(via) > maxRedirects {
 		return errTooManyRedirects
 	}
-	foreign := false
+	note := ""
 	for _, hop := range append(via[1:], req) {
-		foreign = foreign || !sameOrigin(via[0].URL, hop.URL)
-	}
-	if foreign {
-		for _, name := range []string{"Authorization", "Cookie", "Proxy-Authorization"} {
-			req.Header.Del(name)
-		}
-		for name := range c.headers {
-			req.Header.Del(name)
+		if !sameOrigin(via[0].URL, hop.URL) {
+			note = " (another origin: credentials and extra headers dropped)"
 		}
 	}
-	note := "following redirect to " + secret.URL(req.URL.String())
-	if foreign {
-		note += " (another origin: credentials and extra headers dropped)"
+	if note != "" {
+		for _, name := range append([]string{"Authorization", "Cookie", "Proxy-Authorization"}, headerNames(c.headers)...) {
+			req.Header.Del(name)
+		}
 	}
-	c.log.notef("%s", note)
+	c.log.notef("following redirect to %s%s", secret.URL(req.URL.String()), note)
 	return nil
 }
 
-// isCredentialExchange reports whether a path trades a credential for a
-// token: its redirects are never followed.
-func isCredentialExchange(path string) bool {
-	return path == loginPath || strings.HasSuffix(path, ":exchangeToken")
+// headerNames returns the names of h.
+func headerNames(h http.Header) []string {
+	names := make([]string, 0, len(h))
+	for name := range h {
+		names = append(names, name)
+	}
+	return names
 }
 
 // sameOrigin reports whether two URLs share scheme, host and port.
 func sameOrigin(a, b *url.URL) bool {
-	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Hostname(), b.Hostname()) &&
-		effectivePort(a) == effectivePort(b)
-}
-
-// effectivePort returns the port of u, the scheme's default when none is given.
-func effectivePort(u *url.URL) string {
-	return cmp.Or(u.Port(), map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)])
+	port := func(u *url.URL) string {
+		return cmp.Or(u.Port(), map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)])
+	}
+	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Hostname(), b.Hostname()) && port(a) == port(b)
 }
 
 // answerReader is the transport of the client: it reads each answer whole,
-// within the size limit, into the call's state, and logs each exchange.
+// within the size limit, into the exchange's state, and logs each hop.
 type answerReader struct {
 	next  http.RoundTripper
 	limit int64
@@ -298,38 +262,33 @@ type answerReader struct {
 func (t *answerReader) RoundTrip(req *http.Request) (*http.Response, error) {
 	st := stateOf(req.Context())
 	var sent *sentBody
-	if st != nil && st.r.ReuseBody && req.Response == nil && req.Body != nil {
+	if st.r.ReuseBody && req.Response == nil && req.Body != nil {
 		// The first hop's body: its memory may take the answer once sent.
 		sent = &sentBody{ReadCloser: req.Body}
 		req = req.Clone(req.Context())
 		req.Body = sent
 	}
-	if st != nil && req.GetBody != nil {
-		t.log.request(req, st.r.Body)
-	} else {
-		t.log.request(req, nil)
+	var logged []byte
+	if req.GetBody != nil {
+		logged = st.r.Body
 	}
+	t.log.request(req, logged)
 	start := time.Now()
 	resp, err := t.next.RoundTrip(req)
+	if err == nil {
+		defer resp.Body.Close()
+		var into []byte
+		if sent != nil && resp.StatusCode >= 200 && resp.StatusCode < 300 && sent.closed.Load() {
+			into = st.r.Body
+		}
+		st.answer, err = readBody(resp, into, t.limit)
+	}
 	if err != nil {
 		t.log.failure(err, time.Since(start))
 		return nil, err
 	}
-	defer resp.Body.Close()
-	var into []byte
-	if sent != nil && resp.StatusCode >= 200 && resp.StatusCode < 300 && sent.closed.Load() {
-		into = st.r.Body
-	}
-	body, err := readBody(resp, into, t.limit)
-	if err != nil {
-		t.log.failure(err, time.Since(start))
-		return nil, err
-	}
-	t.log.response(resp, body, time.Since(start))
-	if st != nil {
-		st.answer = body
-	}
-	resp.Body = io.NopCloser(bytes.NewReader(body))
+	t.log.response(resp, st.answer, time.Since(start))
+	resp.Body = io.NopCloser(bytes.NewReader(st.answer))
 	return resp, nil
 }
 
@@ -382,60 +341,42 @@ func formatSize(n int64) string {
 	return strconv.FormatInt(n, 10)
 }
 
-// transportError describes a request that got no answer.
+// transportError describes a request that got no answer, and whether
+// another attempt may get one: not after a timeout, a TLS failure, a host
+// that does not exist or an answer refused.
 func (c *Client) transportError(err error) *TransportError {
 	host := ""
-	var urlErr *url.Error
-	if errors.As(err, &urlErr) {
+	if urlErr := (*url.Error)(nil); errors.As(err, &urlErr) {
 		if u, perr := url.Parse(urlErr.URL); perr == nil {
 			host = u.Host
 		}
 	}
 	te := &TransportError{Err: err, SentNothing: isDialError(err)}
-	var (
-		dnsErr    *net.DNSError
-		recordErr tls.RecordHeaderError
-	)
+	var dnsErr *net.DNSError
 	switch {
-	case isTimeout(err):
+	case err == nil:
+	case errors.Is(err, context.DeadlineExceeded):
 		te.Timeout = true
 		te.Message = fmt.Sprintf("no answer from %s within %s", host, c.timeout)
 		te.Hint = "raise the time limit with --timeout, or check that the service is up"
-	case errors.As(err, &recordErr), errors.Is(err, http.ErrSchemeMismatch):
+	case errors.As(err, new(tls.RecordHeaderError)), errors.Is(err, http.ErrSchemeMismatch):
 		te.Message = fmt.Sprintf("TLS handshake with %s failed: the server does not speak TLS", host)
 		te.Hint = "use an http:// URL if the service does not serve HTTPS"
-	case isTLSError(err):
+	case errors.As(err, new(x509.UnknownAuthorityError)), errors.As(err, new(x509.CertificateInvalidError)),
+		errors.As(err, new(x509.HostnameError)), errors.As(err, new(*tls.CertificateVerificationError)):
 		te.Message = fmt.Sprintf("TLS certificate of %s not trusted: %s", host, innermost(err))
 		te.Hint = "give the service's CA bundle with --ca-cert FILE, or (unsafe) skip the check with --insecure-skip-tls-verify"
 	case errors.As(err, &dnsErr):
-		te.Message = fmt.Sprintf("cannot resolve host %s", dnsErr.Name)
+		te.Message, te.retry = fmt.Sprintf("cannot resolve host %s", dnsErr.Name), !dnsErr.IsNotFound
 	case errors.Is(err, syscall.ECONNREFUSED):
-		te.Message = fmt.Sprintf("connection to %s refused", host)
+		te.Message, te.retry = fmt.Sprintf("connection to %s refused", host), true
 		te.Hint = "check the service URL and that the service is up"
 	default:
 		te.Message = fmt.Sprintf("request to %s failed: %s", host, innermost(err))
+		te.retry = !errors.Is(err, errTooLarge) && !errors.Is(err, errTooManyRedirects) && !errors.Is(err, errLoginRedirected)
 	}
 	te.Message = c.secrets.String(te.Message)
 	return te
-}
-
-// isTimeout reports an attempt that ran out of time.
-func isTimeout(err error) bool {
-	return errors.Is(err, context.DeadlineExceeded)
-}
-
-// isTLSError reports a certificate that is not trusted, or a server that
-// does not speak TLS.
-func isTLSError(err error) bool {
-	var (
-		unknownAuth x509.UnknownAuthorityError
-		invalidCert x509.CertificateInvalidError
-		hostErr     x509.HostnameError
-		verifyErr   *tls.CertificateVerificationError
-		recordErr   tls.RecordHeaderError
-	)
-	return errors.As(err, &unknownAuth) || errors.As(err, &invalidCert) || errors.As(err, &hostErr) ||
-		errors.As(err, &verifyErr) || errors.As(err, &recordErr) || errors.Is(err, http.ErrSchemeMismatch)
 }
 
 // innermost returns the message of err without the layers of URL and

@@ -41,14 +41,18 @@ func RegisterFlags(fs *pflag.FlagSet) {
 	fs.Bool(flagInsecureSkipTLSVerify, false, "do not verify the server's certificate (insecure)")
 	fs.String(flagCACert, "", "FILE of extra CA certificates (PEM) to trust")
 	fs.Bool(flagDebug, false, "log each HTTP exchange to stderr, credentials redacted (env DBGOV_DEBUG=1)")
-	fs.String(flagMaxResponseSize, "256MiB", "largest answer taken, once decompressed: 1048576, 10MB, 256MiB")
+	fs.String(flagMaxResponseSize, "256MiB", "largest answer taken, once decompressed: 1048576, 10MB, 256MiB (env DBGOV_MAX_RESPONSE_SIZE)")
 }
 
-// MaxResponseSize returns the --max-response-size of fs in bytes; 0 when fs
-// has no such flag.
-func MaxResponseSize(fs *pflag.FlagSet) (int64, error) {
-	if fs == nil || fs.Lookup(flagMaxResponseSize) == nil {
+// MaxResponseSize returns --max-response-size, else DBGOV_MAX_RESPONSE_SIZE,
+// in bytes; 0 when neither is set.
+func MaxResponseSize(fs *pflag.FlagSet, getenv func(string) string) (int64, error) {
+	v := getenv("DBGOV_MAX_RESPONSE_SIZE")
+	if fs != nil && fs.Lookup(flagMaxResponseSize) != nil && (fs.Changed(flagMaxResponseSize) || v == "") {
+		v = fs.Lookup(flagMaxResponseSize).Value.String()
+	}
+	if v == "" {
 		return 0, nil
 	}
-	return ParseSize(fs.Lookup(flagMaxResponseSize).Value.String())
+	return ParseSize(v)
 }

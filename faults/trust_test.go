@@ -51,29 +51,33 @@ func TestTrust_answersAreCapped(t *testing.T) {
 	tests := []struct {
 		name string
 		h    handlerFunc
+		env  map[string]string
 		args []string
 		want string
 	}{
-		{"endless body", endless, []string{"--max-response-size", "10MB"}, "answer larger than 10000000"},
+		{"endless body", endless, nil, []string{"--max-response-size", "10MB"}, "answer larger than 10000000"},
 		{"endless error body", func(w http.ResponseWriter, r *http.Request, n int) {
 			w.WriteHeader(http.StatusInternalServerError)
 			endless(w, r, n)
-		}, []string{"--max-response-size", "1MiB"}, "answer larger than 1MiB"},
+		}, nil, []string{"--max-response-size", "1MiB"}, "answer larger than 1MiB"},
 		{"gzip bomb, default limit", func(w http.ResponseWriter, _ *http.Request, _ int) {
 			w.Header().Set("Content-Encoding", "gzip")
 			w.Write(bomb.Bytes())
-		}, nil, "answer larger than 256MiB"},
+		}, nil, nil, "answer larger than 256MiB"},
 		{"declared length", func(w http.ResponseWriter, _ *http.Request, _ int) {
 			w.Header().Set("Content-Length", "2000000")
 			w.WriteHeader(http.StatusOK)
-		}, []string{"--max-response-size", "1048576", "-o", "json"}, "answer larger than 1MiB"},
+		}, nil, []string{"--max-response-size", "1048576", "-o", "json"}, "answer larger than 1MiB"},
+		{"limit from the environment", func(w http.ResponseWriter, _ *http.Request, _ int) {
+			respond(w, http.StatusOK, `{"name": "`+strings.Repeat("x", 2000)+`"}`)
+		}, map[string]string{"DBGOV_MAX_RESPONSE_SIZE": "1kB"}, nil, "answer larger than 1000"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			srv := newServer(t, tt.h)
 			args := append([]string{"review-configs", "get", "x", "--timeout", "20s"}, tt.args...)
-			res := run(t, opts{env: withURL(srv, nil)}, args...).expect(t, exitFailure).noPanic(t).stderrHas(t, "invalid response: "+tt.want)
+			res := run(t, opts{env: withURL(srv, tt.env)}, args...).expect(t, exitFailure).noPanic(t).stderrHas(t, "invalid response: "+tt.want)
 			if res.stdout != "" {
 				t.Errorf("stdout: %q, want nothing", clip(res.stdout))
 			}

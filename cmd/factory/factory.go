@@ -94,7 +94,7 @@ func (f *Factory) newClient() (*client.Client, error) {
 	if s.URL == "" {
 		return nil, exitcode.Usagef("no service URL: pass --url, set DBGOV_URL, or run `dbgov config set url https://...`")
 	}
-	maxSize, err := config.MaxResponseSize(f.flags)
+	maxSize, err := config.MaxResponseSize(f.flags, f.Getenv)
 	if err != nil {
 		return nil, exitcode.NewUsage(err)
 	}
