@@ -11,6 +11,14 @@ import (
 // loginPath is where a service account trades its key for a token.
 const loginPath = "/v1/auth/login"
 
+// TokenCache keeps a service account's token between runs; see
+// Options.TokenCache. Get returns "" when it holds no usable token.
+type TokenCache interface {
+	Get() string
+	Put(token string)
+	Drop()
+}
+
 // authorization returns the Authorization value for r, logging the service
 // account in first when it has no token yet. It is "" for a request that
 // needs no credentials, or when an extra Authorization header stands in.
@@ -29,6 +37,9 @@ func (c *Client) authorization(ctx context.Context, r *Request) (string, error) 
 		token := c.accountToken
 		c.mu.Unlock()
 		if token != "" {
+			return "Bearer " + token, nil
+		}
+		if token = c.cachedToken(); token != "" {
 			return "Bearer " + token, nil
 		}
 		return c.login(ctx)
@@ -59,7 +70,28 @@ func (c *Client) relogin(ctx context.Context, stale string) (string, error) {
 	if token != "" && "Bearer "+token != stale {
 		return "Bearer " + token, nil
 	}
+	if c.tokens != nil {
+		c.tokens.Drop()
+	}
 	return c.login(ctx)
+}
+
+// cachedToken makes the token cache's token, if any, the account's;
+// c.loginMu is held.
+func (c *Client) cachedToken() string {
+	if c.tokens == nil {
+		return ""
+	}
+	token := c.tokens.Get()
+	if token == "" || !validToken(token) {
+		return ""
+	}
+	c.log.notef("using the cached token of service account %s", c.account)
+	c.secrets.Add(token)
+	c.mu.Lock()
+	c.accountToken = token
+	c.mu.Unlock()
+	return token
 }
 
 // login trades the service key for a token; c.loginMu is held.
@@ -95,6 +127,9 @@ func (c *Client) login(ctx context.Context) (string, error) {
 	c.mu.Lock()
 	c.accountToken = login.Token
 	c.mu.Unlock()
+	if c.tokens != nil {
+		c.tokens.Put(login.Token)
+	}
 	return "Bearer " + login.Token, nil
 }
 

@@ -87,6 +87,10 @@ type Options struct {
 	RetryWait time.Duration
 	// MaxRetryWait caps each backoff and Retry-After wait; 0 means 10s.
 	MaxRetryWait time.Duration
+	// TokenCache, when not nil, keeps the service account's token between
+	// runs: asked before a login, given each new token, and told to drop
+	// one the service refused.
+	TokenCache TokenCache
 }
 
 // Client calls the /v1 API. It is safe for concurrent use.
@@ -119,6 +123,7 @@ type Client struct {
 	mu      sync.Mutex // guards accountToken
 	// accountToken is the service account's current token.
 	accountToken string
+	tokens       TokenCache // nil: none
 }
 
 // New checks opts and returns a Client; nothing is sent until a call.
@@ -151,6 +156,7 @@ func New(opts Options) (*Client, error) {
 		retryWait:    cmp.Or(max(opts.RetryWait, 0), DefaultRetryWait),
 		maxRetryWait: cmp.Or(max(opts.MaxRetryWait, 0), DefaultMaxRetryWait),
 		notice:       opts.Notice,
+		tokens:       opts.TokenCache,
 		secrets:      &secret.Scrubber{},
 	}
 	c.maxRetries = max(c.maxRetries, 0)

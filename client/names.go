@@ -191,3 +191,37 @@ func parseFullChangelog(name string) (DatabaseName, string, error) {
 func changelogName(db DatabaseName, id string) string {
 	return db.String() + "/changelogs/" + id
 }
+
+// PolicyParent is what policies are listed under.
+type PolicyParent struct {
+	// Database, when set, is the parent.
+	Database *DatabaseName
+	// Environment or Project is the parent's id; both empty: the workspace.
+	Environment, Project string
+}
+
+// String returns the parent's resource name, or "the workspace".
+func (p PolicyParent) String() string {
+	switch {
+	case p.Database != nil:
+		return p.Database.String()
+	case p.Environment != "":
+		return "environments/" + p.Environment
+	case p.Project != "":
+		return "projects/" + p.Project
+	}
+	return "the workspace"
+}
+
+// path returns the escaped /v1 path of the parent's policies.
+func (p PolicyParent) path() (string, error) {
+	switch {
+	case p.Database != nil:
+		return p.Database.path() + "/policies", p.Database.Validate()
+	case p.Environment != "":
+		return "/v1/environments/" + escapeID(p.Environment) + "/policies", ValidateID("environment", p.Environment)
+	case p.Project != "":
+		return "/v1/projects/" + escapeID(p.Project) + "/policies", ValidateID("project", p.Project)
+	}
+	return "/v1/policies", nil
+}

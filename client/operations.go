@@ -1,6 +1,10 @@
 package client
 
-import "context"
+import (
+	"context"
+	"fmt"
+	"net/http"
+)
 
 // The operations of the /v1 API. Each builds its request with the matching
 // ...Call function, sends it and decodes the answer, returning the typed value
@@ -37,13 +41,46 @@ func (c *Client) UndeleteUser(ctx context.Context, email string) (*User, []byte,
 	return call[User](ctx, c, r, err)
 }
 
-// ListPolicies lists the policies of db.
-func (c *Client) ListPolicies(ctx context.Context, db DatabaseName, opts ListPoliciesOptions) (*ListPoliciesResponse, []byte, error) {
-	r, err := ListPoliciesCall(db, opts)
+// ListPolicies lists the policies of a database, an environment, a project
+// or the workspace.
+func (c *Client) ListPolicies(ctx context.Context, parent PolicyParent, opts ListPoliciesOptions) (*ListPoliciesResponse, []byte, error) {
+	r, err := ListPoliciesUnderCall(parent, opts)
 	return call[ListPoliciesResponse](ctx, c, r, err)
 }
 
 // ListIdentityProviders lists the identity providers; it needs no credentials.
 func (c *Client) ListIdentityProviders(ctx context.Context) (*ListIdentityProvidersResponse, []byte, error) {
 	return call[ListIdentityProvidersResponse](ctx, c, ListIdentityProvidersCall(), nil)
+}
+
+// ListPoliciesUnderCall builds GET /v1/{parent}/policies: the request of
+// ListPoliciesCall, which every parent answers alike, sent to parent's path.
+func ListPoliciesUnderCall(parent PolicyParent, opts ListPoliciesOptions) (*Request, error) {
+	path, err := parent.path()
+	if err != nil {
+		return nil, err
+	}
+	r, err := ListPoliciesCall(DatabaseName{Instance: "-", Database: "-"}, opts)
+	if err != nil {
+		return nil, err
+	}
+	r.Path = path
+	return r, nil
+}
+
+// DiffDatabaseSchemaCall builds POST /v1/instances/I/databases/D:diffSchema,
+// comparing the database's current schema with req's Schema or Changelog
+// (a full changelog name), exactly one of them.
+func DiffDatabaseSchemaCall(db DatabaseName, req DiffSchemaRequest) (*Request, error) {
+	if err := db.Validate(); err != nil {
+		return nil, err
+	}
+	if (req.Schema == "") == (req.Changelog == "") {
+		return nil, fmt.Errorf("%w: give either a target schema or a target changelog", ErrInvalidRequest)
+	}
+	b, err := marshalBody("diff request", &req)
+	if err != nil {
+		return nil, err
+	}
+	return &Request{Method: http.MethodPost, Path: db.path() + ":diffSchema", Body: b}, nil
 }

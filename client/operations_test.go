@@ -173,7 +173,7 @@ var operationCases = []operationCase{
 	{
 		name: "ListPolicies sends the filters and decodes conditions",
 		do: func(ctx context.Context, c *Client) (any, []byte, error) {
-			return c.ListPolicies(ctx, DatabaseName{Instance: "prod", Database: "app"},
+			return c.ListPolicies(ctx, PolicyParent{Database: &DatabaseName{Instance: "prod", Database: "app"}},
 				ListPoliciesOptions{PolicyType: PolicyTypeMaskingRule, ShowDeleted: true})
 		},
 		method: http.MethodGet,
@@ -199,7 +199,7 @@ var operationCases = []operationCase{
 	{
 		name: "ListPolicies without filters sends no query and decodes {}",
 		do: func(ctx context.Context, c *Client) (any, []byte, error) {
-			return c.ListPolicies(ctx, DatabaseName{Instance: "prod", Database: "app"}, ListPoliciesOptions{})
+			return c.ListPolicies(ctx, PolicyParent{Database: &DatabaseName{Instance: "prod", Database: "app"}}, ListPoliciesOptions{})
 		},
 		method:    http.MethodGet,
 		path:      "/v1/instances/prod/databases/app/policies",

@@ -317,7 +317,7 @@ func (f *File) headerList(n *yaml.Node) ([]string, error) {
 
 // Set stores value under key in profile, creating the profile if needed. The
 // value is checked first: url an http(s) URL with a host, timeout a positive
-// Go duration, output one of table, json, yaml, name, insecure_skip_tls_verify
+// Go duration, output one of table, json, yaml, name, wide, insecure_skip_tls_verify
 // a bool, headers one "Name: value" (which replaces the list), ca_cert a path
 // (made absolute). Errors wrap ErrInvalid and never repeat a secret value.
 func (f *File) Set(profile, key, value string) error {

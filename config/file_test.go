@@ -162,7 +162,7 @@ func TestFile_setRefusesBadValues(t *testing.T) {
 		{"url with credentials that does not parse", "default", "url", "https://u:" + secret + "@[::1", "not a valid URL"},
 		{"timeout without unit", "default", "timeout", "30", "not a duration"},
 		{"negative timeout", "default", "timeout", "-1s", "positive"},
-		{"output", "default", "output", "wide", "table, json, yaml, name"},
+		{"output", "default", "output", "xml", "table, json, yaml, name"},
 		{"bool", "default", "insecure_skip_tls_verify", "yes please", "not true or false"},
 		{"header without colon", "default", "headers", "X-Auth " + secret, "no ':'"},
 		{"header with empty name", "default", "headers", ": " + secret, "name is empty"},

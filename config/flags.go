@@ -36,12 +36,12 @@ func RegisterFlags(fs *pflag.FlagSet) {
 	fs.StringArray(flagHeader, nil, `extra request header "Name: value", e.g. for an access proxy (repeatable)`)
 	fs.String(flagProfile, "", `profile of the config file (env DBGOV_PROFILE; default: the file's current_profile, else "default")`)
 	fs.String(flagConfig, "", "config file (env DBGOV_CONFIG; default $XDG_CONFIG_HOME/dbgov/config.yaml, else ~/.config/dbgov/config.yaml)")
-	fs.StringP(flagOutput, "o", "table", "output format: table, json, yaml or name (env DBGOV_OUTPUT)")
+	fs.StringP(flagOutput, "o", "table", "output format: table, json, yaml, name or wide (env DBGOV_OUTPUT)")
 	fs.Duration(flagTimeout, defaultTimeout, "per-request time limit (env DBGOV_TIMEOUT)")
 	fs.Bool(flagInsecureSkipTLSVerify, false, "do not verify the server's certificate (insecure)")
 	fs.String(flagCACert, "", "FILE of extra CA certificates (PEM) to trust")
 	fs.Bool(flagDebug, false, "log each HTTP exchange to stderr, credentials redacted (env DBGOV_DEBUG=1)")
-	fs.String(flagMaxResponseSize, "256MiB", "largest answer taken, once decompressed: 1048576, 10MB, 256MiB (env DBGOV_MAX_RESPONSE_SIZE)")
+	fs.String(flagMaxResponseSize, "256MiB", "largest `size` of an answer, once decompressed: 1048576, 10MB, 256MiB (env DBGOV_MAX_RESPONSE_SIZE)")
 }
 
 // MaxResponseSize returns --max-response-size, else DBGOV_MAX_RESPONSE_SIZE,

@@ -103,7 +103,7 @@ func checkKey(key string) error {
 }
 
 // outputFormats are the values of --output, in the order help text lists them.
-var outputFormats = [...]string{"table", "json", "yaml", "name"}
+var outputFormats = [...]string{"table", "json", "yaml", "name", "wide"}
 
 func checkOutput(v string) error {
 	for _, f := range outputFormats {

@@ -122,6 +122,7 @@ func TestUsage_errorsExitTwoAndSendNothing(t *testing.T) {
 		name     string
 		cli      *cli
 		args     []string
+		stdin    string
 		inStderr []string
 		jsonErr  bool // --jq and --template give errors as a JSON line
 	}{
@@ -140,7 +141,10 @@ func TestUsage_errorsExitTwoAndSendNothing(t *testing.T) {
 		{name: "database without instance", args: []string{"schema", "diff", "--database", "orders", "--changelog", "101", "--target-changelog", "102"}, inStderr: []string{"instance"}},
 		{name: "no database", args: []string{"schema", "diff", "--instance", "prod-pg", "--changelog", "101", "--target-changelog", "102"}, inStderr: []string{"--database"}},
 		{name: "bad timeout", args: []string{"review-configs", "get", "sql-review-prod", "--timeout", "soon"}, inStderr: []string{"soon"}},
-		{name: "no changelog", args: []string{"schema", "diff", "--instance", "prod-pg", "--database", "orders", "--target-changelog", "102"}, inStderr: []string{"--changelog"}},
+		{name: "target changelog of another database", args: []string{"schema", "diff", "--instance", "prod-pg", "--database", "orders", "--target-changelog", "instances/prod-pg/databases/inventory/changelogs/201"},
+			inStderr: []string{"--target-changelog", "is not a changelog of instances/prod-pg/databases/orders"}},
+		{name: "file revision without a sheet", args: []string{"revisions", "batch-create", "--instance", "prod-pg", "--database", "orders", "-f", "-"},
+			stdin: "- {version: \"9.0.0\", type: VERSIONED, file: a.sql}\n", inStderr: []string{`entry 1 (version "9.0.0"): a revision with a file needs a sheet or a release`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -149,7 +153,7 @@ func TestUsage_errorsExitTwoAndSendNothing(t *testing.T) {
 				run = tt.cli
 			}
 			var r result
-			sent := srv.sent(t, func() { r = run.run(t, tt.args...).expect(t, 2) })
+			sent := srv.sent(t, func() { r = run.runStdin(t, tt.stdin, tt.args...).expect(t, 2) })
 			if len(sent) != 0 {
 				t.Errorf("a usage error sent %q", sent)
 			}
@@ -180,7 +184,7 @@ func TestErrors_areOneJSONLineWithJSONOutput(t *testing.T) {
 		{name: "json, not found", args: []string{"review-configs", "get", "nope", "-o", "json"}, httpStatus: "404", code: "NOT_FOUND"},
 		{name: "jq, not found", args: []string{"review-configs", "get", "nope", "--jq", ".name"}, httpStatus: "404", code: "NOT_FOUND"},
 		{name: "template, not found", args: []string{"users", "batch-get", "nobody@example.com", "--template", "{{.users}}"}, httpStatus: "404", code: "NOT_FOUND"},
-		{name: "json, rejected", args: []string{"users", "undelete", "alice@example.com", "-o", "json"}, httpStatus: "400", code: "FAILED_PRECONDITION"},
+		{name: "json, rejected", args: []string{"users", "undelete", "alice@example.com", "-o", "json"}, httpStatus: "400", code: "INVALID_ARGUMENT"},
 		{name: "json, unauthenticated", args: []string{"review-configs", "get", "sql-review-prod", "-o", "json", "--token", "bad"}, httpStatus: "401", code: "UNAUTHENTICATED"},
 		{name: "json from the environment", cli: c.with("DBGOV_OUTPUT", "json"), args: []string{"review-configs", "get", "nope"}, httpStatus: "404", code: "NOT_FOUND"},
 	}

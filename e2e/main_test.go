@@ -105,11 +105,12 @@ type server struct {
 var exportLine = regexp.MustCompile(`export DBGOV_URL=(\S+) DBGOV_TOKEN=(\S+)`)
 
 // startServer starts a dev-server of its own for the test, on a free
-// loopback port, and stops it (checking the graceful stop) when the test ends.
-func startServer(t *testing.T) *server {
+// loopback port, with more flags when given, and stops it (checking the
+// graceful stop) when the test ends.
+func startServer(t *testing.T, flags ...string) *server {
 	t.Helper()
 	s := &server{stdout: &syncBuffer{}, log: &syncBuffer{}}
-	s.cmd = exec.Command(dbgovPath, "dev-server", "--addr", "127.0.0.1:0", "--log")
+	s.cmd = exec.Command(dbgovPath, append([]string{"dev-server", "--addr", "127.0.0.1:0", "--log"}, flags...)...)
 	s.cmd.Env = []string{"HOME=" + t.TempDir()}
 	s.cmd.Stdout = s.stdout
 	s.cmd.Stderr = s.log

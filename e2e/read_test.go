@@ -350,6 +350,37 @@ func TestPoliciesList_filtersByTypeAndDeletion(t *testing.T) {
 		}
 	})
 
+	t.Run("policies of an environment, a project and the workspace", func(t *testing.T) {
+		for _, tt := range []struct {
+			flags []string
+			path  string
+			want  []string
+		}{
+			{[]string{"--environment", "prod"}, "/v1/environments/prod/policies", []string{"environments/prod/policies/rollout", "environments/prod/policies/data_source_query"}},
+			{[]string{"--environment", "prod", "--type", "rollout_policy"}, "/v1/environments/prod/policies", []string{"environments/prod/policies/rollout"}},
+			{[]string{"--project", "orders"}, "/v1/projects/orders/policies", []string{"projects/orders/policies/masking_exemption"}},
+			{[]string{"--workspace"}, "/v1/policies", []string{"policies/data_query"}},
+		} {
+			var r result
+			sent := srv.sent(t, func() { r = c.run(t, append([]string{"policies", "list", "-o", "name"}, tt.flags...)...).expect(t, 0) })
+			if len(sent) != 1 || !strings.HasPrefix(sent[0], "GET "+tt.path+" 200") {
+				t.Errorf("requests = %q, want GET %s", sent, tt.path)
+			}
+			if got := lines(r.stdout); !slices.Equal(got, tt.want) {
+				t.Errorf("%v: policies = %q, want %q", tt.flags, got, tt.want)
+			}
+		}
+	})
+
+	t.Run("two parents are a usage error, nothing sent", func(t *testing.T) {
+		var r result
+		sent := srv.sent(t, func() { r = c.run(t, append(slices.Clone(list), "--workspace")...).expect(t, 2) })
+		if len(sent) != 0 {
+			t.Errorf("requests sent: %q", sent)
+		}
+		r.stderrIsErrorLine(t, "give exactly one parent")
+	})
+
 	t.Run("unknown type is a usage error, nothing sent", func(t *testing.T) {
 		var r result
 		sent := srv.sent(t, func() { r = c.run(t, append(slices.Clone(list), "--type", "nonsense")...).expect(t, 2) })
@@ -408,8 +439,9 @@ func TestSchemaDiff_comparesChangelogsAndSchemaFiles(t *testing.T) {
 
 	t.Run("two changelogs differ", func(t *testing.T) {
 		r := c.run(t, append(slices.Clone(diff), "--target-changelog", "102")...).expect(t, 0)
-		r.stdoutHas(t, "+  phone text,", "+  status text NOT NULL DEFAULT 'pending'",
-			"+CREATE INDEX orders_customer_id_idx ON public.orders (customer_id);")
+		r.stdoutIs(t, "ALTER TABLE public.customers ADD COLUMN phone text;\n"+
+			"ALTER TABLE public.orders ADD COLUMN status text NOT NULL DEFAULT 'pending';\n"+
+			"CREATE INDEX orders_customer_id_idx ON public.orders (customer_id);\n")
 		if strings.Contains(r.stdout, `"diff"`) {
 			t.Errorf("table mode prints the diff itself, not the JSON answer\n%s", r.dump())
 		}
@@ -417,13 +449,13 @@ func TestSchemaDiff_comparesChangelogsAndSchemaFiles(t *testing.T) {
 
 	t.Run("exit-code says they differ", func(t *testing.T) {
 		r := c.run(t, append(slices.Clone(diff), "--target-changelog", "102", "--exit-code")...).expect(t, 9)
-		r.stdoutHas(t, "+  phone text,")
+		r.stdoutHas(t, "ADD COLUMN phone text;")
 	})
 
 	t.Run("json of a non-empty diff", func(t *testing.T) {
 		r := c.run(t, append(slices.Clone(diff), "--target-changelog", "instances/prod-pg/databases/orders/changelogs/102", "-o", "json")...).expect(t, 0)
 		got, _ := field(t, r.jsonOut(t), "diff").(string)
-		if !strings.Contains(got, "+CREATE INDEX orders_customer_id_idx") {
+		if !strings.Contains(got, "\nCREATE INDEX orders_customer_id_idx") {
 			t.Errorf("diff = %q", got)
 		}
 	})
@@ -448,7 +480,21 @@ func TestSchemaDiff_comparesChangelogsAndSchemaFiles(t *testing.T) {
 	t.Run("a different schema file differs", func(t *testing.T) {
 		other := c.file(t, "schema-102.sql", changelogSchema(t, "102"))
 		r := c.run(t, append(slices.Clone(diff), "--schema-file", other, "--exit-code")...).expect(t, 9)
-		r.stdoutHas(t, "+  phone text,")
+		r.stdoutHas(t, "ADD COLUMN phone text;")
+	})
+
+	live := []string{"schema", "diff", "--instance", "prod-pg", "--database", "orders"}
+	t.Run("the live database against a schema file", func(t *testing.T) {
+		var r result
+		sent := srv.sent(t, func() { r = c.run(t, append(slices.Clone(live), "--schema-file", same, "--exit-code")...).expect(t, 9) })
+		if want := []string{"POST /v1/instances/prod-pg/databases/orders:diffSchema 200"}; !slices.Equal(sent, want) {
+			t.Errorf("requests = %q, want %q", sent, want)
+		}
+		r.stdoutIs(t, "DROP INDEX orders_customer_id_idx;\nALTER TABLE public.customers DROP COLUMN phone;\nALTER TABLE public.orders DROP COLUMN status;\n")
+	})
+
+	t.Run("the live database agrees with its latest changelog", func(t *testing.T) {
+		c.run(t, append(slices.Clone(live), "--target-changelog", "102", "--exit-code")...).expect(t, 0).stdoutEmpty(t)
 	})
 
 	t.Run("both targets are a usage error, nothing sent", func(t *testing.T) {

@@ -50,15 +50,15 @@ func TestUsersUndelete_restoresADeletedUserOnce(t *testing.T) {
 	t.Run("undeleting an active user is rejected", func(t *testing.T) {
 		r := c.run(t, "users", "undelete", "bob@example.com").expect(t, 6)
 		r.stdoutEmpty(t)
-		r.stderrIsErrorLine(t, "bob@example.com", "(HTTP 400 FAILED_PRECONDITION)")
+		r.stderrIsErrorLine(t, "bob@example.com", "(HTTP 400 INVALID_ARGUMENT)")
 	})
 
 	t.Run("rejection as a JSON line", func(t *testing.T) {
 		r := c.run(t, "users", "undelete", "bob@example.com", "-o", "json").expect(t, 6)
 		r.stdoutEmpty(t)
 		e := r.jsonError(t)
-		if e["httpStatus"] != json.Number("400") || e["code"] != "FAILED_PRECONDITION" {
-			t.Errorf("error = %v, want httpStatus 400 and code FAILED_PRECONDITION", e)
+		if e["httpStatus"] != json.Number("400") || e["code"] != "INVALID_ARGUMENT" {
+			t.Errorf("error = %v, want httpStatus 400 and code INVALID_ARGUMENT", e)
 		}
 	})
 
@@ -233,6 +233,7 @@ const revisionsYAML = `- version: "3.0.0"
 - version: "3.2.0"
   type: VERSIONED
   file: migrations/3.2.0.sql
+  release: releases/3.2
 `
 
 func TestRevisionsBatchCreate_createsInBatchesAndReportsWhatWasCreated(t *testing.T) {
@@ -276,7 +277,7 @@ func TestRevisionsBatchCreate_createsInBatchesAndReportsWhatWasCreated(t *testin
 	})
 
 	t.Run("table of the created revisions", func(t *testing.T) {
-		f := c.file(t, "one.yaml", "- {version: \"4.0.0\", type: DECLARATIVE, file: schema/orders.sql}\n")
+		f := c.file(t, "one.yaml", "- {version: \"4.0.0\", type: DECLARATIVE, file: schema/orders.sql, sheet: projects/orders/sheets/202}\n")
 		r := c.run(t, append(slices.Clone(orders), "-f", f)...).expect(t, 0)
 		rows := tableRows(t, r.stdout)
 		if len(rows) != 1 || !strings.HasPrefix(rows[0]["NAME"], "instances/prod-pg/databases/orders/revisions/") {
@@ -289,7 +290,7 @@ func TestRevisionsBatchCreate_createsInBatchesAndReportsWhatWasCreated(t *testin
 
 	t.Run("the full request body", func(t *testing.T) {
 		f := c.file(t, "body.json", `{"parent": "instances/prod-pg/databases/orders",
-  "requests": [{"revision": {"version": "5.0.0", "type": "VERSIONED", "file": "migrations/5.0.0.sql"}}]}`)
+  "requests": [{"revision": {"version": "5.0.0", "type": "VERSIONED", "file": "migrations/5.0.0.sql", "release": "releases/5.0"}}]}`)
 		r := c.run(t, "revisions", "batch-create", "--database", "instances/prod-pg/databases/orders", "-f", f, "-o", "name").expect(t, 0)
 		if got := lines(r.stdout); len(got) != 1 || !strings.HasPrefix(got[0], "instances/prod-pg/databases/orders/revisions/") {
 			t.Errorf("want one revision name\n%s", r.dump())
@@ -297,10 +298,10 @@ func TestRevisionsBatchCreate_createsInBatchesAndReportsWhatWasCreated(t *testin
 	})
 
 	t.Run("a duplicate version stops and prints those created", func(t *testing.T) {
-		f := c.file(t, "dup.yaml", `- {version: "6.0.0", type: VERSIONED, file: a.sql}
-- {version: "6.1.0", type: VERSIONED, file: b.sql}
-- {version: "3.0.0", type: VERSIONED, file: again.sql}
-- {version: "6.2.0", type: VERSIONED, file: c.sql}
+		f := c.file(t, "dup.yaml", `- {version: "6.0.0", type: VERSIONED, file: a.sql, release: releases/r}
+- {version: "6.1.0", type: VERSIONED, file: b.sql, release: releases/r}
+- {version: "3.0.0", type: VERSIONED, file: again.sql, release: releases/r}
+- {version: "6.2.0", type: VERSIONED, file: c.sql, release: releases/r}
 `)
 		var r result
 		sent := srv.sent(t, func() {
@@ -318,7 +319,7 @@ func TestRevisionsBatchCreate_createsInBatchesAndReportsWhatWasCreated(t *testin
 	})
 
 	t.Run("a stop midway with -o json gives one JSON error line", func(t *testing.T) {
-		f := c.file(t, "dup-json.yaml", "- {version: \"8.0.0\", type: VERSIONED, file: a.sql}\n- {version: \"3.0.0\", type: VERSIONED, file: again.sql}\n")
+		f := c.file(t, "dup-json.yaml", "- {version: \"8.0.0\", type: VERSIONED, file: a.sql, release: releases/r}\n- {version: \"3.0.0\", type: VERSIONED, file: again.sql, release: releases/r}\n")
 		r := c.run(t, append(slices.Clone(orders), "-f", f, "--batch-size", "1", "-o", "json")...).expect(t, 6)
 		e := r.jsonError(t)
 		if e["httpStatus"] != json.Number("409") || e["code"] != "ALREADY_EXISTS" {
@@ -330,9 +331,32 @@ func TestRevisionsBatchCreate_createsInBatchesAndReportsWhatWasCreated(t *testin
 	})
 
 	t.Run("the earlier ones stay created", func(t *testing.T) {
-		f := c.file(t, "again.yaml", "- {version: \"6.1.0\", type: VERSIONED, file: b.sql}\n")
+		f := c.file(t, "again.yaml", "- {version: \"6.1.0\", type: VERSIONED, file: b.sql, release: releases/r}\n")
 		r := c.run(t, append(slices.Clone(orders), "-f", f)...).expect(t, 6)
 		r.stderrHas(t, "6.1.0", "(HTTP 409 ALREADY_EXISTS)")
+	})
+
+	t.Run("a rerun with skip-existing creates the rest", func(t *testing.T) {
+		f := c.file(t, "rerun.yaml", revisionsYAML+"- {version: \"3.3.0\", type: VERSIONED, file: migrations/3.3.0.sql, release: releases/3.3}\n")
+		var r result
+		sent := srv.sent(t, func() {
+			r = c.run(t, append(slices.Clone(orders), "-f", f, "--batch-size", "2", "--skip-existing", "-o", "name")...).expect(t, 0)
+		})
+		post := "POST /v1/instances/prod-pg/databases/orders/revisions:batchCreate "
+		want := []string{post + "409", post + "409", post + "409", post + "409", post + "409", post + "200"}
+		if !slices.Equal(sent, want) {
+			t.Errorf("requests = %q, want each existing version tried alone: %q", sent, want)
+		}
+		if got := lines(r.stdout); len(got) != 1 {
+			t.Errorf("stdout should name the one revision created\n%s", r.dump())
+		}
+		r.stderrHas(t, "created 1/4 revisions, skipped 3 existing in ")
+	})
+
+	t.Run("the reference server refuses a file without a sheet or release", func(t *testing.T) {
+		body := c.file(t, "nosheet.json", `{"requests": [{"parent": "instances/prod-pg/databases/orders", "revision": {"version": "9.9.9", "type": "VERSIONED", "file": "a.sql"}}]}`)
+		r := c.run(t, "api", "POST", "/v1/instances/prod-pg/databases/orders/revisions:batchCreate", "--input", body).expect(t, 6)
+		r.stderrIsErrorLine(t, "a revision with a file needs a sheet or a release", "(HTTP 400 INVALID_ARGUMENT)")
 	})
 
 	bad := []struct {
@@ -400,7 +424,7 @@ func TestAPI_sendsAnyRequestWithTheSameCredentialsAndCodes(t *testing.T) {
 	t.Run("POST with input from stdin, rejected", func(t *testing.T) {
 		r := c.runStdin(t, `{"name": "users/bob@example.com"}`, "api", "POST", "/v1/users/bob@example.com:undelete", "--input", "-").expect(t, 6)
 		r.stdoutEmpty(t)
-		r.stderrIsErrorLine(t, "(HTTP 400 FAILED_PRECONDITION)")
+		r.stderrIsErrorLine(t, "(HTTP 400 INVALID_ARGUMENT)")
 	})
 
 	t.Run("unknown route is not found", func(t *testing.T) {

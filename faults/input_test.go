@@ -230,7 +230,8 @@ func TestBadInput_namesOfTheWrongForm(t *testing.T) {
 			"--changelog", "instances/i/databases/other/changelogs/c", "--schema-file", schema}, []string{"other"}},
 		{"changelog of the wrong form", []string{"schema", "diff", "--instance", "i", "--database", "d",
 			"--changelog", "changelogs/c", "--schema-file", schema}, []string{"form"}},
-		{"no changelog", []string{"schema", "diff", "--instance", "i", "--database", "d", "--schema-file", schema}, []string{"changelog"}},
+		{"target changelog of another database", []string{"schema", "diff", "--instance", "i", "--database", "d",
+			"--target-changelog", "instances/i/databases/e/changelogs/1"}, []string{"is not a changelog of instances/i/databases/d"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -146,17 +146,13 @@ func BenchmarkTablePrinter_tableOf(b *testing.B) {
 	for i := range users {
 		users[i] = user{fmt.Sprintf("users/user%06d@example.com", i), "ACTIVE", fmt.Sprintf("User Number %d é", i), i%2 == 0}
 	}
-	cols := []Column[*user]{
+	cols := []Column[user]{
 		{Header: "NAME", Value: func(u *user) string { return u.name }},
 		{Header: "STATE", Value: func(u *user) string { return u.state }},
 		{Header: "TITLE", Value: func(u *user) string { return u.title }},
 		{Header: "MFA", Value: func(u *user) string { return strconv.FormatBool(u.mfa) }},
 	}
-	ptrs := make([]*user, len(users))
-	for i := range users {
-		ptrs[i] = &users[i]
-	}
-	doc := Document{Tables: func() []Table { return []Table{TableOf(ptrs, cols)} }}
+	doc := Document{Tables: func() []Table { return []Table{TableOf(users, cols)} }}
 	p, err := New(Options{})
 	if err != nil {
 		b.Fatal(err)

@@ -33,13 +33,13 @@ type jqPrinter struct {
 func newJQPrinter(expr string, mask bool) (Printer, error) {
 	query, err := gojq.Parse(expr)
 	if err != nil {
-		return nil, fmt.Errorf("%w: parse --jq expression: %w", ErrInvalidOptions, err)
+		return nil, FilterError{fmt.Errorf("%w: parse --jq expression: %w", ErrInvalidOptions, err)}
 	}
 	environ := publicEnviron(os.Environ())
 	withEnv := gojq.WithEnvironLoader(func() []string { return environ })
 	code, err := gojq.Compile(query, withEnv)
 	if err != nil {
-		return nil, fmt.Errorf("%w: compile --jq expression: %w", ErrInvalidOptions, err)
+		return nil, FilterError{fmt.Errorf("%w: compile --jq expression: %w", ErrInvalidOptions, err)}
 	}
 	return jqPrinter{code: code, stream: newJQStream(query, withEnv), mask: mask}, nil
 }
@@ -98,7 +98,7 @@ func (o *jqWriter) run(code *gojq.Code, input any) error {
 			if errors.As(err, &halt) && halt.Value() == nil {
 				return errHalted
 			}
-			return fmt.Errorf("--jq: %w", err)
+			return FilterError{fmt.Errorf("--jq: %w", err)}
 		}
 		if s, ok := v.(string); ok {
 			o.w.WriteString(s)

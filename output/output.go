@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 )
 
 // ErrInvalidOptions is wrapped by the errors of New: an unknown format,
@@ -15,38 +16,47 @@ import (
 // not compile. Commands map it to the usage exit code.
 var ErrInvalidOptions = errors.New("invalid output options")
 
+// FilterError is an error of the --jq expression or the --template itself:
+// it does not compile, or fails on the document.
+type FilterError struct{ Err error }
+
+// Error returns the message of the error met.
+func (e FilterError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the error met.
+func (e FilterError) Unwrap() error { return e.Err }
+
 // Formats are the values -o accepts, the default first.
-var Formats = []string{"table", "json", "yaml", "name"}
+var Formats = []string{"table", "json", "yaml", "name", "wide"}
 
 // Options are the output flags: -o, --jq, --template, --no-headers,
-// --show-secrets, and what is known about stdout.
+// --show-secrets, --color, and what is known about stdout.
 type Options struct {
-	Format      string // "table" (also when ""), "json", "yaml", "name"
-	JQ          string // --jq: when set, overrides Format
-	Template    string // --template: when set, overrides Format
-	NoHeaders   bool   // tables without the header row
-	ShowSecrets bool   // print secret fields as the service sent them
-	TTY         bool   // stdout is a terminal
-	Color       bool   // colour is allowed (only used when TTY)
-	Width       int    // terminal width when TTY (0 = unknown)
-	// Defaulted marks a Format that comes from the environment or the
-	// config file rather than an explicit -o: a default of "name" then
-	// gives way to a table for results that name no resource.
-	Defaulted bool
+	Format      string    // "table" (also when ""), "wide", "json", "yaml", "name"
+	JQ          string    // --jq: when set, overrides Format
+	Template    string    // --template: when set, overrides Format
+	NoHeaders   bool      // tables without the header row
+	ShowSecrets bool      // print secret fields as the service sent them
+	TTY         bool      // stdout is a terminal: tables but -o wide are for people
+	Width       int       // terminal width when TTY (0 = unknown): tables fit in it
+	Color       bool      // colour: headers bold, DELETED red, diff lines green and red
+	Now         time.Time // when ages are counted to (zero: the current time)
+	// FormatIsDefault marks a Format from the environment or the config
+	// file, not -o: a default "name" gives way to a table for results that
+	// name no resource.
+	FormatIsDefault bool
 }
 
 // Table is one table of a document, for people.
 type Table struct {
-	// Headers are the column headers, shown unless --no-headers.
-	Headers []string
-	// Rows are the cells of each row, when Each is nil.
-	Rows [][]string
+	Headers []string   // the column headers, shown unless --no-headers
+	Fit     []Fit      // how each column gives way on a terminal
+	Under   string     // where a Name column's names are ("users/"): left out on a terminal
+	Rows    [][]string // the cells of each row, when Each is nil
 	// Each, when not nil, gives the rows instead of Rows, one at a time,
-	// until yield returns false. The printer calls it more than once (to
-	// measure the columns, then to write them): it must give the same rows
-	// each time, and may reuse the slice it passes from one row to the
-	// next. An error (the rows cannot be made: the answer does not decode)
-	// ends printing; the printer meets it before it writes any of the table.
+	// until yield returns false, the same rows each time the printer calls
+	// it (twice), in a slice it may reuse. Its error (the answer does not
+	// decode) ends printing before any of the table is written.
 	Each func(yield func(row []string) bool) error
 }
 
@@ -66,6 +76,7 @@ type Document struct {
 	// (control characters other than newline and tab escaped); nothing is
 	// printed when it is empty.
 	Text func() string
+	Diff bool // Text is a diff: in colour, lines starting with + green, with - red
 }
 
 // Printer prints documents in the format chosen by New.
@@ -76,7 +87,7 @@ type Printer interface {
 // New chooses the printer for opts. Its errors wrap ErrInvalidOptions.
 func New(opts Options) (Printer, error) {
 	switch opts.Format {
-	case "", "table", "json", "yaml", "name":
+	case "", "table", "wide", "json", "yaml", "name":
 	default:
 		return nil, fmt.Errorf("%w: unknown output format %q: use one of %s",
 			ErrInvalidOptions, opts.Format, strings.Join(Formats, ", "))
@@ -96,11 +107,33 @@ func New(opts Options) (Printer, error) {
 	case "yaml":
 		return yamlPrinter{mask: mask}, nil
 	case "name":
-		if opts.Defaulted {
+		if opts.FormatIsDefault {
 			return namePrinter{fallback: tablePrinter{opts: opts}}, nil
 		}
 		return namePrinter{}, nil
 	default:
 		return tablePrinter{opts: opts}, nil
 	}
+}
+
+// Style is an SGR style of the terminal.
+type Style string
+
+const (
+	// Bold is for the header of a table.
+	Bold Style = "1"
+	// Dim is for hints.
+	Dim Style = "2"
+	// Red is for DELETED, errors and removed lines.
+	Red Style = "31"
+	// Green is for added lines.
+	Green Style = "32"
+)
+
+// Paint returns text in style when on (colour is wanted where it goes).
+func Paint(on bool, style Style, text string) string {
+	if !on || text == "" {
+		return text
+	}
+	return "\x1b[" + string(style) + "m" + text + "\x1b[0m"
 }

@@ -2,46 +2,102 @@ package output
 
 import (
 	"bufio"
+	"cmp"
+	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
+	"github.com/mattn/go-runewidth"
 	"github.com/olekukonko/ll"
 	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/pkg/twwidth"
 	"github.com/olekukonko/tablewriter/tw"
 )
 
-// Column declares one column of a resource's table: its header and how to
-// get the cell from a value.
-type Column[T any] struct {
-	// Header is the column's header.
-	Header string
-	// Value gives the cell of one item.
-	Value func(T) string
+// Kind says how a column's values are shown in a table fitted to a terminal.
+type Kind int
+
+const (
+	// Text values are shown as they are.
+	Text Kind = iota
+	// Name values are resource names, shown without the table's Under.
+	Name
+	// Time values are RFC 3339 timestamps, shown as an age: 5m, 3d.
+	Time
+)
+
+// Fit says how a column gives way in a table fitted to a terminal.
+type Fit struct {
+	Priority int  // the highest are dropped first; 0 is never dropped
+	MinWidth int  // the narrowest its values and header are cut to, ending in …; 0: not cut
+	Kind     Kind // how its values are shown
 }
 
-// TableOf declares the table of items: one row per item, one cell per
-// column. The rows are not built here: the printer asks for them one at a
-// time (twice, to measure the columns and then to write them), so a table
-// of 100,000 items is never held whole.
-func TableOf[T any](items []T, cols []Column[T]) Table {
-	t := Table{Headers: make([]string, len(cols))}
-	for i, c := range cols {
-		t.Headers[i] = c.Header
+// Column declares one column of a resource's table: its header, its Fit
+// (Priority, MinWidth, Kind), and how to get its value from an item.
+type Column[T any] struct {
+	Header   string
+	Priority int
+	MinWidth int
+	Kind     Kind
+	Value    func(*T) string
+}
+
+// List declares how the items of one resource print: the columns of their
+// table and the name of each.
+type List[T any] struct {
+	Columns []Column[T]
+	Name    func(*T) string
+}
+
+// Table is the table of items, their names shown relative to under.
+func (l List[T]) Table(items []T, under string) Table {
+	t := TableOf(items, l.Columns)
+	t.Under = under
+	return t
+}
+
+// Names lists the names of items, for -o name.
+func (l List[T]) Names(items []T) []string {
+	names := make([]string, len(items))
+	for i := range items {
+		names[i] = l.Name(&items[i])
 	}
-	t.Each = func(yield func([]string) bool) error {
-		row := make([]string, len(cols))
-		for _, item := range items {
-			for i, c := range cols {
-				row[i] = c.Value(item)
-			}
-			if !yield(row) {
+	return names
+}
+
+// TableOf declares the table of items, one row each.
+func TableOf[T any](items []T, cols []Column[T]) Table {
+	return TableEach(cols, func(yield func(*T) bool) error {
+		for i := range items {
+			if !yield(&items[i]) {
 				break
 			}
 		}
 		return nil
+	})
+}
+
+// TableEach declares the table of the items each gives, one row each. The
+// rows are not built here: the printer asks for them one at a time (twice,
+// to measure the columns and then to write them), so a table of 100,000
+// items is never held whole.
+func TableEach[T any](cols []Column[T], each func(yield func(*T) bool) error) Table {
+	t := Table{Headers: make([]string, len(cols)), Fit: make([]Fit, len(cols))}
+	for i, c := range cols {
+		t.Headers[i], t.Fit[i] = c.Header, Fit{c.Priority, c.MinWidth, c.Kind}
+	}
+	t.Each = func(yield func([]string) bool) error {
+		row := make([]string, len(cols))
+		return each(func(item *T) bool {
+			for i, c := range cols {
+				row[i] = c.Value(item)
+			}
+			return yield(row)
+		})
 	}
 	return t
 }
@@ -60,12 +116,16 @@ func (t Table) each(yield func([]string) bool) error {
 	return nil
 }
 
+// fit is the Fit of column i, the zero Fit when none is declared.
+func (t Table) fit(i int) (f Fit) {
+	if i < len(t.Fit) {
+		f = t.Fit[i]
+	}
+	return f
+}
+
 // columnGap separates the columns of a table.
 const columnGap = "   "
-
-// minTruncatedWidth is the narrowest a column is cut to when a table is
-// fitted to the terminal (a header wider than that is never cut).
-const minTruncatedWidth = 10
 
 // tablePrinter prints tables kubectl-style: plain left-aligned columns, no
 // borders, cells with control characters escaped.
@@ -76,7 +136,7 @@ type tablePrinter struct {
 // Print prints the tables of doc, or its text, or its JSON when it has neither.
 func (p tablePrinter) Print(w io.Writer, doc Document) error {
 	if doc.Text != nil {
-		return printText(w, doc.Text(), p.opts.TTY)
+		return printText(w, doc.Text(), p.opts.TTY, doc.Diff && p.opts.Color)
 	}
 	if doc.Tables == nil {
 		return jsonPrinter{mask: !p.opts.ShowSecrets}.Print(w, doc)
@@ -108,13 +168,21 @@ func (p tablePrinter) Print(w io.Writer, doc Document) error {
 // printText prints text as is, ending in a newline; nothing when text is
 // empty. On a terminal, control characters other than newline and tab are
 // escaped so that the text cannot drive it; piped (a diff written to a file,
-// say) the text is the service's exactly.
-func printText(w io.Writer, text string, tty bool) error {
+// say) the text is the service's exactly. A diff in colour has its added
+// lines green and its removed lines red.
+func printText(w io.Writer, text string, tty, diff bool) error {
 	if text == "" {
 		return nil
 	}
 	if tty {
 		text = escapeText(text)
+	}
+	if diff {
+		lines := strings.Split(text, "\n")
+		for i, line := range lines {
+			lines[i] = Paint(strings.HasPrefix(line, "-"), Red, Paint(strings.HasPrefix(line, "+"), Green, line))
+		}
+		text = strings.Join(lines, "\n")
 	}
 	if !strings.HasSuffix(text, "\n") {
 		text += "\n"
@@ -139,331 +207,274 @@ func (p tablePrinter) blank(t Table) (bool, error) {
 	return blank, err
 }
 
-// render prints one table that is not blank: laid out by tablewriter on a
-// terminal, streamed when piped.
+// render prints one table that is not blank in two passes over its rows,
+// neither kept nor copied: the first measures and lays out the columns, the
+// second writes the lines, straight out when piped, through tablewriter on
+// a terminal. There, but for -o wide, the table is for people: names
+// relative to t.Under, timestamps as ages, fitted to the window (layOut).
+// Pipes skip tablewriter: its cell pipeline costs some 90 allocations a
+// row, half a second and 330 MB of garbage for 50,000 users.
 func (p tablePrinter) render(w *bufio.Writer, t Table) error {
-	if !p.opts.TTY {
-		return p.stream(w, t)
-	}
-	ncols := len(t.Headers)
-	var rows [][]string
-	err := t.each(func(row []string) bool {
-		ncols = max(ncols, len(row))
-		rows = append(rows, escapeRow(row, len(row)))
-		return true
-	})
-	if err != nil {
-		return err
-	}
-	for i, row := range rows {
-		if len(row) < ncols {
-			rows[i] = append(row, make([]string, ncols-len(row))...)
+	forPeople := p.opts.TTY && p.opts.Format != "wide"
+	now := cmp.Or(p.opts.Now, time.Now())
+	show := func(i int, cell string) string {
+		cell = EscapeControl(cell)
+		if !forPeople {
+			return cell
 		}
-	}
-	showHeaders := !p.opts.NoHeaders && len(t.Headers) > 0
-	var headers []string
-	if showHeaders {
-		headers = escapeRow(t.Headers, ncols)
-	}
-	if p.opts.Width > 0 {
-		fitWidth(headers, rows, ncols, p.opts.Width)
+		switch t.fit(i).Kind {
+		case Name:
+			if rel, ok := strings.CutPrefix(cell, t.Under); ok && rel != "" {
+				return rel
+			}
+		case Time:
+			if at, err := time.Parse(time.RFC3339, cell); err == nil {
+				return age(now.Sub(at))
+			}
+		}
+		return cell
 	}
 
-	cell := tw.CellConfig{
-		Formatting: tw.CellFormatting{AutoFormat: tw.Off, AutoWrap: tw.WrapNone},
-		Alignment:  tw.CellAlignment{Global: tw.AlignLeft},
-		Padding:    tw.CellPadding{Global: tw.PaddingNone},
-	}
-	table := tablewriter.NewTable(w,
-		tablewriter.WithRenderer(&plainRenderer{bold: p.opts.TTY && p.opts.Color}),
-		tablewriter.WithConfig(tablewriter.Config{
-			Header:   cell,
-			Row:      cell,
-			Footer:   cell,
-			Behavior: tw.Behavior{TrimSpace: tw.Off, TrimLine: tw.Off, TrimTab: tw.Off},
-		}),
-	)
-	if showHeaders {
-		table.Header(headers)
-	}
-	if err := table.Bulk(rows); err != nil {
-		return fmt.Errorf("lay out table: %w", err)
-	}
-	if err := table.Render(); err != nil {
-		return fmt.Errorf("render table: %w", err)
-	}
-	return nil
-}
-
-// stream prints a table for a pipe or a file, where it is never cut to a
-// width: one pass over the rows measures the columns, a second writes each
-// line. Rows are neither kept nor copied, so the table costs no memory
-// beyond one line, whatever its length.
-//
-// tablewriter lays out every row through its own cell pipeline: about 75
-// allocations a row in a bulk render and twice that in its streaming mode,
-// seconds for the 105,000 rows of a large catalog. The lines written here
-// are the ones its layout gives with this package's renderer: columns as
-// wide as their widest cell (measured with tablewriter's width function),
-// columnGap between them, no spaces at the end of a line.
-func (p tablePrinter) stream(w *bufio.Writer, t Table) error {
-	showHeaders := !p.opts.NoHeaders && len(t.Headers) > 0
-	var widths []int
-	measure := func(row []string) {
+	header := func(_ int, cell string) string { return EscapeControl(cell) }
+	headers := !p.opts.NoHeaders && len(t.Headers) > 0
+	widths := make([]int, len(t.Headers))
+	measure := func(row []string, show func(int, string) string) bool {
 		for len(widths) < len(row) {
 			widths = append(widths, 0)
 		}
 		for i, c := range row {
-			widths[i] = max(widths[i], escapedWidth(c))
+			widths[i] = max(widths[i], cellWidth(show(i, c)))
 		}
-	}
-	if showHeaders {
-		measure(t.Headers)
-	} else {
-		widths = make([]int, len(t.Headers))
-	}
-	err := t.each(func(row []string) bool {
-		measure(row)
 		return true
-	})
-	if err != nil {
+	}
+	if headers {
+		measure(t.Headers, header)
+	}
+	if err := t.each(func(row []string) bool { return measure(row, show) }); err != nil {
 		return err
 	}
+	cols := make([]int, len(widths))
 	for i, w := range widths {
-		widths[i] = max(w, 1) // as tablewriter sizes a column of empty cells
+		cols[i], widths[i] = i, max(w, 1) // as tablewriter sizes a column of empty cells
 	}
-	var line []byte
-	if showHeaders {
-		line = appendLine(line[:0], t.Headers, widths)
-		w.Write(line)
+	if forPeople && p.opts.Width > 0 {
+		cols, widths = layOut(t, cols, widths, p.opts.Width)
 	}
-	return t.each(func(row []string) bool {
-		line = appendLine(line[:0], row, widths)
-		w.Write(line)
-		return true
-	})
-}
 
-// escapedWidth is the display width of cell once its control characters
-// are escaped; it allocates only for a cell that needs escaping.
-func escapedWidth(cell string) int {
-	for i := 0; i < len(cell); i++ {
-		c := cell[i]
-		if c < 0x20 || c >= 0x7f {
-			return cellWidth(EscapeControl(cell))
-		}
-	}
-	return len(cell)
-}
-
-// appendLine appends the line of one row to line: each cell escaped and
-// left-aligned in its column's width, columnGap between columns, no spaces
-// at the end, a newline.
-func appendLine(line []byte, cells []string, widths []int) []byte {
-	pad := 0
-	for i := range widths {
-		if i > 0 {
-			pad += len(columnGap)
-		}
-		c := ""
-		if i < len(cells) {
-			c = EscapeControl(cells[i])
-		}
-		if c != "" {
-			for ; pad > 0; pad-- {
-				line = append(line, ' ')
+	cells := make([]string, len(cols))
+	line := func(row []string, show func(int, string) string) []string {
+		for k, i := range cols {
+			c := ""
+			if i < len(row) {
+				c = show(i, row[i])
 			}
-			line = append(line, c...)
-		}
-		pad += widths[i] - cellWidth(c)
-	}
-	// A cell ending in spaces must not leave them at the end of the line.
-	for len(line) > 0 && line[len(line)-1] == ' ' {
-		line = line[:len(line)-1]
-	}
-	return append(line, '\n')
-}
-
-// escapeRow returns the cells of row with control characters escaped,
-// padded with empty cells to ncols.
-func escapeRow(row []string, ncols int) []string {
-	out := make([]string, ncols)
-	for i, cell := range row {
-		out[i] = EscapeControl(cell)
-	}
-	return out
-}
-
-// fitWidth fits the table in width by truncating, with "…", the cells of
-// the widest columns. The first column is never cut: it names the rows,
-// which would look alike cut. No other column is cut below its header (when
-// there are headers) nor below minTruncatedWidth; a table that does not fit
-// even then is cut that far and overflows. Headers may be nil.
-func fitWidth(headers []string, rows [][]string, ncols, width int) {
-	widths := make([]int, ncols)
-	for i, h := range headers {
-		widths[i] = cellWidth(h)
-	}
-	for _, row := range rows {
-		for i, c := range row {
-			widths[i] = max(widths[i], cellWidth(c))
-		}
-	}
-	total := len(columnGap) * (ncols - 1)
-	for _, w := range widths {
-		total += w
-	}
-	// floors[i] is as narrow as column i may be cut.
-	floors := make([]int, ncols)
-	for i, w := range widths {
-		floor := minTruncatedWidth
-		if headers != nil {
-			floor = max(floor, cellWidth(headers[i]))
-		}
-		floors[i] = min(w, floor)
-	}
-	floors[0] = widths[0]
-	limits := append([]int(nil), widths...)
-	for excess := total - width; excess > 0; {
-		// The widest column that may still be cut, and the width of the
-		// next widest: cutting the widest down to it first keeps as much of
-		// every column as can be kept.
-		widest, next := -1, 0
-		for i, w := range limits {
-			if w <= floors[i] {
-				continue
+			if forPeople && cellWidth(c) > widths[k] {
+				c = cut(c, widths[k])
 			}
-			if widest < 0 || w > limits[widest] {
-				if widest >= 0 {
-					next = max(next, limits[widest])
-				}
+			cells[k] = c
+		}
+		return cells
+	}
+	out := &lineWriter{w: w, widths: widths, color: p.opts.Color}
+	if !p.opts.TTY {
+		if headers {
+			out.write(line(t.Headers, header), true)
+		}
+		return t.each(func(row []string) bool { out.write(line(row, show), false); return true })
+	}
+
+	perColumn := tw.NewMapper[int, int]()
+	for k, w := range widths {
+		perColumn.Set(k, w)
+	}
+	cell := tw.CellConfig{ // cells come escaped and cut to fit
+		Formatting: tw.CellFormatting{AutoFormat: tw.Off, AutoWrap: tw.WrapTruncate},
+		Padding:    tw.CellPadding{Global: tw.PaddingNone},
+	}
+	table := tablewriter.NewTable(w, tablewriter.WithRenderer(out), tablewriter.WithConfig(tablewriter.Config{
+		Header: cell, Row: cell, Widths: tw.CellWidth{PerColumn: perColumn},
+		Stream: tw.StreamConfig{Enable: true}, Behavior: tw.Behavior{TrimSpace: tw.Off},
+	}))
+	if err := table.Start(); err != nil {
+		return fmt.Errorf("lay out table: %w", err)
+	}
+	if headers {
+		table.Header(line(t.Headers, header))
+	}
+	var appendErr error
+	err := t.each(func(row []string) bool { appendErr = table.Append(line(row, show)); return appendErr == nil })
+	return errors.Join(err, appendErr, table.Close())
+}
+
+// layOut fits cols, the columns of a table, widths wide, in width, and
+// returns the columns shown and their widths. While the table is too wide,
+// the columns of the highest Priority are dropped, the rightmost first,
+// unless cutting their values to their MinWidth is enough: no value is cut
+// while a column of lower priority is shown. Columns of priority 0 that do
+// not fit even so are cut further: no line is wider than width.
+func layOut(t Table, cols, widths []int, width int) ([]int, []int) {
+	for {
+		lowest, drop := 0, 0
+		for k, i := range cols {
+			if p := t.fit(i).Priority; p >= lowest {
+				lowest, drop = p, k
+			}
+		}
+		shown, floors := make([]int, len(cols)), make([]int, len(cols))
+		total, need := len(columnGap)*(len(cols)-1), len(columnGap)*(len(cols)-1)
+		for k, i := range cols {
+			shown[k], floors[k] = widths[i], widths[i]
+			if f := t.fit(i); f.Priority == lowest && f.MinWidth > 0 {
+				floors[k] = min(widths[i], f.MinWidth)
+			}
+			total, need = total+shown[k], need+floors[k]
+		}
+		if total > width && need > width && lowest > 0 && len(cols) > 1 {
+			cols = slices.Delete(cols, drop, drop+1)
+			continue
+		}
+		shrink(shown, floors, total-width)
+		if need > width {
+			shrink(shown, slices.Repeat([]int{1}, len(cols)), need-width)
+		}
+		return cols, shown
+	}
+}
+
+// shrink narrows widths by excess, none below its floor, a column at a
+// time, the widest first, so that as much of every column is kept as can be.
+func shrink(widths, floors []int, excess int) {
+	for ; excess > 0; excess-- {
+		widest := -1
+		for i, w := range widths {
+			if w > floors[i] && (widest < 0 || w > widths[widest]) {
 				widest = i
-			} else {
-				next = max(next, w)
 			}
 		}
 		if widest < 0 {
-			break // every column is as narrow as allowed: the table overflows
+			return
 		}
-		cut := min(excess, limits[widest]-floors[widest], max(limits[widest]-next, 1))
-		limits[widest] -= cut
-		excess -= cut
-	}
-	for i := range ncols {
-		if limits[i] == widths[i] {
-			continue
-		}
-		for _, row := range rows {
-			row[i] = truncateCell(row[i], limits[i])
-		}
-		if headers != nil {
-			headers[i] = truncateCell(headers[i], limits[i])
-		}
+		widths[widest]--
 	}
 }
 
-// truncateCell shortens s to at most width columns, ending in "…" when cut.
-func truncateCell(s string, width int) string {
-	if cellWidth(s) <= width {
-		return s
+// age shows d as kubectl shows ages: in seconds up to two minutes, then in
+// the two largest units while the larger is small (5m30s, 3h20m, 2d4h,
+// 3y20d), in one after (45m, 15h, 30d, 9y).
+func age(d time.Duration) string {
+	s := max(int(d/time.Second), 0)
+	m, h, days := s/60, s/3600, s/86400
+	switch years := days / 365; {
+	case s < 120:
+		return fmt.Sprintf("%ds", s)
+	case m < 10 && s%60 > 0:
+		return fmt.Sprintf("%dm%ds", m, s%60)
+	case m < 180:
+		return fmt.Sprintf("%dm", m)
+	case h < 8 && m%60 > 0:
+		return fmt.Sprintf("%dh%dm", h, m%60)
+	case h < 48:
+		return fmt.Sprintf("%dh", h)
+	case h < 8*24 && h%24 > 0:
+		return fmt.Sprintf("%dd%dh", days, h%24)
+	case years < 2:
+		return fmt.Sprintf("%dd", days)
+	case years < 8 && days%365 > 0:
+		return fmt.Sprintf("%dy%dd", years, days%365)
+	default:
+		return fmt.Sprintf("%dy", years)
 	}
-	const ellipsis = "…"
-	cut := twwidth.Truncate(s, width-twwidth.Width(ellipsis))
-	for cut != "" && cellWidth(cut)+twwidth.Width(ellipsis) > width {
-		_, size := utf8.DecodeLastRuneInString(cut)
-		cut = cut[:len(cut)-size]
-	}
-	return cut + ellipsis
 }
 
-// cellWidth is the display width of an escaped cell, as tablewriter
-// measures it. tablewriter's own Width caches every string it measures,
-// which costs an allocation per cell of a large table and saves nothing
-// for cells that differ; WidthNoCache computes the same width without it.
+// cellWidth is the display width of an escaped cell, rune by rune as
+// terminals that follow wcwidth count it.
 func cellWidth(s string) int {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
-			return twwidth.WidthNoCache(s)
+			for _, r := range s[i:] {
+				i += runewidth.RuneWidth(r)
+			}
+			return i
 		}
 	}
 	return len(s)
 }
 
-// plainRenderer writes the rows tablewriter lays out as plain columns:
-// each cell left-aligned in its column's width, columnGap between columns,
-// nothing at the end of a line. Its own rendering (tablewriter's default
-// renderer draws cell by cell through borders and junctions) is what makes
-// 50,000-row tables fast enough.
-type plainRenderer struct {
-	w    io.Writer
-	bold bool
-	line []byte
-}
-
-// Start begins a table written to w.
-func (r *plainRenderer) Start(w io.Writer) error {
-	r.w = w
-	return nil
-}
-
-// Header writes the header line, bold when asked.
-func (r *plainRenderer) Header(headers [][]string, ctx tw.Formatting) {
-	for _, h := range headers {
-		r.writeLine(h, ctx, r.bold)
+// cut shortens s, wider than width, to width columns ending in "…".
+func cut(s string, width int) string {
+	w := 0
+	for i, r := range s {
+		if w += runewidth.RuneWidth(r); w >= width {
+			return s[:i] + "…"
+		}
 	}
+	return s
 }
 
-// Row writes the line of one row.
-func (r *plainRenderer) Row(row []string, ctx tw.Formatting) {
-	r.writeLine(row, ctx, false)
+// lineWriter writes the lines of a table laid out: each cell left-aligned
+// in its column's width, columnGap between columns, no spaces at the end of
+// a line; in colour, the header bold and DELETED red. It is tablewriter's
+// renderer on a terminal, so that a terminal and a pipe get the same lines.
+type lineWriter struct {
+	w      io.Writer
+	widths []int
+	color  bool
+	line   []byte
 }
 
-func (r *plainRenderer) writeLine(cells []string, ctx tw.Formatting, bold bool) {
-	r.line = r.line[:0]
-	if bold {
-		r.line = append(r.line, "\x1b[1m"...)
-	}
+func (l *lineWriter) write(cells []string, header bool) {
+	line := l.line[:0]
 	pad := 0
-	for i, c := range cells {
+	for i, c := range cells { // one a column
 		if i > 0 {
 			pad += len(columnGap)
 		}
 		if c != "" {
 			for ; pad > 0; pad-- {
-				r.line = append(r.line, ' ')
+				line = append(line, ' ')
 			}
-			r.line = append(r.line, c...)
+			line = append(line, Paint(l.color && !header && c == "DELETED", Red, c)...)
 		}
-		pad += ctx.Row.Widths.Get(i) - cellWidth(c)
+		pad += l.widths[i] - cellWidth(c)
 	}
 	// A cell ending in spaces must not leave them at the end of the line.
-	for n := len(r.line); n > 0 && r.line[n-1] == ' '; n-- {
-		r.line = r.line[:n-1]
+	for n := len(line); n > 0 && line[n-1] == ' '; n-- {
+		line = line[:n-1]
 	}
-	if bold {
-		r.line = append(r.line, "\x1b[0m"...)
+	if header && l.color {
+		line = append(line[:0], Paint(true, Bold, string(line))...)
 	}
-	r.line = append(r.line, '\n')
-	r.w.Write(r.line)
+	l.line = append(line, '\n')
+	l.w.Write(l.line)
 }
 
+// Start begins a table; the lineWriter knows where it goes.
+func (l *lineWriter) Start(io.Writer) error { return nil }
+
+// Header writes the header line.
+func (l *lineWriter) Header(headers [][]string, _ tw.Formatting) {
+	for _, h := range headers {
+		l.write(h, true)
+	}
+}
+
+// Row writes the line of one row.
+func (l *lineWriter) Row(row []string, _ tw.Formatting) { l.write(row, false) }
+
 // Footer writes nothing: tables have no footer.
-func (r *plainRenderer) Footer([][]string, tw.Formatting) {}
+func (l *lineWriter) Footer([][]string, tw.Formatting) {}
 
 // Line writes nothing: tables have no separator lines.
-func (r *plainRenderer) Line(tw.Formatting) {}
+func (l *lineWriter) Line(tw.Formatting) {}
 
-// Config tells tablewriter there are no borders, symbols or separators.
-func (r *plainRenderer) Config() tw.Rendition {
-	return tw.Rendition{
-		Borders:  tw.BorderNone,
-		Symbols:  tw.NewSymbols(tw.StyleNone),
-		Settings: tw.Settings{Separators: tw.SeparatorsNone, Lines: tw.LinesNone},
-	}
+// Config tells tablewriter there are no borders or lines, and that rows
+// may be streamed.
+func (l *lineWriter) Config() tw.Rendition {
+	return tw.Rendition{Borders: tw.BorderNone, Settings: tw.Settings{Lines: tw.LinesNone}, Streaming: true}
 }
 
 // Close ends a table; nothing is buffered.
-func (r *plainRenderer) Close() error { return nil }
+func (l *lineWriter) Close() error { return nil }
 
-// Logger ignores tablewriter's logger: the renderer logs nothing.
-func (r *plainRenderer) Logger(*ll.Logger) {}
+// Logger ignores tablewriter's logger: nothing is logged.
+func (l *lineWriter) Logger(*ll.Logger) {}

@@ -3,11 +3,14 @@ package output
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata")
@@ -37,10 +40,10 @@ type user struct {
 }
 
 var userColumns = []Column[user]{
-	{Header: "NAME", Value: func(u user) string { return u.Name }},
-	{Header: "STATE", Value: func(u user) string { return u.State }},
-	{Header: "TITLE", Value: func(u user) string { return u.Title }},
-	{Header: "MFA", Value: func(u user) string {
+	{Header: "NAME", Value: func(u *user) string { return u.Name }},
+	{Header: "STATE", Priority: 1, Value: func(u *user) string { return u.State }},
+	{Header: "TITLE", Priority: 2, MinWidth: 10, Value: func(u *user) string { return u.Title }},
+	{Header: "MFA", Priority: 1, Value: func(u *user) string {
 		if u.MFA {
 			return "yes"
 		}
@@ -69,8 +72,10 @@ func TestTablePrinter_golden(t *testing.T) {
 		{"users_no_headers.golden", Options{NoHeaders: true}, tablesDoc(users)},
 		{"users_piped_wide_values.golden", Options{Width: 30}, tablesDoc(users)},             // not a terminal: never truncated
 		{"users_terminal_truncated.golden", Options{TTY: true, Width: 60}, tablesDoc(users)}, // cannot fit: overflows
-		{"policies_terminal_fitted.golden", Options{TTY: true, Width: 80}, tablesDoc(Table{
+		{"policies_terminal_fitted.golden", Options{TTY: true, Width: 50}, tablesDoc(Table{
 			Headers: []string{"NAME", "TYPE", "SUMMARY"},
+			Fit:     []Fit{{Kind: Name}, {Priority: 1}, {Priority: 2, MinWidth: 12}},
+			Under:   "instances/prod-pg/databases/orders/policies/",
 			Rows: [][]string{
 				{"instances/prod-pg/databases/orders/policies/masking", "MASKING_RULE", "3 rules: email, phone, card number"},
 				{"instances/prod-pg/databases/orders/policies/sql-review", "SQL_REVIEW", "reviewConfigs/default"},
@@ -78,7 +83,6 @@ func TestTablePrinter_golden(t *testing.T) {
 		})},
 		{"users_terminal_no_headers.golden", Options{TTY: true, Width: 50, NoHeaders: true}, tablesDoc(users)},
 		{"users_terminal_colour.golden", Options{TTY: true, Color: true, Width: 200}, tablesDoc(users)},
-		{"users_colour_when_piped.golden", Options{Color: true}, tablesDoc(users)}, // colour needs a terminal
 		{"two_tables.golden", Options{}, tablesDoc(
 			Table{Headers: []string{"POLICY", "TYPE"}, Rows: [][]string{{"policies/masking", "MASKING_RULE"}}},
 			Table{Headers: []string{"RULE", "SEMANTIC TYPE"}, Rows: [][]string{{"r1", "email"}, {"r2", "phone"}}},
@@ -100,6 +104,7 @@ func TestTablePrinter_golden(t *testing.T) {
 		})},
 		{"wide_characters_truncated.golden", Options{TTY: true, Width: 38}, tablesDoc(Table{
 			Headers: []string{"NAME", "TITLE", "STATE"},
+			Fit:     []Fit{{}, {Priority: 1, MinWidth: 6}, {}},
 			Rows:    [][]string{{"users/漢字@x.com", "日本語のタイトルとても長い説明", "ACTIVE"}, {"users/e@x.com", "café", "DELETED"}},
 		})},
 	}
@@ -135,9 +140,10 @@ func TestTablePrinter_neverSendsControlCharacters(t *testing.T) {
 	}
 }
 
-func TestTablePrinter_neverCutsTheFirstColumn(t *testing.T) {
+func TestTablePrinter_cutsTheNameColumnLast(t *testing.T) {
 	policies := Table{
 		Headers: []string{"NAME", "TYPE", "ENFORCE", "SUMMARY"},
+		Fit:     []Fit{{}, {MinWidth: 8}, {}, {MinWidth: 10}},
 		Rows: [][]string{
 			{"instances/prod-pg/databases/orders/policies/masking", "MASKING_RULE", "true", "3 rules: email, phone, card number"},
 			{"instances/prod-pg/databases/orders/policies/sql-review", "SQL_REVIEW", "false", "reviewConfigs/default"},
@@ -147,11 +153,12 @@ func TestTablePrinter_neverCutsTheFirstColumn(t *testing.T) {
 		name      string
 		width     int
 		noHeaders bool
+		nameWhole bool
 	}{
-		{"other columns cut to fit", 90, false},
-		{"other columns cut to fit, no headers", 90, true},
-		{"too narrow to fit: overflows", 60, false},
-		{"far too narrow: overflows", 5, false},
+		{"other columns cut to fit", 90, false, true},
+		{"other columns cut to fit, no headers", 90, true, true},
+		{"too narrow for the name: it is cut too", 60, false, false},
+		{"far too narrow: every column cut", 16, false, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -160,6 +167,11 @@ func TestTablePrinter_neverCutsTheFirstColumn(t *testing.T) {
 				t.Fatal(err)
 			}
 			lines := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
+			for _, line := range lines {
+				if w := cellWidth(line); w > tt.width {
+					t.Errorf("line %q is %d wide, wider than %d", line, w, tt.width)
+				}
+			}
 			if !tt.noHeaders {
 				lines = lines[1:]
 			}
@@ -167,8 +179,8 @@ func TestTablePrinter_neverCutsTheFirstColumn(t *testing.T) {
 				t.Fatalf("got %d rows:\n%s", len(lines), got)
 			}
 			for i, line := range lines {
-				if first := policies.Rows[i][0]; !strings.HasPrefix(line, first+columnGap) {
-					t.Errorf("row %d does not begin with %q:\n%s", i+1, first, got)
+				if first := policies.Rows[i][0]; strings.HasPrefix(line, first+columnGap) != tt.nameWhole {
+					t.Errorf("row %d begins with %q whole: %v, want %v:\n%s", i+1, first, !tt.nameWhole, tt.nameWhole, got)
 				}
 			}
 			if !strings.Contains(got, "…") {
@@ -178,23 +190,13 @@ func TestTablePrinter_neverCutsTheFirstColumn(t *testing.T) {
 	}
 }
 
-// laidOutWidths returns the width of each column of a table printed with
-// no empty cell and no spaces in cells: the widest of its cells.
-func laidOutWidths(out string) []int {
-	var widths []int
-	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
-		for i, cell := range strings.Fields(line) {
-			if i == len(widths) {
-				widths = append(widths, 0)
-			}
-			widths[i] = max(widths[i], cellWidth(cell))
-		}
-	}
-	return widths
+// fitCase is a random table with declared columns, printed at a random width.
+type fitCase struct {
+	table Table
+	width int
 }
 
-func TestTablePrinter_fitsTheTerminalWidthWhenItCan(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
+func randomFitCase(rng *rand.Rand) fitCase {
 	word := func(n int) string {
 		b := make([]byte, n)
 		for i := range b {
@@ -202,55 +204,305 @@ func TestTablePrinter_fitsTheTerminalWidthWhenItCan(t *testing.T) {
 		}
 		return string(b)
 	}
-	for n := range 2000 {
-		ncols := 1 + rng.IntN(6)
-		table := Table{}
-		noHeaders := rng.IntN(3) == 0
-		for range ncols {
-			table.Headers = append(table.Headers, strings.ToUpper(word(1+rng.IntN(14))))
+	ncols := 1 + rng.IntN(7)
+	var t Table
+	for i := range ncols {
+		t.Headers = append(t.Headers, fmt.Sprintf("%s%d", strings.ToUpper(word(rng.IntN(10))), i))
+		f := Fit{Priority: rng.IntN(4), MinWidth: []int{0, 0, 5, 12}[rng.IntN(4)]}
+		if i == 0 || rng.IntN(5) == 0 {
+			f.Priority = 0 // at most a few columns that stay, so that they fit in 20
 		}
-		for range 1 + rng.IntN(5) {
-			row := make([]string, ncols)
-			for i := range row {
-				row[i] = word(1 + rng.IntN(40))
+		if f.Priority == 0 && i > 0 && rng.IntN(2) == 0 {
+			f.Priority = 1
+		}
+		t.Fit = append(t.Fit, f)
+	}
+	for range 1 + rng.IntN(5) {
+		row := make([]string, ncols)
+		for i := range row {
+			row[i] = word(1 + rng.IntN(40))
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return fitCase{table: t, width: 20 + rng.IntN(181)}
+}
+
+// shownColumns finds which columns of c.table a printed header line shows.
+func shownColumns(c fitCase, header string) []int {
+	var cols []int
+	for _, f := range strings.Fields(header) {
+		for j := range c.table.Headers {
+			if (f == c.table.Headers[j] || strings.HasSuffix(f, "…") && strings.HasPrefix(c.table.Headers[j], strings.TrimSuffix(f, "…"))) &&
+				(len(cols) == 0 || j > cols[len(cols)-1]) {
+				cols = append(cols, j)
+				break
 			}
-			table.Rows = append(table.Rows, row)
 		}
-		width := 10 + rng.IntN(150)
-		full, err := render(t, Options{TTY: true, NoHeaders: noHeaders}, tablesDoc(table))
+	}
+	return cols
+}
+
+func TestTablePrinter_fitsEveryWidth(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for n := range 1000 {
+		c := randomFitCase(rng)
+		got, err := render(t, Options{TTY: true, Width: c.width}, tablesDoc(c.table))
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := render(t, Options{TTY: true, Width: width, NoHeaders: noHeaders}, tablesDoc(table))
+		full, err := render(t, Options{}, tablesDoc(c.table))
 		if err != nil {
 			t.Fatal(err)
 		}
-		fullWidths, widths := laidOutWidths(full), laidOutWidths(got)
-		// What the table needs at least: the first column whole, the others
-		// no narrower than their header or minTruncatedWidth.
-		need, total := len(columnGap)*(ncols-1)+fullWidths[0], 0
-		for i, w := range fullWidths {
-			floor := minTruncatedWidth
-			if !noHeaders {
-				floor = max(floor, cellWidth(table.Headers[i]))
-			}
-			if i > 0 {
-				need += min(w, floor)
-			}
-			if widths[i] < min(w, floor) || (i == 0 && widths[i] != w) {
-				t.Fatalf("table %d at width %d: column %d cut to %d (of %d):\n%s", n, width, i+1, widths[i], w, got)
-			}
-			total += widths[i]
+		fail := func(format string, args ...any) {
+			t.Helper()
+			t.Fatalf("table %d at width %d (fits %v): %s:\n%s\nwhole:\n%s", n, c.width, c.table.Fit, fmt.Sprintf(format, args...), got, full)
 		}
-		total += len(columnGap) * (ncols - 1)
-		switch {
-		case need <= width && total > width:
-			t.Fatalf("table %d at width %d: %d wide, although it fits in %d:\n%s", n, width, total, need, got)
-		case need > width && total != need:
-			t.Fatalf("table %d at width %d: %d wide, want every column as narrow as allowed (%d):\n%s", n, width, total, need, got)
-		case total < width && got != full:
-			t.Fatalf("table %d at width %d: cut to %d, narrower than needed:\n%s", n, width, total, got)
+		lines := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
+		for _, line := range lines {
+			if cellWidth(line) > c.width {
+				fail("line %q is wider than the window", line)
+			}
 		}
+		if strings.Contains(got, "\x1b") {
+			fail("colour without Color")
+		}
+		fullWidth := 0
+		for _, line := range strings.Split(full, "\n") {
+			fullWidth = max(fullWidth, cellWidth(line))
+		}
+		if fullWidth <= c.width && got != full {
+			fail("the whole table fits, yet it was changed")
+		}
+		cols := shownColumns(c, lines[0])
+		cut := map[int]bool{}
+		for r, line := range lines[1:] {
+			cells := strings.Fields(line)
+			if len(cells) != len(cols) {
+				fail("row %d has %d cells for %d columns %v", r+1, len(cells), len(cols), cols)
+			}
+			for k, cell := range cells {
+				whole := c.table.Rows[r][cols[k]]
+				if cell == whole {
+					continue
+				}
+				if !strings.HasSuffix(cell, "…") || !strings.HasPrefix(whole, strings.TrimSuffix(cell, "…")) {
+					fail("cell %q is not %q cut with …", cell, whole)
+				}
+				cut[cols[k]] = true
+			}
+		}
+		shown := map[int]bool{}
+		lowestShown := 0
+		for _, i := range cols {
+			shown[i] = true
+			lowestShown = max(lowestShown, c.table.Fit[i].Priority)
+		}
+		for i, f := range c.table.Fit {
+			switch {
+			case f.Priority == 0 && !shown[i]:
+				fail("column %d of priority 0 was dropped", i+1)
+			case !shown[i] && f.Priority < lowestShown:
+				fail("column %d of priority %d was dropped while one of priority %d is shown", i+1, f.Priority, lowestShown)
+			case cut[i] && f.Priority < lowestShown:
+				fail("column %d of priority %d was cut while one of priority %d is shown", i+1, f.Priority, lowestShown)
+			}
+		}
+	}
+}
+
+func TestLayOut_dropsTheLowestPriorityBeforeCutting(t *testing.T) {
+	// NAME 10, STATE 7, TITLE 30, GROUPS 20: 76 wide with the gaps.
+	table := Table{Headers: []string{"NAME", "STATE", "TITLE", "GROUPS"}}
+	widths := []int{10, 7, 30, 20}
+	tests := []struct {
+		name       string
+		fit        []Fit
+		width      int
+		wantCols   []int
+		wantWidths []int
+	}{
+		{"fits whole", []Fit{{}, {Priority: 1}, {Priority: 2}, {Priority: 3}}, 76, []int{0, 1, 2, 3}, []int{10, 7, 30, 20}},
+		{"drops the lowest", []Fit{{}, {Priority: 1}, {Priority: 2}, {Priority: 3}}, 75, []int{0, 1, 2}, []int{10, 7, 30}},
+		{"cuts the lowest rather than drop it when its minimum fits", []Fit{{}, {Priority: 1}, {Priority: 2}, {Priority: 3, MinWidth: 12}}, 70, []int{0, 1, 2, 3}, []int{10, 7, 30, 14}},
+		{"drops the lowest when its minimum does not fit", []Fit{{}, {Priority: 1}, {Priority: 2}, {Priority: 3, MinWidth: 12}}, 67, []int{0, 1, 2}, []int{10, 7, 30}},
+		{"drops the rightmost of equals first", []Fit{{}, {Priority: 2}, {Priority: 1}, {Priority: 2}}, 60, []int{0, 1, 2}, []int{10, 7, 30}},
+		{"cuts a column it keeps only when every lower one is gone", []Fit{{}, {Priority: 1}, {Priority: 2, MinWidth: 10}, {Priority: 3}}, 40, []int{0, 1, 2}, []int{10, 7, 17}},
+		{"priority 0 stays, cut to its minimum", []Fit{{}, {}, {MinWidth: 10}, {Priority: 1}}, 33, []int{0, 1, 2}, []int{10, 7, 10}},
+		{"priority 0 cut below its minimum rather than overflow", []Fit{{}, {}, {MinWidth: 10}, {Priority: 1}}, 25, []int{0, 1, 2}, []int{6, 6, 7}},
+		{"columns without a Fit stay, cut widest first", nil, 61, []int{0, 1, 2, 3}, []int{10, 7, 17, 18}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			table.Fit = tt.fit
+			cols, got := layOut(table, []int{0, 1, 2, 3}, slices.Clone(widths), tt.width)
+			if !slices.Equal(cols, tt.wantCols) || !slices.Equal(got, tt.wantWidths) {
+				t.Errorf("layOut at %d = columns %v widths %v, want %v %v", tt.width, cols, got, tt.wantCols, tt.wantWidths)
+			}
+		})
+	}
+}
+
+// printsExactly fails the test unless doc printed with opts is want.
+func printsExactly(t *testing.T, opts Options, doc Document, want string) {
+	t.Helper()
+	got, err := render(t, opts, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != want {
+		t.Errorf("got\n%q\nwant\n%q", got, want)
+	}
+}
+
+func TestTablePrinter_namesAndAgesForPeople(t *testing.T) {
+	now := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
+	table := Table{
+		Headers: []string{"NAME", "PARENT", "CREATED"},
+		Fit:     []Fit{{Kind: Name}, {}, {Kind: Time}},
+		Under:   "instances/prod-pg/databases/orders/policies/",
+		Rows: [][]string{
+			{"instances/prod-pg/databases/orders/policies/rollout", "instances/prod-pg/databases/orders/policies/rollout", "2025-06-01T11:55:00Z"},
+			{"instances/other/databases/orders/policies/tag", "x", "2025-05-29T11:00:00.123456Z"},
+			{"instances/prod-pg/databases/orders/policies/", "x", "not a time"},
+		},
+	}
+	tests := []struct {
+		name string
+		opts Options
+		want string
+	}{
+		{"terminal", Options{TTY: true, Now: now}, `NAME                                            PARENT                                                CREATED
+rollout                                         instances/prod-pg/databases/orders/policies/rollout   5m
+instances/other/databases/orders/policies/tag   x                                                     3d
+instances/prod-pg/databases/orders/policies/    x                                                     not a time
+`},
+		{"piped: as sent", Options{Now: now}, `NAME                                                  PARENT                                                CREATED
+instances/prod-pg/databases/orders/policies/rollout   instances/prod-pg/databases/orders/policies/rollout   2025-06-01T11:55:00Z
+instances/other/databases/orders/policies/tag         x                                                     2025-05-29T11:00:00.123456Z
+instances/prod-pg/databases/orders/policies/          x                                                     not a time
+`},
+	}
+	tests = append(tests, struct {
+		name string
+		opts Options
+		want string
+	}{"wide on a terminal: as piped", Options{TTY: true, Width: 40, Format: "wide", Now: now}, tests[1].want},
+		struct {
+			name string
+			opts Options
+			want string
+		}{"wide piped: as piped", Options{Format: "wide", Now: now}, tests[1].want})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			printsExactly(t, tt.opts, tablesDoc(table), tt.want)
+		})
+	}
+}
+
+func TestAge_asKubectlShowsIt(t *testing.T) {
+	tests := []struct {
+		d    time.Duration
+		want string
+	}{
+		{-time.Minute, "0s"},
+		{0, "0s"},
+		{59 * time.Second, "59s"},
+		{119 * time.Second, "119s"},
+		{2 * time.Minute, "2m"},
+		{5*time.Minute + 30*time.Second, "5m30s"},
+		{10*time.Minute + 30*time.Second, "10m"},
+		{179 * time.Minute, "179m"},
+		{3 * time.Hour, "3h"},
+		{3*time.Hour + 20*time.Minute, "3h20m"},
+		{8*time.Hour + 20*time.Minute, "8h"},
+		{47 * time.Hour, "47h"},
+		{48 * time.Hour, "2d"},
+		{52 * time.Hour, "2d4h"},
+		{8 * 24 * time.Hour, "8d"},
+		{729 * 24 * time.Hour, "729d"},
+		{(2*365 + 20) * 24 * time.Hour, "2y20d"},
+		{9 * 365 * 24 * time.Hour, "9y"},
+	}
+	for _, tt := range tests {
+		if got := age(tt.d); got != tt.want {
+			t.Errorf("age(%v) = %q, want %q", tt.d, got, tt.want)
+		}
+	}
+}
+
+func TestTablePrinter_colour(t *testing.T) {
+	table := Table{Headers: []string{"NAME", "STATE"}, Rows: [][]string{{"users/a@x.com", "ACTIVE"}, {"users/b@x.com", "DELETED"}}}
+	plain := "NAME            STATE\nusers/a@x.com   ACTIVE\nusers/b@x.com   DELETED\n"
+	coloured := "\x1b[1mNAME            STATE\x1b[0m\nusers/a@x.com   ACTIVE\nusers/b@x.com   \x1b[31mDELETED\x1b[0m\n"
+	tests := []struct {
+		name string
+		opts Options
+		want string
+	}{
+		{"terminal in colour", Options{TTY: true, Color: true, Width: 80}, coloured},
+		{"terminal without colour", Options{TTY: true, Width: 80}, plain},
+		{"piped in colour (--color always)", Options{Color: true}, coloured},
+		{"piped without colour", Options{}, plain},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			printsExactly(t, tt.opts, tablesDoc(table), tt.want)
+		})
+	}
+}
+
+func TestTablePrinter_diffInColour(t *testing.T) {
+	diff := "+ .orders.email  classification: → PII\n- .orders.fax\n~ .orders.id  labels\n"
+	tests := []struct {
+		name string
+		opts Options
+		doc  Document
+		want string
+	}{
+		{"in colour", Options{TTY: true, Color: true}, Document{Diff: true},
+			"\x1b[32m+ .orders.email  classification: → PII\x1b[0m\n\x1b[31m- .orders.fax\x1b[0m\n~ .orders.id  labels\n"},
+		{"without colour", Options{TTY: true}, Document{Diff: true}, diff},
+		{"not a diff", Options{TTY: true, Color: true}, Document{}, diff},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.doc.Text = func() string { return diff }
+			printsExactly(t, tt.opts, tt.doc, tt.want)
+		})
+	}
+}
+
+func TestPaint(t *testing.T) {
+	if got := Paint(true, Dim, "hint"); got != "\x1b[2mhint\x1b[0m" {
+		t.Errorf("Paint(on) = %q", got)
+	}
+	if got := Paint(false, Dim, "hint"); got != "hint" {
+		t.Errorf("Paint(off) = %q", got)
+	}
+	if got := Paint(true, Red, ""); got != "" {
+		t.Errorf("Paint of nothing = %q", got)
+	}
+}
+
+func TestList_namesAndRelativeTable(t *testing.T) {
+	list := List[user]{Columns: []Column[user]{
+		{Header: "NAME", Kind: Name, Value: func(u *user) string { return u.Name }},
+		{Header: "STATE", Priority: 1, Value: func(u *user) string { return u.State }},
+	}, Name: func(u *user) string { return u.Name }}
+	if got, want := list.Names(someUsers[:2]), []string{"users/alice@example.com", "users/bob@example.com"}; !slices.Equal(got, want) {
+		t.Errorf("Names = %q, want %q", got, want)
+	}
+	table := list.Table(someUsers[:2], "users/")
+	if !slices.Equal(table.Fit, []Fit{{Kind: Name}, {Priority: 1}}) || table.Under != "users/" {
+		t.Errorf("Table declares %+v under %q", table.Fit, table.Under)
+	}
+	got, err := render(t, Options{TTY: true, Width: 80}, tablesDoc(table))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "NAME                STATE\nalice@example.com   ACTIVE\nbob@example.com     DELETED\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }
 

@@ -19,7 +19,7 @@ type templatePrinter struct {
 func newTemplatePrinter(text string, mask bool) (Printer, error) {
 	tmpl, err := template.New("--template").Funcs(templateFuncs()).Parse(text)
 	if err != nil {
-		return nil, fmt.Errorf("%w: parse --template: %w", ErrInvalidOptions, err)
+		return nil, FilterError{fmt.Errorf("%w: parse --template: %w", ErrInvalidOptions, err)}
 	}
 	return templatePrinter{tmpl: tmpl, mask: mask}, nil
 }
@@ -33,7 +33,7 @@ func (p templatePrinter) Print(w io.Writer, doc Document) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	if err := p.tmpl.Execute(bw, data); err != nil {
 		bw.Flush()
-		return fmt.Errorf("execute --template: %w", err)
+		return FilterError{fmt.Errorf("execute --template: %w", err)}
 	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("write --template output: %w", err)

@@ -20,6 +20,7 @@ import (
 	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/internal/input"
 	"github.com/dbgov/dbgov/internal/iostreams"
+	"github.com/dbgov/dbgov/internal/secret"
 	"github.com/dbgov/dbgov/output"
 )
 
@@ -27,9 +28,10 @@ import (
 var methods = [...]string{http.MethodGet, http.MethodPost, http.MethodPatch, http.MethodPut, http.MethodDelete}
 
 type apiOptions struct {
-	IO      *iostreams.IOStreams
-	Client  func() (*client.Client, error)
-	Printer func() (output.Printer, error)
+	IO            *iostreams.IOStreams
+	Client        func() (*client.Client, error)
+	OutputOptions func() (output.Options, error)
+	Warn          func(string)
 
 	Method string // upper case, one of methods
 	Target string // /v1/PATH, with its query string if any
@@ -42,7 +44,7 @@ func NewCmd(f *factory.Factory) *cobra.Command {
 }
 
 func newAPICmd(f *factory.Factory, runF func(context.Context, *apiOptions) error) *cobra.Command {
-	opts := &apiOptions{IO: f.IO, Client: f.Client, Printer: f.Printer}
+	opts := &apiOptions{IO: f.IO, Client: f.Client, OutputOptions: f.PrintFlags().Options, Warn: f.Warn}
 	cmd := &cobra.Command{
 		Use:   "api METHOD PATH",
 		Short: "Send any /v1 request to the service",
@@ -53,7 +55,11 @@ as every other command does: pretty JSON by default, or -o yaml, --jq,
 METHOD is GET, POST, PATCH, PUT or DELETE, in any case. PATH begins with /v1/
 and may end with a query string; it is sent as given, so escape what must be
 escaped (a space as %20). --input gives the request body as a JSON or YAML
-file (YAML is sent as the same JSON); - reads it from standard input.`,
+file (YAML is sent as the same JSON); - reads it from standard input.
+
+The answer to a method other than GET is printed with its secret fields
+unmasked, with a warning on stderr: a created service account's serviceKey
+is shown only once.`,
 		Example: `  # Read a SQL review configuration
   dbgov api GET /v1/reviewConfigs/sql-review-prod
 
@@ -124,7 +130,12 @@ func runAPI(ctx context.Context, opts *apiOptions) error {
 	// Some routes are open (GET /v1/idps): without credentials the call goes
 	// bare, and the service says whether it needs them.
 	call.OptionalAuth = true
-	p, err := opts.Printer()
+	o, err := opts.OutputOptions()
+	if err != nil {
+		return err
+	}
+	o.ShowSecrets = o.ShowSecrets || opts.Method != http.MethodGet
+	p, err := output.New(o)
 	if err != nil {
 		return err
 	}
@@ -144,7 +155,39 @@ func runAPI(ctx context.Context, opts *apiOptions) error {
 	// The request was sent: an answer that names no resource prints no
 	// names rather than failing as if nothing had been sent.
 	doc.Names = func() []string { return namesIn(raw) }
-	return p.Print(opts.IO.Out, doc)
+	if err := p.Print(opts.IO.Out, doc); err != nil || opts.Method == http.MethodGet {
+		return err
+	}
+	var v any
+	if json.Unmarshal(raw, &v) == nil {
+		if name := secretIn(v); name != "" {
+			opts.Warn(fmt.Sprintf("the answer holds a secret, %s, which the service shows only once: keep it now", name))
+		}
+	}
+	return nil
+}
+
+// secretIn returns the name of a non-empty secret field in the JSON value v,
+// at any depth, or "".
+func secretIn(v any) string {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			if secret.IsData(k) && x != nil && x != "" {
+				return k
+			}
+			if name := secretIn(x); name != "" {
+				return name
+			}
+		}
+	case []any:
+		for _, x := range v {
+			if name := secretIn(x); name != "" {
+				return name
+			}
+		}
+	}
+	return ""
 }
 
 // readBody reads the request body from a JSON or YAML file and returns it as

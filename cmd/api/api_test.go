@@ -308,3 +308,33 @@ func TestAPI_nameOfAnAnswerWithoutNamesPrintsNothing(t *testing.T) {
 		t.Errorf("stdout %q, stderr %q", res.Stdout, res.Stderr)
 	}
 }
+
+func TestAPI_secretsOfAnAnswerToAWriteAreShownOnceWithAWarning(t *testing.T) {
+	const created = `{"name": "users/bot@example.com", "userType": "SERVICE_ACCOUNT", "serviceKey": "bbsa_k3y"}`
+	const warning = "the answer holds a secret, serviceKey, which the service shows only once: keep it now"
+	tests := []struct {
+		name       string
+		method     string
+		answer     string
+		args       []string
+		wantStdout string
+		wantStderr string
+	}{
+		{"POST shows the key and warns", http.MethodPost, created, []string{"--jq", ".serviceKey"}, "bbsa_k3y\n", `{"warning":"` + warning + `"}` + "\n"},
+		{"POST in a table warns in text", http.MethodPost, created, nil, `"serviceKey": "bbsa_k3y"`, "warning: " + warning + "\n"},
+		{"nested secret of a PATCH", http.MethodPatch, `{"name": "idps/x", "config": {"oidcConfig": {"clientSecret": "s3cret"}}}`, []string{"-o", "yaml"}, "clientSecret: s3cret",
+			"warning: the answer holds a secret, clientSecret, which the service shows only once: keep it now\n"},
+		{"no secret, no warning", http.MethodPost, `{"name": "users/bot@example.com", "serviceKey": ""}`, []string{"-o", "name"}, "users/bot@example.com\n", ""},
+		{"GET masks and does not warn", http.MethodGet, created, []string{"--jq", ".serviceKey"}, "********\n", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := httpmock.New(t)
+			reg.Register(tt.method, "/v1/users", 200, tt.answer)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, append([]string{"api", tt.method, "/v1/users"}, tt.args...)...).Expect(t, 0)
+			if !strings.Contains(res.Stdout, tt.wantStdout) || res.Stderr != tt.wantStderr {
+				t.Errorf("stdout %q, stderr %q; want stdout with %q, stderr %q", res.Stdout, res.Stderr, tt.wantStdout, tt.wantStderr)
+			}
+		})
+	}
+}

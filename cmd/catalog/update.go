@@ -31,7 +31,7 @@ type updateOptions struct {
 }
 
 func newUpdateCmd(f *factory.Factory, runF func(context.Context, *updateOptions) error) *cobra.Command {
-	opts := &updateOptions{IO: f.IO, Client: f.Client, Printer: f.Printer}
+	opts := &updateOptions{IO: f.IO, Client: f.Client, Printer: f.PrintFlags().ToPrinter}
 	var db dbname.Flags
 	cmd := &cobra.Command{
 		Use:   "update --instance I --database D -f FILE",

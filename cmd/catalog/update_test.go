@@ -302,3 +302,12 @@ func TestUpdate_answerThatIsNotACatalog(t *testing.T) {
 		t.Errorf("stdout %q", res.Stdout)
 	}
 }
+
+func TestUpdate_fitsTheTerminal(t *testing.T) {
+	for _, width := range []int{60, 80, 120} {
+		reg := httpmock.New(t)
+		reg.Register(http.MethodPatch, catalogPath, 200, updatedCatalog).Query("").JSONBody(sentCatalog)
+		res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), TTY: true, Width: width}, update("-f", "testdata/catalog.yaml")...).Expect(t, 0)
+		cmdtest.Golden(t, fmt.Sprintf("update_tty_%d", width), res.Stdout)
+	}
+}

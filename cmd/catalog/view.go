@@ -20,27 +20,27 @@ type row struct {
 }
 
 var catalogColumns = []output.Column[row]{
-	{Header: "SCHEMA", Value: func(r row) string { return r.schema }},
-	{Header: "TABLE", Value: func(r row) string { return r.table.Name }},
-	{Header: "COLUMN", Value: func(r row) string {
+	{Header: "SCHEMA", Priority: 1, Value: func(r *row) string { return r.schema }},
+	{Header: "TABLE", Value: func(r *row) string { return r.table.Name }},
+	{Header: "COLUMN", Value: func(r *row) string {
 		if r.column == nil {
 			return ""
 		}
 		return r.column.Name
 	}},
-	{Header: "SEMANTIC TYPE", Value: func(r row) string {
+	{Header: "SEMANTIC TYPE", Priority: 2, MinWidth: 13, Value: func(r *row) string {
 		if r.column == nil {
 			return ""
 		}
 		return r.column.SemanticType
 	}},
-	{Header: "CLASSIFICATION", Value: func(r row) string {
+	{Header: "CLASSIFICATION", Priority: 1, Value: func(r *row) string {
 		if r.column == nil {
 			return r.table.Classification
 		}
 		return r.column.Classification
 	}},
-	{Header: "LABELS", Value: func(r row) string {
+	{Header: "LABELS", Priority: 3, MinWidth: 15, Value: func(r *row) string {
 		if r.column == nil {
 			return ""
 		}
@@ -51,27 +51,17 @@ var catalogColumns = []output.Column[row]{
 // catalogTable is the table of the catalog document raw, read a table at
 // a time each time the printer goes over its rows.
 func catalogTable(raw []byte) output.Table {
-	t := output.Table{Headers: make([]string, len(catalogColumns))}
-	for i, c := range catalogColumns {
-		t.Headers[i] = c.Header
-	}
-	t.Each = func(yield func([]string) bool) error {
-		cells := make([]string, len(catalogColumns))
-		emit := func(r row) bool {
-			for i, c := range catalogColumns {
-				cells[i] = c.Value(r)
-			}
-			return yield(cells)
-		}
+	return output.TableEach(catalogColumns, func(yield func(*row) bool) error {
+		var r row
 		err := client.EachCatalogTable(raw, func(schema string, table *client.TableCatalog) error {
-			if !emit(row{schema: schema, table: table}) {
+			if r = (row{schema: schema, table: table}); !yield(&r) {
 				return errEnough
 			}
 			if table.Columns == nil {
 				return nil
 			}
 			for k := range table.Columns.Columns {
-				if !emit(row{schema: schema, table: table, column: &table.Columns.Columns[k]}) {
+				if r.column = &table.Columns.Columns[k]; !yield(&r) {
 					return errEnough
 				}
 			}
@@ -81,8 +71,7 @@ func catalogTable(raw []byte) output.Table {
 			return fmt.Errorf("the service's answer is not a catalog: %w", err)
 		}
 		return nil
-	}
-	return t
+	})
 }
 
 // errEnough stops the walk over a catalog's tables when the printer has

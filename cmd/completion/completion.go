@@ -4,6 +4,7 @@ package completion
 
 import (
 	"context"
+	_ "embed"
 	"fmt"
 	"io"
 	"slices"
@@ -15,6 +16,9 @@ import (
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/internal/exitcode"
 )
+
+//go:embed completion.txt
+var longHelp string
 
 // shells are the shells a script can be printed for.
 var shells = [...]string{"bash", "zsh", "fish", "powershell"}
@@ -34,33 +38,9 @@ func NewCmd(f *factory.Factory) *cobra.Command {
 func newCompletionCmd(f *factory.Factory, runF func(context.Context, *completionOptions) error) *cobra.Command {
 	opts := &completionOptions{Out: f.IO.Out}
 	cmd := &cobra.Command{
-		Use:   "completion SHELL",
-		Short: "Print the shell completion script for bash, zsh, fish or PowerShell",
-		Long: `Print the script that makes SHELL complete dbgov's commands, flags and flag
-values (output formats, config keys, and more) when Tab is pressed. SHELL is
-one of ` + strings.Join(shells[:], ", ") + `. The script reads nothing from the config
-file and sends nothing to the service.
-
-bash (needs the bash-completion package):
-  Current shell:  source <(dbgov completion bash)
-  Every shell:    dbgov completion bash > ~/.local/share/bash-completion/completions/dbgov
-
-zsh:
-  Every shell:    dbgov completion zsh > "${fpath[1]}/_dbgov"
-  (compinit must be enabled: autoload -U compinit; compinit in ~/.zshrc)
-
-fish:
-  Every shell:    dbgov completion fish > ~/.config/fish/completions/dbgov.fish
-
-PowerShell:
-  Current shell:  dbgov completion powershell | Out-String | Invoke-Expression
-  Every shell:    add the line above to the file $PROFILE names
-
-Start a new shell for the change to take effect.`,
-		Example: `  source <(dbgov completion bash)
-  dbgov completion zsh > "${fpath[1]}/_dbgov"
-  dbgov completion fish > ~/.config/fish/completions/dbgov.fish
-  dbgov completion powershell | Out-String | Invoke-Expression`,
+		Use:                   "completion SHELL",
+		Short:                 "Print the shell completion script for bash, zsh, fish or PowerShell",
+		Long:                  strings.TrimSpace(longHelp),
 		Args:                  arity.Exact(1, "a SHELL: "+strings.Join(shells[:], ", ")),
 		ValidArgs:             shells[:],
 		DisableFlagsInUseLine: true,
@@ -80,19 +60,16 @@ Start a new shell for the change to take effect.`,
 	return cmd
 }
 
+// scripts write the completion script of each shell, with descriptions.
+var scripts = map[string]func(*cobra.Command, io.Writer) error{
+	"bash":       func(c *cobra.Command, w io.Writer) error { return c.GenBashCompletionV2(w, true) },
+	"zsh":        (*cobra.Command).GenZshCompletion,
+	"fish":       func(c *cobra.Command, w io.Writer) error { return c.GenFishCompletion(w, true) },
+	"powershell": (*cobra.Command).GenPowerShellCompletionWithDesc,
+}
+
 func runCompletion(_ context.Context, opts *completionOptions) error {
-	var err error
-	switch opts.Shell {
-	case "bash":
-		err = opts.Root.GenBashCompletionV2(opts.Out, true)
-	case "zsh":
-		err = opts.Root.GenZshCompletion(opts.Out)
-	case "fish":
-		err = opts.Root.GenFishCompletion(opts.Out, true)
-	case "powershell":
-		err = opts.Root.GenPowerShellCompletionWithDesc(opts.Out)
-	}
-	if err != nil {
+	if err := scripts[opts.Shell](opts.Root, opts.Out); err != nil {
 		return fmt.Errorf("write the %s completion script: %w", opts.Shell, err)
 	}
 	return nil

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -95,6 +94,9 @@ func runSet(_ context.Context, opts *setOptions) error {
 		if config.IsSecret(opts.Key) && opts.Value != "-" {
 			fmt.Fprintf(opts.IO.ErrOut, "hint: the value is in your shell's history now; `dbgov config set %s -` reads it from standard input instead\n", opts.Key)
 		}
+		if opts.Key == "token" || opts.Key == "service_key" {
+			fmt.Fprintf(opts.IO.ErrOut, "warning: the %s is kept in plain text; `dbgov auth login` keeps it in the keyring, or give it in the environment (DBGOV_%s)\n", opts.Key, strings.ToUpper(opts.Key))
+		}
 	}
 	return nil
 }
@@ -102,7 +104,7 @@ func runSet(_ context.Context, opts *setOptions) error {
 // readValue reads a value from the first line of stdin, without its line
 // ending. From a terminal, it asks for it, and does not echo a secret.
 func readValue(ios *iostreams.IOStreams, key string) (string, error) {
-	if f, ok := ios.In.(*os.File); ok && ios.InTTY && term.IsTerminal(int(f.Fd())) {
+	if f, ok := ios.In.(interface{ Fd() uintptr }); ok && ios.InTTY && term.IsTerminal(int(f.Fd())) {
 		fmt.Fprintf(ios.ErrOut, "%s: ", key)
 		if config.IsSecret(key) {
 			b, err := term.ReadPassword(int(f.Fd()))

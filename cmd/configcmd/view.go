@@ -23,7 +23,7 @@ type viewOptions struct {
 }
 
 func newViewCmd(f *factory.Factory, runF func(context.Context, *viewOptions) error) *cobra.Command {
-	opts := &viewOptions{IO: f.IO, Printer: f.LocalPrinter}
+	opts := &viewOptions{IO: f.IO, Printer: f.PrintFlags().DefaultFrom(factory.EnvOnly).ToPrinter}
 	cmd := &cobra.Command{
 		Use:   "view",
 		Short: "Print the config file",

@@ -27,26 +27,23 @@ func main() {
 		// peak under four times the answer, at little cost.
 		debug.SetGCPercent(20)
 	}
-	// The first Ctrl-C or SIGTERM cancels every request and ends dbgov with
-	// the signal's exit code; a second one ends it at once.
+	// The first Ctrl-C or SIGTERM cancels the run, which ends with the
+	// signal's exit code (root.Run stops waiting for a command that does
+	// not return in time); a second one ends dbgov at once.
 	ctx, cancel := context.WithCancelCause(context.Background())
-	signals := make(chan os.Signal, 1)
+	signals := make(chan os.Signal, 2)
 	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
 	go func() {
-		sig, ok := <-signals
-		if !ok {
-			return
+		cause := exitcode.ErrInterrupted
+		for i := 0; ; i++ {
+			if <-signals == syscall.SIGTERM {
+				cause = exitcode.ErrTerminated
+			}
+			if i > 0 {
+				os.Exit(exitcode.Write(os.Stderr, cause, false))
+			}
+			cancel(cause)
 		}
-		signal.Stop(signals)
-		if sig == syscall.SIGTERM {
-			cancel(exitcode.ErrTerminated)
-			return
-		}
-		cancel(exitcode.ErrInterrupted)
 	}()
-	code := root.Run(ctx, iostreams.System(), version, commit, os.Args[1:], os.Getenv)
-	signal.Stop(signals)
-	close(signals)
-	cancel(nil)
-	os.Exit(code)
+	os.Exit(root.Run(ctx, iostreams.System(), version, commit, os.Args[1:], os.Getenv))
 }

@@ -11,6 +11,7 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -28,6 +29,7 @@ type options struct {
 	SeedFile string
 	Generate devserver.GenerateOptions
 	Log      bool
+	Lifetime time.Duration
 }
 
 // NewCmd builds `dbgov dev-server`.
@@ -61,6 +63,7 @@ svc.databases.get; GET /v1/idps is open.
 	cmd.Flags().StringVar(&opts.Addr, "addr", "127.0.0.1:8080", "`HOST:PORT` to listen on; port 0 picks a free port")
 	cmd.Flags().StringVar(&opts.SeedFile, "seed", "", "start from the data of this JSON `FILE` instead of the demo data")
 	cmd.Flags().BoolVar(&opts.Log, "log", false, "log each request to stderr")
+	cmd.Flags().DurationVar(&opts.Lifetime, "token-lifetime", devserver.TokenLifetime, "how long a service account's token is valid, e.g. 2s to try expiry")
 	cmd.Flags().IntVar(&opts.Generate.Users, "generate-users", 0, "add `N` generated users to the demo data")
 	cmd.Flags().IntVar(&opts.Generate.Tables, "generate-tables", 0, "add a database instances/bench-pg/databases/warehouse whose catalog has `N` tables")
 	cmd.Flags().IntVar(&opts.Generate.ColumnsPerTable, "generate-columns", 20, "columns per generated table")
@@ -74,7 +77,10 @@ func run(ctx context.Context, opts *options) error {
 	if opts.Generate.Users < 0 || opts.Generate.Tables < 0 || opts.Generate.ColumnsPerTable < 0 {
 		return exitcode.Usagef("--generate-* take a number of 0 or more")
 	}
-	srvOpts := devserver.Options{}
+	if opts.Lifetime <= 0 {
+		return exitcode.Usagef("--token-lifetime takes a positive duration such as 1h or 30s")
+	}
+	srvOpts := devserver.Options{TokenLifetime: opts.Lifetime}
 	switch {
 	case opts.SeedFile != "":
 		data, err := input.Read(opts.SeedFile, opts.IO.In)

@@ -41,6 +41,7 @@ func TestDevServer_usage(t *testing.T) {
 		{"missing seed", []string{"--seed", filepath.Join(dir, "nope.json")}, "nope.json"},
 		{"seed and generate", []string{"--seed", badSeed, "--generate-users", "10"}, "cannot be used together"},
 		{"negative size", []string{"--generate-users", "-1"}, "0 or more"},
+		{"no token lifetime", []string{"--token-lifetime", "0s"}, "positive duration"},
 		{"bad address", []string{"--addr", "nowhere"}, "listen on"},
 		{"arguments", []string{"extra"}, "unknown command"},
 	}

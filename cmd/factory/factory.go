@@ -7,12 +7,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/spf13/pflag"
 
 	"github.com/dbgov/dbgov/client"
 	"github.com/dbgov/dbgov/config"
+	"github.com/dbgov/dbgov/internal/credstore"
 	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/internal/iostreams"
 	"github.com/dbgov/dbgov/output"
@@ -26,6 +29,7 @@ type Factory struct {
 	Getenv  func(string) string
 
 	flags *pflag.FlagSet
+	auth  Auth // the credential of Client, once made
 
 	settingsOnce sync.Once
 	settings     *config.Settings
@@ -41,12 +45,22 @@ func New(ios *iostreams.IOStreams, version, commit string, getenv func(string) s
 	return &Factory{IO: ios, Version: version, Commit: commit, Getenv: getenv}
 }
 
+// Auth is the credential a client is made with, and where it came from.
+type Auth struct {
+	Token, ServiceAccount, ServiceKey string
+	// Source is "flag", "environment", "profile" or "keyring"; "" for none.
+	Source string
+	// Tokens keeps a service account's tokens; nil for none.
+	Tokens *credstore.TokenCache
+}
+
 // Output flag names, registered by RegisterFlags beside config's.
 const (
 	flagJQ          = "jq"
 	flagTemplate    = "template"
 	flagNoHeaders   = "no-headers"
 	flagShowSecrets = "show-secrets"
+	flagColor       = "color"
 )
 
 // RegisterFlags adds the global flags to fs (the root's persistent flags) and
@@ -58,6 +72,7 @@ func (f *Factory) RegisterFlags(fs *pflag.FlagSet) {
 	fs.String(flagTemplate, "", "format the JSON document with a Go `template`")
 	fs.Bool(flagNoHeaders, false, "print tables without the header row")
 	fs.Bool(flagShowSecrets, false, "show secret fields (client secrets, bind passwords, OTP secrets, keys) instead of ********")
+	fs.String(flagColor, "auto", "`when` to colour: auto (on a terminal, unless NO_COLOR is set), always or never")
 }
 
 // Settings resolves the configuration once: flags, environment, config file.
@@ -88,6 +103,64 @@ func (f *Factory) Client() (*client.Client, error) {
 
 func (f *Factory) newClient() (*client.Client, error) {
 	s, err := f.Settings()
+	if err != nil || s.URL == "" {
+		return f.ClientWith(Auth{})
+	}
+	a := Auth{Token: s.Token, ServiceAccount: s.ServiceAccount, ServiceKey: s.ServiceKey}
+	switch {
+	case a.Token != "":
+		a.Source = f.Source("token")
+	case a.ServiceKey != "":
+		a.Source = f.Source("service-key")
+	case a.ServiceAccount == "":
+		if c, err := credstore.Load(s.Profile); err == nil && c.For(s.URL) {
+			a = Auth{Token: c.Token, ServiceAccount: c.ServiceAccount, ServiceKey: c.ServiceKey, Source: "keyring"}
+		}
+	}
+	for _, flag := range []string{"token", "service-key"} {
+		if f.IO.ErrTTY && f.Source(flag) == "flag" {
+			f.warn("--" + flag + " is visible to other users of this machine (ps); use `dbgov auth login`, or the environment")
+		}
+	}
+	if a.Token == "" && a.ServiceAccount != "" && a.ServiceKey != "" {
+		a.Tokens = f.TokenCache(s.URL, a.ServiceAccount, a.ServiceKey, a.Source == "keyring")
+	}
+	f.auth = a
+	return f.ClientWith(a)
+}
+
+// Auth returns the credential of the client Client made.
+func (f *Factory) Auth() Auth { return f.auth }
+
+// Source says where the global setting of flag came from, when it is set:
+// "flag", "environment" or "profile".
+func (f *Factory) Source(flag string) string {
+	if f.flags != nil {
+		if fl := f.flags.Lookup(flag); fl != nil && fl.Changed {
+			return "flag"
+		}
+	}
+	if f.Getenv("DBGOV_"+strings.ToUpper(strings.ReplaceAll(flag, "-", "_"))) != "" {
+		return "environment"
+	}
+	return "profile"
+}
+
+// TokenCache returns the cache of a service account's tokens at url: in the
+// keyring, else in the cache directory; with DBGOV_NO_TOKEN_CACHE=1, for
+// this run only.
+func (f *Factory) TokenCache(url, account, key string, inKeyring bool) *credstore.TokenCache {
+	if off, _ := strconv.ParseBool(f.Getenv("DBGOV_NO_TOKEN_CACHE")); off {
+		return credstore.NewTokenCache(false, "", url, account, key)
+	}
+	return credstore.NewTokenCache(inKeyring, credstore.CacheDir(f.Getenv), url, account, key)
+}
+
+// ClientWith returns a new client for the resolved settings with the
+// credential of a. Without a URL it fails with a usage error that says how
+// to set one.
+func (f *Factory) ClientWith(a Auth) (*client.Client, error) {
+	s, err := f.Settings()
 	if err != nil {
 		return nil, err
 	}
@@ -104,9 +177,9 @@ func (f *Factory) newClient() (*client.Client, error) {
 	}
 	opts := client.Options{
 		BaseURL:               s.URL,
-		Token:                 s.Token,
-		ServiceAccount:        s.ServiceAccount,
-		ServiceKey:            s.ServiceKey,
+		Token:                 a.Token,
+		ServiceAccount:        a.ServiceAccount,
+		ServiceKey:            a.ServiceKey,
 		Headers:               headers,
 		Timeout:               s.Timeout,
 		MaxResponseSize:       maxSize,
@@ -114,6 +187,9 @@ func (f *Factory) newClient() (*client.Client, error) {
 		CACertFile:            s.CACert,
 		UserAgent:             "dbgov/" + f.Version,
 		Warn:                  f.warn,
+	}
+	if a.Tokens != nil {
+		opts.TokenCache = a.Tokens
 	}
 	if s.Debug {
 		opts.Debug = f.IO.ErrOut
@@ -128,99 +204,108 @@ func (f *Factory) newClient() (*client.Client, error) {
 	return c, nil
 }
 
-// OutputOptions are the output flags as resolved.
-func (f *Factory) OutputOptions() (output.Options, error) {
-	s, err := f.Settings()
-	if err != nil {
-		return output.Options{}, err
-	}
-	if err := f.checkOutputFlags(); err != nil {
-		return output.Options{}, err
-	}
-	opts := f.outputOptions(s.Output)
-	opts.Defaulted = !f.outputFlagSet()
-	return opts, nil
+// Where -o's value comes from when the flag is not given.
+const (
+	// EnvAndConfig takes DBGOV_OUTPUT, then the config file.
+	EnvAndConfig DefaultSource = iota
+	// EnvOnly takes DBGOV_OUTPUT alone: the config commands must work on
+	// a config file that holds a bad value, to repair it.
+	EnvOnly
+	// FlagsOnly takes neither: version answers whatever they hold.
+	FlagsOnly
+)
+
+// DefaultSource says where -o's value comes from when the flag is not given.
+type DefaultSource int
+
+// PrintFlags are the output flags as one command reads them; like
+// kubectl's, they choose the printer once (ToPrinter).
+type PrintFlags struct {
+	f    *Factory
+	from DefaultSource
 }
 
-// checkOutputFlags refuses a --jq or --template given empty, which would
-// otherwise be taken for no filter at all.
-func (f *Factory) checkOutputFlags() error {
-	if f.flags == nil {
-		return nil
+// PrintFlags returns the output flags, -o defaulting to DBGOV_OUTPUT and
+// then the config file.
+func (f *Factory) PrintFlags() PrintFlags { return PrintFlags{f: f} }
+
+// DefaultFrom returns p with -o's default taken from src.
+func (p PrintFlags) DefaultFrom(src DefaultSource) PrintFlags {
+	p.from = src
+	return p
+}
+
+// Options resolves the output flags: -o or its default, --jq, --template,
+// --no-headers, --show-secrets, --color, and what is known of stdout.
+func (p PrintFlags) Options() (output.Options, error) {
+	f := p.f
+	format, given := f.flagValue("output")
+	opts := output.Options{Format: format, FormatIsDefault: !given, TTY: f.IO.OutTTY, Width: f.IO.TermWidth}
+	switch {
+	case p.from == EnvAndConfig:
+		s, err := f.Settings()
+		if err != nil {
+			return output.Options{}, err
+		}
+		opts.Format = s.Output
+	case p.from == EnvOnly && !given:
+		opts.Format = f.Getenv("DBGOV_OUTPUT")
 	}
 	for _, name := range []string{flagJQ, flagTemplate} {
-		if fl := f.flags.Lookup(name); fl != nil && fl.Changed && fl.Value.String() == "" {
-			return exitcode.Usagef("--%s needs a non-empty value", name)
+		if v, given := f.flagValue(name); given && v == "" {
+			return output.Options{}, exitcode.Usagef("--%s needs a non-empty value", name)
 		}
 	}
-	return nil
+	opts.JQ, _ = f.flagValue(flagJQ)
+	opts.Template, _ = f.flagValue(flagTemplate)
+	noHeaders, _ := f.flagValue(flagNoHeaders)
+	showSecrets, _ := f.flagValue(flagShowSecrets)
+	opts.NoHeaders, opts.ShowSecrets = noHeaders == "true", showSecrets == "true"
+	var err error
+	opts.Color, err = f.colour(f.IO.ColorEnabled)
+	return opts, err
 }
 
-// outputFlagSet reports whether -o was given on the command line.
-func (f *Factory) outputFlagSet() bool {
-	if f.flags == nil {
-		return false
-	}
-	fl := f.flags.Lookup("output")
-	return fl != nil && fl.Changed
-}
-
-// outputOptions are the output flags and the streams, with format as the
-// -o value in force.
-func (f *Factory) outputOptions(format string) output.Options {
-	opts := output.Options{Format: format, TTY: f.IO.OutTTY, Color: f.IO.ColorEnabled, Width: f.IO.TermWidth}
-	if f.flags != nil {
-		opts.JQ, _ = f.flags.GetString(flagJQ)
-		opts.Template, _ = f.flags.GetString(flagTemplate)
-		opts.NoHeaders, _ = f.flags.GetBool(flagNoHeaders)
-		opts.ShowSecrets, _ = f.flags.GetBool(flagShowSecrets)
-	}
-	return opts
-}
-
-// LocalPrinter returns the printer the output flags and DBGOV_OUTPUT choose,
-// without reading the config file: the config commands must work on a file
-// that holds a bad value, to repair it.
-func (f *Factory) LocalPrinter() (output.Printer, error) {
-	return f.flagPrinter(f.Getenv("DBGOV_OUTPUT"))
-}
-
-// FlagPrinter returns the printer the output flags alone choose, for
-// commands that must answer whatever the configuration and environment hold
-// (version).
-func (f *Factory) FlagPrinter() (output.Printer, error) {
-	return f.flagPrinter("")
-}
-
-func (f *Factory) flagPrinter(format string) (output.Printer, error) {
-	if err := f.checkOutputFlags(); err != nil {
+// ToPrinter returns the printer the output flags choose; bad output
+// options are usage errors.
+func (p PrintFlags) ToPrinter() (output.Printer, error) {
+	opts, err := p.Options()
+	if err != nil {
 		return nil, err
 	}
-	explicit := f.outputFlagSet()
-	if explicit {
-		format = f.flags.Lookup("output").Value.String()
-	}
-	opts := f.outputOptions(format)
-	opts.Defaulted = !explicit
-	return newPrinter(opts)
-}
-
-// newPrinter builds the printer opts choose; bad options are usage errors.
-func newPrinter(opts output.Options) (output.Printer, error) {
-	p, err := output.New(opts)
+	printer, err := output.New(opts)
 	if err != nil {
 		return nil, exitcode.NewUsage(err)
 	}
-	return p, nil
+	return printer, nil
 }
 
-// Printer returns the printer the output flags choose.
-func (f *Factory) Printer() (output.Printer, error) {
-	opts, err := f.OutputOptions()
-	if err != nil {
-		return nil, err
+// colour applies --color to auto, whether a stream gets colour unless told.
+func (f *Factory) colour(auto bool) (bool, error) {
+	switch v, _ := f.flagValue(flagColor); v {
+	case "auto", "":
+		return auto, nil
+	case "always", "never":
+		return v == "always", nil
+	default:
+		return false, exitcode.Usagef("--color must be auto, always or never, not %q", v)
 	}
-	return newPrinter(opts)
+}
+
+// ErrColor reports whether stderr gets colour (hints dim, errors red):
+// --color always, or auto with stderr a terminal and NO_COLOR unset.
+func (f *Factory) ErrColor() bool {
+	on, _ := f.colour(f.IO.ErrTTY && f.Getenv("NO_COLOR") == "" && f.Getenv("TERM") != "dumb")
+	return on
+}
+
+// flagValue is the value of the root flag name, and whether it was given.
+func (f *Factory) flagValue(name string) (string, bool) {
+	if f.flags == nil || f.flags.Lookup(name) == nil {
+		return "", false
+	}
+	fl := f.flags.Lookup(name)
+	return fl.Value.String(), fl.Changed
 }
 
 // warn says msg on stderr: a "warning:" line, or under JSON output a line
@@ -239,21 +324,16 @@ func (f *Factory) warn(msg string) {
 // --template), from the settings when they are known (s may be nil), else
 // from the flags and environment alone.
 func (f *Factory) jsonOutput(s *config.Settings) bool {
-	if f.flags != nil {
-		if v, _ := f.flags.GetString(flagJQ); v != "" {
-			return true
-		}
-		if v, _ := f.flags.GetString(flagTemplate); v != "" {
-			return true
-		}
-	}
-	if s != nil {
+	jq, _ := f.flagValue(flagJQ)
+	template, _ := f.flagValue(flagTemplate)
+	format, given := f.flagValue("output")
+	switch {
+	case jq != "" || template != "":
+		return true
+	case s != nil:
 		return s.Output == "json"
-	}
-	if f.flags != nil {
-		if fl := f.flags.Lookup("output"); fl != nil && fl.Changed {
-			return fl.Value.String() == "json"
-		}
+	case given:
+		return format == "json"
 	}
 	return f.Getenv("DBGOV_OUTPUT") == "json"
 }
@@ -268,3 +348,10 @@ func (f *Factory) JSONErrors() bool {
 	}
 	return f.jsonOutput(s)
 }
+
+// Warn says msg on stderr as every warning is said.
+func (f *Factory) Warn(msg string) { f.warn(msg) }
+
+// JSONErrorsByFlags is JSONErrors from the flags and environment alone, for
+// a report made while the settings may still be being read.
+func (f *Factory) JSONErrorsByFlags() bool { return f.jsonOutput(nil) }

@@ -20,7 +20,7 @@ type listOptions struct {
 }
 
 func newListCmd(f *factory.Factory, runF func(context.Context, *listOptions) error) *cobra.Command {
-	opts := &listOptions{IO: f.IO, Client: f.Client, Printer: f.Printer}
+	opts := &listOptions{IO: f.IO, Client: f.Client, Printer: f.PrintFlags().ToPrinter}
 	cmd := &cobra.Command{
 		Use:   "list [--show-secrets]",
 		Short: "List the identity providers",
@@ -60,7 +60,7 @@ func runList(ctx context.Context, opts *listOptions) error {
 	return p.Print(opts.IO.Out, output.Document{
 		Raw:       raw,
 		ListField: "identityProviders",
-		Names:     func() []string { return idpNames(resp.IdentityProviders) },
-		Tables:    func() []output.Table { return []output.Table{idpsTable(resp.IdentityProviders)} },
+		Names:     func() []string { return idpList.Names(resp.IdentityProviders) },
+		Tables:    func() []output.Table { return []output.Table{idpList.Table(resp.IdentityProviders, "idps/")} },
 	})
 }

@@ -1,6 +1,7 @@
 package idps_test
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -94,7 +95,7 @@ func TestList_secretsNeverInTables(t *testing.T) {
 			reg := httpmock.New(t)
 			reg.Register(http.MethodGet, "/v1/idps", 200, threeIdps)
 			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), TTY: tty}, append([]string{"idps", "list"}, args...)...).
-				Expect(t, 0).StdoutHas(t, "idps/corp-ldap")
+				Expect(t, 0).StdoutHas(t, "corp-ldap")
 			for _, s := range idpSecrets {
 				if strings.Contains(res.Stdout, s) {
 					t.Errorf("%v (tty %t): table shows the secret %q:\n%s", args, tty, s, res.Stdout)
@@ -221,4 +222,13 @@ func TestList_usage(t *testing.T) {
 
 func TestList_noURL(t *testing.T) {
 	cmdtest.Run(t, cmdtest.Options{Token: "-"}, "idps", "list").Expect(t, 2).StderrHas(t, "DBGOV_URL")
+}
+
+func TestList_fitsTheTerminal(t *testing.T) {
+	for _, width := range []int{60, 80, 120} {
+		reg := httpmock.New(t)
+		reg.Register(http.MethodGet, "/v1/idps", 200, threeIdps).Query("")
+		res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), TTY: true, Width: width}, "idps", "list").Expect(t, 0)
+		cmdtest.Golden(t, fmt.Sprintf("list_tty_%d", width), res.Stdout)
+	}
 }

@@ -8,32 +8,17 @@ import (
 	"github.com/dbgov/dbgov/output"
 )
 
-// idpColumns is the table of identity providers. Secret fields
-// (clientSecret, bindPassword) have no column: a table never shows them.
-var idpColumns = []output.Column[*client.IdentityProvider]{
-	{Header: "NAME", Value: func(p *client.IdentityProvider) string { return p.Name }},
-	{Header: "TITLE", Value: func(p *client.IdentityProvider) string { return p.Title }},
-	{Header: "DOMAIN", Value: func(p *client.IdentityProvider) string { return p.Domain }},
-	{Header: "TYPE", Value: func(p *client.IdentityProvider) string { return string(p.Type) }},
-	{Header: "ENDPOINT", Value: endpoint},
-}
-
-// idpsTable is the table of providers, one row each.
-func idpsTable(idps []client.IdentityProvider) output.Table {
-	ptrs := make([]*client.IdentityProvider, len(idps))
-	for i := range idps {
-		ptrs[i] = &idps[i]
-	}
-	return output.TableOf(ptrs, idpColumns)
-}
-
-// idpNames lists the names of providers, for -o name.
-func idpNames(idps []client.IdentityProvider) []string {
-	names := make([]string, len(idps))
-	for i := range idps {
-		names[i] = idps[i].Name
-	}
-	return names
+// idpList is how identity providers print. Secret fields (clientSecret,
+// bindPassword) have no column: a table never shows them.
+var idpList = output.List[client.IdentityProvider]{
+	Columns: []output.Column[client.IdentityProvider]{
+		{Header: "NAME", Kind: output.Name, Value: func(p *client.IdentityProvider) string { return p.Name }},
+		{Header: "TITLE", Priority: 2, MinWidth: 10, Value: func(p *client.IdentityProvider) string { return p.Title }},
+		{Header: "DOMAIN", Priority: 3, MinWidth: 12, Value: func(p *client.IdentityProvider) string { return p.Domain }},
+		{Header: "TYPE", Priority: 1, Value: func(p *client.IdentityProvider) string { return string(p.Type) }},
+		{Header: "ENDPOINT", Priority: 4, MinWidth: 20, Value: endpoint},
+	},
+	Name: func(p *client.IdentityProvider) string { return p.Name },
 }
 
 // endpoint is where a provider is reached: the issuer of an OIDC provider,

@@ -2,7 +2,9 @@ package policies
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -23,37 +25,57 @@ type listOptions struct {
 	Client  func() (*client.Client, error)
 	Printer func() (output.Printer, error)
 
-	DB          client.DatabaseName
+	Parent      client.PolicyParent
 	Type        client.PolicyType // empty: every type
 	ShowDeleted bool
 }
 
+// parentsHint names the parents whose policies the service lists when it
+// does not know the database route.
+const parentsHint = "this version of the service lists no policies of a database: list those of its environment (--environment), its project (--project) or the workspace (--workspace)"
+
 func newListCmd(f *factory.Factory, runF func(context.Context, *listOptions) error) *cobra.Command {
-	opts := &listOptions{IO: f.IO, Client: f.Client, Printer: f.Printer}
+	opts := &listOptions{IO: f.IO, Client: f.Client, Printer: f.PrintFlags().ToPrinter}
 	var db dbname.Flags
 	var policyType string
+	var workspace bool
 	cmd := &cobra.Command{
-		Use:   "list --instance I --database D [--type TYPE] [--show-deleted]",
-		Short: "List the policies of a database",
-		Long: `List the policies set on a database, one a row: its type, the kind of
+		Use:   "list (--instance I --database D | --environment E | --project P | --workspace) [--type TYPE] [--show-deleted]",
+		Short: "List the policies of a database, an environment, a project or the workspace",
+		Long: `List the policies set on one parent, one a row: its type, the kind of
 resource it is attached to, whether it is enforced and inherited from the
-parent, and a summary of its payload.
+parent, and a summary of its payload. Give exactly one parent: a database
+(--instance and --database), an environment, a project, or the workspace.
+Recent versions of the service list no policies of a database.
 
 --type keeps the policies of one type, named in any case (masking_rule is
 MASKING_RULE), one of:
   ` + typeList() + `
 --show-deleted includes deleted policies.`,
 		Example: `  dbgov policies list --instance prod-pg --database orders
-  dbgov policies list --database instances/prod-pg/databases/orders --type masking_rule
-  dbgov policies list --instance prod-pg --database orders --type tag -o json`,
+  dbgov policies list --environment prod --type rollout_policy
+  dbgov policies list --project orders --type masking_rule -o json
+  dbgov policies list --workspace`,
 		Args: arity.Exact(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			d, err := db.Resolve()
-			if err != nil {
-				return err
+			given := 0
+			for _, set := range []bool{db.Instance != "" || db.Database != "", opts.Parent.Environment != "", opts.Parent.Project != "", workspace} {
+				if set {
+					given++
+				}
 			}
-			opts.DB = d
+			if given != 1 {
+				return exitcode.Usagef("give exactly one parent: --instance I --database D, --environment E, --project P or --workspace")
+			}
+			if db.Instance != "" || db.Database != "" {
+				d, err := db.Resolve()
+				if err != nil {
+					return err
+				}
+				opts.Parent.Database = &d
+			}
 			if cmd.Flags().Changed("type") {
+				var err error
 				if opts.Type, err = parseType(policyType); err != nil {
 					return err
 				}
@@ -65,9 +87,14 @@ MASKING_RULE), one of:
 		},
 	}
 	db.Add(cmd)
+	cmd.Flags().StringVar(&opts.Parent.Environment, "environment", "", "list the policies of the environment with this `id`")
+	cmd.Flags().StringVar(&opts.Parent.Project, "project", "", "list the policies of the project with this `id`")
+	cmd.Flags().BoolVar(&workspace, "workspace", false, "list the policies of the workspace")
 	cmd.Flags().StringVar(&policyType, "type", "", "list only the policies of this `type` ("+typeList()+"), in any case")
 	cmd.Flags().BoolVar(&opts.ShowDeleted, "show-deleted", false, "include deleted policies")
 	_ = cmd.RegisterFlagCompletionFunc("type", completeType)
+	_ = cmd.RegisterFlagCompletionFunc("environment", cobra.NoFileCompletions)
+	_ = cmd.RegisterFlagCompletionFunc("project", cobra.NoFileCompletions)
 	return cmd
 }
 
@@ -80,16 +107,30 @@ func runList(ctx context.Context, opts *listOptions) error {
 	if err != nil {
 		return err
 	}
-	resp, raw, err := c.ListPolicies(ctx, opts.DB, client.ListPoliciesOptions{PolicyType: opts.Type, ShowDeleted: opts.ShowDeleted})
+	resp, raw, err := listOne(ctx, c, opts, opts.Parent)
 	if err != nil {
-		return fmt.Errorf("list policies of %s: %w", opts.DB, err)
+		return err
 	}
 	return p.Print(opts.IO.Out, output.Document{
 		Raw:       raw,
 		ListField: "policies",
-		Names:     func() []string { return policyNames(resp.Policies) },
-		Tables:    func() []output.Table { return []output.Table{policiesTable(resp.Policies)} },
+		Names:     func() []string { return policyList.Names(resp.Policies) },
+		Tables:    func() []output.Table { return []output.Table{policyList.Table(resp.Policies, policiesOf(opts.Parent))} },
 	})
+}
+
+// listOne lists the policies of one parent with the filters of opts.
+func listOne(ctx context.Context, c *client.Client, opts *listOptions, parent client.PolicyParent) (*client.ListPoliciesResponse, []byte, error) {
+	resp, raw, err := c.ListPolicies(ctx, parent, client.ListPoliciesOptions{PolicyType: opts.Type, ShowDeleted: opts.ShowDeleted})
+	if err != nil {
+		err = fmt.Errorf("list policies of %s: %w", parent, err)
+		var api *client.APIError
+		if parent.Database != nil && errors.As(err, &api) && api.HTTPStatus == http.StatusBadRequest && strings.Contains(api.Message, "unknown request name") {
+			err = exitcode.WithHint(err, parentsHint)
+		}
+		return nil, nil, err
+	}
+	return resp, raw, nil
 }
 
 // parseType reads a policy type name given in any case.

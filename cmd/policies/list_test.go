@@ -1,6 +1,7 @@
 package policies_test
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -269,4 +270,102 @@ func TestList_typeCompletion(t *testing.T) {
 
 func TestList_noURL(t *testing.T) {
 	cmdtest.Run(t, cmdtest.Options{}, "policies", "list", "--instance", "prod-pg", "--database", "orders").Expect(t, 2).StderrHas(t, "DBGOV_URL")
+}
+
+func TestList_fitsTheTerminal(t *testing.T) {
+	for _, width := range []int{60, 80, 120} {
+		reg := httpmock.New(t)
+		reg.Register(http.MethodGet, ordersPath, 200, ordersPolicies).Query("")
+		res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), TTY: true, Width: width},
+			"policies", "list", "--instance", "prod-pg", "--database", "orders").Expect(t, 0)
+		cmdtest.Golden(t, fmt.Sprintf("list_tty_%d", width), res.Stdout)
+	}
+}
+
+func TestList_parents(t *testing.T) {
+	tests := []struct {
+		name  string
+		args  []string
+		path  string
+		query string
+	}{
+		{"environment", []string{"--environment", "prod"}, "/v1/environments/prod/policies", ""},
+		{"project with filters", []string{"--project", "orders", "--type", "masking_rule", "--show-deleted"}, "/v1/projects/orders/policies", "policyType=MASKING_RULE&showDeleted=true"},
+		{"workspace", []string{"--workspace"}, "/v1/policies", ""},
+		{"environment id escaped", []string{"--environment", "pr:od"}, "/v1/environments/pr%3Aod/policies", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := httpmock.New(t)
+			reg.Register(http.MethodGet, tt.path, 200, `{"policies": [{"name": "environments/prod/policies/rollout", "type": "ROLLOUT_POLICY"}]}`).Query(tt.query)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, append([]string{"policies", "list", "-o", "name"}, tt.args...)...).Expect(t, 0)
+			if res.Stdout != "environments/prod/policies/rollout\n" {
+				t.Errorf("stdout %q", res.Stdout)
+			}
+			reg.Verify()
+		})
+	}
+}
+
+func TestList_exactlyOneParent(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"none", nil},
+		{"environment and project", []string{"--environment", "prod", "--project", "orders"}},
+		{"database and workspace", []string{"--instance", "prod-pg", "--database", "orders", "--workspace"}},
+		{"instance and environment", []string{"--instance", "prod-pg", "--environment", "prod"}},
+		{"empty environment", []string{"--environment", ""}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := httpmock.New(t)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, append([]string{"policies", "list"}, tt.args...)...).Expect(t, 2)
+			res.StderrHas(t, "give exactly one parent: --instance I --database D, --environment E, --project P or --workspace")
+			if n := len(reg.Requests()); n != 0 {
+				t.Errorf("sent %d requests", n)
+			}
+		})
+	}
+	reg := httpmock.New(t)
+	cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, "policies", "list", "--project", "a/b").Expect(t, 2).StderrHas(t, `project id "a/b"`)
+}
+
+func TestList_databaseRouteUnknownHintsAtOtherParents(t *testing.T) {
+	tests := []struct {
+		name     string
+		status   int
+		body     string
+		wantHint bool
+	}{
+		{"unknown request name", 400, `{"code": 3, "message": "unknown request name \"instances/prod-pg/databases/orders/policies\""}`, true},
+		{"another rejection", 400, `{"code": 3, "message": "invalid policy type"}`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := httpmock.New(t)
+			reg.Register(http.MethodGet, ordersPath, tt.status, tt.body)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, "policies", "list", "--instance", "prod-pg", "--database", "orders").Expect(t, 6)
+			hint := "hint: this version of the service lists no policies of a database: list those of its environment (--environment), its project (--project) or the workspace (--workspace)\n"
+			if got := strings.Contains(res.Stderr, hint); got != tt.wantHint {
+				t.Errorf("hint shown %v, want %v:\n%s", got, tt.wantHint, res.Stderr)
+			}
+			res = cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, "policies", "list", "--instance", "prod-pg", "--database", "orders", "-o", "json").Expect(t, 6)
+			if got := strings.Contains(res.Stderr, `"hint":"this version of the service lists no policies of a database`); got != tt.wantHint {
+				t.Errorf("JSON hint shown %v, want %v:\n%s", got, tt.wantHint, res.Stderr)
+			}
+		})
+	}
+}
+
+func TestList_parentCompletionOffersNoFiles(t *testing.T) {
+	for _, flag := range []string{"--environment", "--project"} {
+		t.Run(flag, func(t *testing.T) {
+			res := cmdtest.Run(t, cmdtest.Options{}, "__complete", "policies", "list", flag, "").Expect(t, 0)
+			if !strings.HasPrefix(res.Stdout, ":4\n") {
+				t.Errorf("completion %q, want no values and directive :4 (no file completion)", res.Stdout)
+			}
+		})
+	}
 }

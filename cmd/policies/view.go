@@ -9,32 +9,25 @@ import (
 	"github.com/dbgov/dbgov/output"
 )
 
-// policyColumns is the table of policies.
-var policyColumns = []output.Column[*client.Policy]{
-	{Header: "NAME", Value: func(p *client.Policy) string { return p.Name }},
-	{Header: "TYPE", Value: func(p *client.Policy) string { return string(p.Type) }},
-	{Header: "RESOURCE TYPE", Value: func(p *client.Policy) string { return string(p.ResourceType) }},
-	{Header: "ENFORCE", Value: func(p *client.Policy) string { return strconv.FormatBool(p.Enforce) }},
-	{Header: "INHERIT", Value: func(p *client.Policy) string { return strconv.FormatBool(p.InheritFromParent) }},
-	{Header: "SUMMARY", Value: summary},
+// policyList is how policies print.
+var policyList = output.List[client.Policy]{
+	Columns: []output.Column[client.Policy]{
+		{Header: "NAME", Kind: output.Name, Value: func(p *client.Policy) string { return p.Name }},
+		{Header: "TYPE", Priority: 1, Value: func(p *client.Policy) string { return string(p.Type) }},
+		{Header: "RESOURCE TYPE", Priority: 4, Value: func(p *client.Policy) string { return string(p.ResourceType) }},
+		{Header: "ENFORCE", Priority: 2, Value: func(p *client.Policy) string { return strconv.FormatBool(p.Enforce) }},
+		{Header: "INHERIT", Priority: 4, Value: func(p *client.Policy) string { return strconv.FormatBool(p.InheritFromParent) }},
+		{Header: "SUMMARY", Priority: 3, MinWidth: 20, Value: summary},
+	},
+	Name: func(p *client.Policy) string { return p.Name },
 }
 
-// policiesTable is the table of policies, one row each.
-func policiesTable(policies []client.Policy) output.Table {
-	ptrs := make([]*client.Policy, len(policies))
-	for i := range policies {
-		ptrs[i] = &policies[i]
+// policiesOf is where the policies of parent are named.
+func policiesOf(parent client.PolicyParent) string {
+	if parent == (client.PolicyParent{}) {
+		return "policies/"
 	}
-	return output.TableOf(ptrs, policyColumns)
-}
-
-// policyNames lists the names of policies, for -o name.
-func policyNames(policies []client.Policy) []string {
-	names := make([]string, len(policies))
-	for i := range policies {
-		names[i] = policies[i].Name
-	}
-	return names
+	return parent.String() + "/policies/"
 }
 
 // summary says in a few words what the policy's payload holds. A policy

@@ -23,7 +23,7 @@ type getOptions struct {
 }
 
 func newGetCmd(f *factory.Factory, runF func(context.Context, *getOptions) error) *cobra.Command {
-	opts := &getOptions{IO: f.IO, Client: f.Client, Printer: f.Printer}
+	opts := &getOptions{IO: f.IO, Client: f.Client, Printer: f.PrintFlags().ToPrinter}
 	cmd := &cobra.Command{
 		Use:   "get ID",
 		Short: "Show a SQL review configuration and its rules",

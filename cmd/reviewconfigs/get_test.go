@@ -1,6 +1,7 @@
 package reviewconfigs_test
 
 import (
+	"fmt"
 	"net/http"
 	"testing"
 
@@ -93,4 +94,13 @@ func TestGet_usage(t *testing.T) {
 
 func TestGet_noURL(t *testing.T) {
 	cmdtest.Run(t, cmdtest.Options{}, "review-configs", "get", "x").Expect(t, 2).StderrHas(t, "DBGOV_URL")
+}
+
+func TestGet_fitsTheTerminal(t *testing.T) {
+	for _, width := range []int{60, 80, 120} {
+		reg := httpmock.New(t)
+		reg.Register(http.MethodGet, "/v1/reviewConfigs/sql-review-prod", 200, sqlReviewProd).Query("")
+		res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), TTY: true, Width: width}, "review-configs", "get", "sql-review-prod").Expect(t, 0)
+		cmdtest.Golden(t, fmt.Sprintf("get_tty_%d", width), res.Stdout)
+	}
 }

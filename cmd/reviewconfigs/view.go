@@ -9,29 +9,28 @@ import (
 	"github.com/dbgov/dbgov/output"
 )
 
-var configColumns = []output.Column[*client.ReviewConfig]{
-	{Header: "NAME", Value: func(c *client.ReviewConfig) string { return c.Name }},
-	{Header: "TITLE", Value: func(c *client.ReviewConfig) string { return c.Title }},
-	{Header: "ENABLED", Value: func(c *client.ReviewConfig) string { return strconv.FormatBool(c.Enabled) }},
-	{Header: "RESOURCES", Value: func(c *client.ReviewConfig) string { return strings.Join(c.Resources, ", ") }},
+var configColumns = []output.Column[client.ReviewConfig]{
+	{Header: "NAME", Kind: output.Name, Value: func(c *client.ReviewConfig) string { return c.Name }},
+	{Header: "TITLE", Priority: 2, MinWidth: 10, Value: func(c *client.ReviewConfig) string { return c.Title }},
+	{Header: "ENABLED", Priority: 1, Value: func(c *client.ReviewConfig) string { return strconv.FormatBool(c.Enabled) }},
+	{Header: "RESOURCES", Priority: 3, MinWidth: 15, Value: func(c *client.ReviewConfig) string { return strings.Join(c.Resources, ", ") }},
 }
 
 var ruleColumns = []output.Column[client.ReviewRule]{
-	{Header: "TYPE", Value: func(r client.ReviewRule) string { return string(r.Type) }},
-	{Header: "LEVEL", Value: func(r client.ReviewRule) string { return string(r.Level) }},
-	{Header: "ENGINE", Value: func(r client.ReviewRule) string { return string(r.Engine) }},
-	{Header: "PAYLOAD", Value: payload},
+	{Header: "TYPE", Value: func(r *client.ReviewRule) string { return string(r.Type) }},
+	{Header: "LEVEL", Priority: 1, Value: func(r *client.ReviewRule) string { return string(r.Level) }},
+	{Header: "ENGINE", Priority: 2, Value: func(r *client.ReviewRule) string { return string(r.Engine) }},
+	{Header: "PAYLOAD", Priority: 3, MinWidth: 15, Value: payload},
 }
 
 func tables(c *client.ReviewConfig) []output.Table {
-	return []output.Table{
-		output.TableOf([]*client.ReviewConfig{c}, configColumns),
-		output.TableOf(c.Rules, ruleColumns),
-	}
+	config := output.TableOf([]client.ReviewConfig{*c}, configColumns)
+	config.Under = "reviewConfigs/"
+	return []output.Table{config, output.TableOf(c.Rules, ruleColumns)}
 }
 
 // payload summarises the rule's payload on one line.
-func payload(r client.ReviewRule) string {
+func payload(r *client.ReviewRule) string {
 	var parts []string
 	add := func(format string, args ...any) { parts = append(parts, fmt.Sprintf(format, args...)) }
 	if p := r.NamingPayload; p != nil {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -31,14 +32,15 @@ type batchCreateOptions struct {
 	Client  func() (*client.Client, error)
 	Printer func() (output.Printer, error)
 
-	Database  client.DatabaseName
-	File      string
-	BatchSize int
-	DryRun    bool
+	Database     client.DatabaseName
+	File         string
+	BatchSize    int
+	DryRun       bool
+	SkipExisting bool
 }
 
 func newBatchCreateCmd(f *factory.Factory, runF func(context.Context, *batchCreateOptions) error) *cobra.Command {
-	opts := &batchCreateOptions{IO: f.IO, Client: f.Client, Printer: f.Printer}
+	opts := &batchCreateOptions{IO: f.IO, Client: f.Client, Printer: f.PrintFlags().ToPrinter}
 	var db dbname.Flags
 	cmd := &cobra.Command{
 		Use:   "batch-create --instance I --database D -f FILE",
@@ -50,21 +52,26 @@ or the whole request body {"parent": ..., "requests": [{"parent": ...,
 "revision": {...}}]}. dbgov fills every parent with the database given by
 --instance and --database, and refuses a parent naming another one. Each
 revision needs a version and a type (VERSIONED or DECLARATIVE); a sheet,
-when given, has the form projects/{project}/sheets/{id}; a type and version
-may appear only once. A file with any problem is refused before anything
-is sent.
+when given, has the form projects/{project}/sheets/{id}; a revision with a
+file needs a sheet or a release; a type and version may appear only once.
+A file with any problem is refused before anything is sent.
 
 The revisions are sent in batches of --batch-size, one request each. The
 service does not create a batch atomically: when a batch fails, dbgov
 stops, prints the revisions created so far, says on stderr which entries
-were not created (the failed batch may be partly created, and a rerun
-reports those as ALREADY_EXISTS), and exits with the error's code. Ctrl-C
-stops the same way, with exit code 130.
+were not created (the failed batch may be partly created), and exits with
+the error's code. Ctrl-C stops the same way, with exit code 130.
+
+--skip-existing finishes what an interrupted run began: a version the
+service reports as existing (ALREADY_EXISTS, or INTERNAL with SQLSTATE
+23505) is skipped and counted. The service fails a whole batch at its first
+existing version, so that batch is sent again one revision at a time.
 
 The JSON document (-o json, --jq, --template) is {"revisions": [...]} with
 every created revision as the service sent it.
 
-When stderr is a terminal, progress is shown there.`,
+When stderr is a terminal, progress is shown there, then a summary line,
+also shown when versions were skipped.`,
 		Example: `  dbgov revisions batch-create --instance prod-pg --database orders -f revisions.yaml
   dbgov revisions batch-create --database instances/prod-pg/databases/orders -f request.json -o json
   dbgov revisions batch-create --instance prod-pg --database orders -f revisions.yaml --batch-size 500 -o name
@@ -92,6 +99,7 @@ When stderr is a terminal, progress is shown there.`,
 	cmd.Flags().StringVarP(&opts.File, "file", "f", "", "revisions `file`, JSON or YAML; - reads standard input")
 	cmd.Flags().IntVar(&opts.BatchSize, "batch-size", defaultBatchSize, fmt.Sprintf("revisions per request (1 to %d)", maxBatchSize))
 	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "print the requests that would be sent, and send nothing")
+	cmd.Flags().BoolVar(&opts.SkipExisting, "skip-existing", false, "skip the versions the service reports as existing, and create the rest")
 	return cmd
 }
 
@@ -148,33 +156,45 @@ func runBatchCreate(ctx context.Context, opts *batchCreateOptions) error {
 
 	run := newRun(opts, revs)
 	var sendErr error
-	for lo := 0; lo < len(revs); lo += opts.BatchSize {
-		hi := min(lo+opts.BatchSize, len(revs))
+	singlesTo := 0 // the entries before it are sent one a request: their batch held an existing version
+	for lo := 0; lo < len(revs) && sendErr == nil; {
+		size := opts.BatchSize
+		if lo < singlesTo {
+			size = 1
+		}
+		hi := min(lo+size, len(revs))
 		if err := ctx.Err(); err != nil {
 			run.stopAt(lo, lo)
 			sendErr = fmt.Errorf("create revisions in %s: stopped before %s: %w", opts.Database, describe(revs, lo, len(revs)), err)
 			break
 		}
-		req, err := batchCall(opts.Database, revs, lo, opts.BatchSize)
+		req, err := batchCall(opts.Database, revs, lo, size)
 		if err != nil {
 			return err
 		}
 		var res batchResponse
 		raw, err := c.Send(ctx, req, &res)
-		if err != nil {
+		switch {
+		case err != nil && opts.SkipExisting && alreadyExists(err) && hi-lo > 1:
+			singlesTo = hi
+			continue
+		case err != nil && opts.SkipExisting && alreadyExists(err):
+			run.skip()
+		case err != nil:
 			sent := hi
 			if createdNothing(err) {
 				sent = lo
 			}
 			run.stopAt(lo, sent)
 			sendErr = fmt.Errorf("create %s in %s: %w", describe(revs, lo, hi), opts.Database, err)
-			break
+		default:
+			created := make([]json.RawMessage, len(res.Revisions))
+			for i, rev := range res.Revisions {
+				created[i] = json.RawMessage(rev)
+			}
+			run.add(raw, created)
 		}
-		created := make([]json.RawMessage, len(res.Revisions))
-		for i, rev := range res.Revisions {
-			created[i] = json.RawMessage(rev)
-		}
-		run.add(raw, created)
+		lo = hi
 	}
 	run.clearProgress()
 	var printErr error
@@ -184,6 +204,7 @@ func runBatchCreate(ctx context.Context, opts *batchCreateOptions) error {
 		}
 	}
 	if sendErr == nil {
+		run.summary()
 		return printErr
 	}
 	err = errors.Join(sendErr, printErr)
@@ -210,6 +231,14 @@ func createdNothing(err error) bool {
 	}
 	var te *client.TransportError
 	return errors.Is(err, client.ErrNoCredentials) || errors.As(err, &te) && te.SentNothing
+}
+
+// alreadyExists reports whether err is the service saying that a version
+// exists: ALREADY_EXISTS, or INTERNAL with SQLSTATE 23505 (unique violation).
+func alreadyExists(err error) bool {
+	var api *client.APIError
+	return errors.As(err, &api) && (api.CodeName == "ALREADY_EXISTS" ||
+		api.HTTPStatus == http.StatusInternalServerError && strings.Contains(api.Message, "23505"))
 }
 
 // batchCall builds the request of the batch starting at entry lo.

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -29,7 +30,7 @@ const (
 const sentThree = `{"parent": "instances/prod-pg/databases/orders", "requests": [
  {"parent": "instances/prod-pg/databases/orders", "revision": {"version": "1.0.0", "type": "VERSIONED", "file": "migrations/1.0.0_init.sql", "sheet": "projects/orders/sheets/101", "release": "releases/2024.05"}},
  {"parent": "instances/prod-pg/databases/orders", "revision": {"version": "1.1.0", "type": "VERSIONED", "file": "migrations/1.1.0_add_email.sql", "sheet": "projects/orders/sheets/102", "release": "releases/2024.05"}},
- {"parent": "instances/prod-pg/databases/orders", "revision": {"version": "2024.06", "type": "DECLARATIVE", "file": "schema/orders.sql"}}]}`
+ {"parent": "instances/prod-pg/databases/orders", "revision": {"version": "2024.06", "type": "DECLARATIVE", "file": "schema/orders.sql", "sheet": "projects/orders/sheets/103"}}]}`
 
 // createdThree is the service's answer to sentThree, with a field this
 // version does not know and a hostile file name.
@@ -40,6 +41,18 @@ const createdThree = `{"revisions": [
   "sheet": "projects/orders/sheets/102", "type": "VERSIONED", "createTime": "2024-05-02T10:00:01Z", "sheetSha256": "41aa07", "statementSize": "312"},
  {"name" : "instances/prod-pg/databases/orders/revisions/103", "file": "schema/orders.sql", "version": "2024.06", "type": "DECLARATIVE", "createTime": "2024-05-02T10:00:02Z"}
 ]}`
+
+// createdDaysAgo is answer with its revisions created three days ago, an
+// age a terminal shows as 3d whenever the test runs.
+func createdDaysAgo(answer string) string {
+	return strings.ReplaceAll(answer, "2024-05-02T10:00:0", time.Now().Add(-72*time.Hour-time.Minute).UTC().Format("2006-01-02T15:04:0"))
+}
+
+// timing matches the elapsed time and rate of a progress or summary line,
+// which vary from run to run.
+var timing = regexp.MustCompile(` in [0-9.hms]+, [0-9]+/s`)
+
+func untimed(s string) string { return timing.ReplaceAllString(s, " in T, R/s") }
 
 func batchCreate(extra ...string) []string {
 	return append([]string{"revisions", "batch-create", "--instance", "prod-pg", "--database", "orders"}, extra...)
@@ -55,7 +68,7 @@ func generated(t testing.TB, n int) string {
 		if i > 1 {
 			b.WriteString(",\n")
 		}
-		fmt.Fprintf(&b, `{"version": "1.0.%d", "type": "VERSIONED", "file": "migrations/1.0.%d.sql"}`, i, i)
+		fmt.Fprintf(&b, `{"version": "1.0.%d", "type": "VERSIONED", "file": "migrations/1.0.%d.sql", "sheet": "projects/orders/sheets/%d"}`, i, i, i)
 	}
 	b.WriteString("]\n")
 	path := filepath.Join(t.TempDir(), "revisions.json")
@@ -73,7 +86,7 @@ func sentBatch(first, last int) string {
 		if i > first {
 			b.WriteString(",")
 		}
-		fmt.Fprintf(&b, `{"parent": %q, "revision": {"version": "1.0.%d", "type": "VERSIONED", "file": "migrations/1.0.%d.sql"}}`, parent, i, i)
+		fmt.Fprintf(&b, `{"parent": %q, "revision": {"version": "1.0.%d", "type": "VERSIONED", "file": "migrations/1.0.%d.sql", "sheet": "projects/orders/sheets/%d"}}`, parent, i, i, i)
 	}
 	b.WriteString("]}")
 	return b.String()
@@ -120,12 +133,16 @@ func TestBatchCreate_formats(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			reg := httpmock.New(t)
-			reg.Register(http.MethodPost, batchPath, 200, createdThree).Query("").JSONBody(sentThree)
+			answer := createdThree
+			if tt.tty {
+				answer = createdDaysAgo(createdThree)
+			}
+			reg.Register(http.MethodPost, batchPath, 200, answer).Query("").JSONBody(sentThree)
 			args := batchCreate(append([]string{"-f", "testdata/revisions.yaml"}, tt.args...)...)
 			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), TTY: tt.tty}, args...).Expect(t, 0)
 			if tt.tty {
-				// Progress, then the line erased.
-				if want := "\rcreated 0/3 revisions\rcreated 3/3 revisions\r\x1b[K"; res.Stderr != want {
+				// Progress, then the line erased and a summary.
+				if want := "\rcreated 0/3 revisions in T, R/s\x1b[K\rcreated 3/3 revisions in T, R/s\x1b[K\r\x1b[Kcreated 3/3 revisions in T, R/s\n"; untimed(res.Stderr) != want {
 					t.Errorf("stderr %q, want %q", res.Stderr, want)
 				}
 			} else if res.Stderr != "" {
@@ -147,12 +164,12 @@ func TestBatchCreate_fillsEveryParent(t *testing.T) {
 	}
 	jsonList := `[{"version": "1.0.0", "type": "VERSIONED", "file": "migrations/1.0.0_init.sql", "sheet": "projects/orders/sheets/101", "release": "releases/2024.05"},
 	 {"version": "1.1.0", "type": "VERSIONED", "file": "migrations/1.1.0_add_email.sql", "sheet": "projects/orders/sheets/102", "release": "releases/2024.05"},
-	 {"version": "2024.06", "type": "DECLARATIVE", "file": "schema/orders.sql"}]`
+	 {"version": "2024.06", "type": "DECLARATIVE", "file": "schema/orders.sql", "sheet": "projects/orders/sheets/103"}]`
 	yamlBody := `requests:
   - revision: {version: "1.0.0", type: VERSIONED, file: migrations/1.0.0_init.sql, sheet: projects/orders/sheets/101, release: releases/2024.05}
   - revision: {version: "1.1.0", type: VERSIONED, file: migrations/1.1.0_add_email.sql, sheet: projects/orders/sheets/102, release: releases/2024.05}
   - parent: instances/prod-pg/databases/orders
-    revision: {version: "2024.06", type: DECLARATIVE, file: schema/orders.sql}
+    revision: {version: "2024.06", type: DECLARATIVE, file: schema/orders.sql, sheet: projects/orders/sheets/103}
 `
 	tests := []struct {
 		name  string
@@ -294,7 +311,7 @@ func TestBatchCreate_partialFailure(t *testing.T) {
 			}
 			want := "dbgov: create entries 3-4 (versions 1.0.3, 1.0.4) in instances/prod-pg/databases/orders: revision 1.0.3 already exists (HTTP 409 ALREADY_EXISTS)\n" +
 				"note: created 2 of 5 revisions for certain\n" +
-				"note: the failed batch, entries 3-4 (versions 1.0.3, 1.0.4), may be partly created: the service does not create a batch atomically, and a rerun reports the revisions it did create as ALREADY_EXISTS\n" +
+				"note: the failed batch, entries 3-4 (versions 1.0.3, 1.0.4), may be partly created: the service does not create a batch atomically; a rerun with --skip-existing skips the versions that exist (reported as ALREADY_EXISTS, or INTERNAL with SQLSTATE 23505) and creates the rest\n" +
 				"note: entry 5 (version 1.0.5) was not sent\n"
 			if res.Stderr != want {
 				t.Errorf("stderr\n%s\nwant\n%s", res.Stderr, want)
@@ -367,9 +384,9 @@ func TestBatchCreate_progressOnlyOnATerminal(t *testing.T) {
 				"note: created 4 of 5 revisions for certain\n"
 			want := report
 			if tty {
-				want = "\rcreated 0/5 revisions\rcreated 2/5 revisions\rcreated 4/5 revisions\r\x1b[K" + report
+				want = "\rcreated 0/5 revisions in T, R/s\x1b[K\rcreated 2/5 revisions in T, R/s\x1b[K\rcreated 4/5 revisions in T, R/s\x1b[K\r\x1b[K" + report
 			}
-			if !strings.HasPrefix(res.Stderr, want) {
+			if !strings.HasPrefix(untimed(res.Stderr), want) {
 				t.Errorf("stderr %q, want it to begin with %q", res.Stderr, want)
 			}
 			if res.Stdout != names(1, 4) {
@@ -438,10 +455,12 @@ func TestBatchCreate_refusesBadInput(t *testing.T) {
 			"", []string{`notype.yaml: entry 3 (version "1.2"): type is required (VERSIONED or DECLARATIVE); nothing was sent`}},
 		{"type unspecified", write("unspec.json", `[{"version": "1.2", "type": "TYPE_UNSPECIFIED"}]`),
 			"", []string{`entry 1 (version "1.2"): type TYPE_UNSPECIFIED is not allowed`}},
-		{"version missing", write("nover.json", `[{"version": "1.0", "type": "VERSIONED"}, {"type": "VERSIONED", "file": "a.sql"}]`),
+		{"version missing", write("nover.json", `[{"version": "1.0", "type": "VERSIONED"}, {"type": "VERSIONED", "file": "a.sql", "sheet": "projects/p/sheets/1"}]`),
 			"", []string{"nover.json: entry 2: version is required"}},
 		{"bad sheet", write("sheet.json", `[{"version": "1.0", "type": "VERSIONED", "sheet": "sheets/12"}]`),
 			"", []string{`entry 1 (version "1.0"): sheet "sheets/12" is not of the form projects/{project}/sheets/{id}`}},
+		{"file without a sheet or a release", write("file.yaml", "- {version: \"1.0\", type: VERSIONED, file: a.sql, release: releases/1}\n- {version: \"1.1\", type: VERSIONED, file: b.sql}\n"),
+			"", []string{`file.yaml: entry 2 (version "1.1"): a revision with a file needs a sheet or a release; nothing was sent`}},
 		{"sheet without id", write("sheet2.json", `[{"version": "1.0", "type": "VERSIONED", "sheet": "projects/p/sheets/"}]`),
 			"", []string{`sheet "projects/p/sheets/"`}},
 		{"duplicate", write("dup.json", `[{"version": "1.0", "type": "VERSIONED"}, {"version": "1.0", "type": "DECLARATIVE"}, {"version": "1.0", "type": "VERSIONED"}]`),
@@ -594,5 +613,99 @@ func TestBatchCreate_noConnectionClaimsNothingCreated(t *testing.T) {
 	}
 	if res.Stdout != "" {
 		t.Errorf("stdout %q", res.Stdout)
+	}
+}
+
+func TestBatchCreate_fitsTheTerminal(t *testing.T) {
+	for _, width := range []int{60, 80, 120} {
+		reg := httpmock.New(t)
+		reg.Register(http.MethodPost, batchPath, 200, createdDaysAgo(createdThree)).Query("").JSONBody(sentThree)
+		res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), TTY: true, Width: width}, batchCreate("-f", "testdata/revisions.yaml")...).Expect(t, 0)
+		cmdtest.Golden(t, fmt.Sprintf("batch_create_tty_%d", width), res.Stdout)
+	}
+}
+
+// sentEntries lists the entries each request sent, as "1-2" or "3".
+func sentEntries(t *testing.T, reqs []httpmock.Request) []string {
+	t.Helper()
+	var out []string
+	for _, r := range reqs {
+		var body struct {
+			Requests []struct{ Revision struct{ Version string } }
+		}
+		if err := json.Unmarshal(r.Body, &body); err != nil {
+			t.Fatal(err)
+		}
+		first := strings.TrimPrefix(body.Requests[0].Revision.Version, "1.0.")
+		if n := len(body.Requests); n > 1 {
+			first += "-" + strings.TrimPrefix(body.Requests[n-1].Revision.Version, "1.0.")
+		}
+		out = append(out, first)
+	}
+	return out
+}
+
+func TestBatchCreate_skipExistingFinishesAnInterruptedRun(t *testing.T) {
+	exists := map[string]string{
+		"ALREADY_EXISTS": `{"code": 6, "message": "revision exists"}`,
+		"INTERNAL 23505": `{"code": 13, "message": "failed to create revision: ERROR: duplicate key value violates unique constraint \"revision_unique\" (SQLSTATE 23505)"}`,
+	}
+	for name, dup := range exists {
+		status := 409
+		if strings.HasPrefix(name, "INTERNAL") {
+			status = 500
+		}
+		t.Run(name, func(t *testing.T) {
+			// Entries 1-3 exist; the batch 3-4 fails at its first entry.
+			reg := httpmock.New(t)
+			for _, b := range [][2]int{{1, 2}, {1, 1}, {2, 2}, {3, 4}, {3, 3}} {
+				reg.Register(http.MethodPost, batchPath, status, dup).JSONBody(sentBatch(b[0], b[1])).Times(1)
+			}
+			reg.Register(http.MethodPost, batchPath, 200, createdBatch(4, 4)).JSONBody(sentBatch(4, 4)).Times(1)
+			reg.Register(http.MethodPost, batchPath, 200, createdBatch(5, 5)).JSONBody(sentBatch(5, 5)).Times(1)
+			args := batchCreate("-f", generated(t, 5), "--batch-size", "2", "--skip-existing", "-o", "name")
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, args...).Expect(t, 0)
+			if res.Stdout != names(4, 5) {
+				t.Errorf("stdout %q, want the two created", res.Stdout)
+			}
+			if want := "created 2/5 revisions, skipped 3 existing in T, R/s\n"; untimed(res.Stderr) != want {
+				t.Errorf("stderr %q, want %q", res.Stderr, want)
+			}
+			if got, want := sentEntries(t, reg.Requests()), []string{"1-2", "1", "2", "3-4", "3", "4", "5"}; strings.Join(got, " ") != strings.Join(want, " ") {
+				t.Errorf("sent %q, want %q", got, want)
+			}
+		})
+	}
+}
+
+func TestBatchCreate_skipExistingStopsAtOtherFailures(t *testing.T) {
+	tests := []struct {
+		name   string
+		status int
+		body   string
+		exit   int
+		stderr []string
+	}{
+		{"a service failure without SQLSTATE 23505", 500, `{"code": 13, "message": "disk full"}`, 7,
+			[]string{"disk full (HTTP 500 INTERNAL)", "note: created 0 of 3 revisions for certain (1 existing skipped)\n"}},
+		{"a rejection", 400, `{"code": 3, "message": "bad sheet"}`, 6,
+			[]string{"bad sheet (HTTP 400 INVALID_ARGUMENT)", "note: created 0 of 3 revisions for certain (1 existing skipped)\n"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, format := range []string{"name", "json"} {
+				reg := httpmock.New(t)
+				reg.Register(http.MethodPost, batchPath, 409, `{"code": 6, "message": "exists"}`).JSONBody(sentBatch(1, 2)).Times(1)
+				reg.Register(http.MethodPost, batchPath, 409, `{"code": 6, "message": "exists"}`).JSONBody(sentBatch(1, 1)).Times(1)
+				reg.Register(http.MethodPost, batchPath, tt.status, tt.body).JSONBody(sentBatch(2, 2)).Times(1)
+				args := batchCreate("-f", generated(t, 3), "--batch-size", "2", "--skip-existing", "-o", format)
+				res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, args...).Expect(t, tt.exit)
+				if format == "json" {
+					res.StderrHas(t, `"created":0,"skipped":1,"total":3`)
+					continue
+				}
+				res.StderrHas(t, tt.stderr...)
+			}
+		})
 	}
 }

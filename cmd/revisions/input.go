@@ -70,8 +70,8 @@ type revisionKey struct {
 }
 
 // check lists what is wrong with the revisions: a missing version or type,
-// a sheet not of the form projects/{p}/sheets/{id}, a (type, version) given
-// twice.
+// a sheet not of the form projects/{p}/sheets/{id}, a file without a sheet
+// or a release, a (type, version) given twice.
 func check(revs []client.RevisionInput) []string {
 	var problems []string
 	seen := make(map[revisionKey]int, len(revs))
@@ -89,6 +89,9 @@ func check(revs []client.RevisionInput) []string {
 		}
 		if r.Sheet != "" && !isSheetName(r.Sheet) {
 			problems = append(problems, fmt.Sprintf("%s: sheet %q is not of the form projects/{project}/sheets/{id}", at, r.Sheet))
+		}
+		if r.File != "" && r.Sheet == "" && r.Release == "" {
+			problems = append(problems, at+": a revision with a file needs a sheet or a release")
 		}
 		if r.Version == "" || r.Type == "" {
 			continue

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -68,9 +69,9 @@ func TestRunBatchCreate_interruptedBetweenBatches(t *testing.T) {
 	if want := "instances/prod-pg/databases/orders/revisions/1\ninstances/prod-pg/databases/orders/revisions/2\n"; out.String() != want {
 		t.Errorf("stdout %q, want %q", out.String(), want)
 	}
-	want := "\rcreated 0/5 revisions\rcreated 2/5 revisions\r\x1b[K"
-	if stderr.String() != want {
-		t.Errorf("stderr %q, want %q", stderr.String(), want)
+	want := "\rcreated 0/5 revisions in T, R/s\x1b[K\rcreated 2/5 revisions in T, R/s\x1b[K\r\x1b[K"
+	if got := regexp.MustCompile(` in [0-9.hms]+, [0-9]+/s`).ReplaceAllString(stderr.String(), " in T, R/s"); got != want {
+		t.Errorf("stderr %q, want %q", got, want)
 	}
 	var report strings.Builder
 	exitcode.Write(&report, err, false)

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/dbgov/dbgov/client"
 	"github.com/dbgov/dbgov/internal/exitcode"
@@ -22,6 +23,8 @@ type run struct {
 	created []json.RawMessage // the created revisions of every batch, in order
 	batches int               // batches the service answered with success
 	body    []byte            // the body of the last successful batch
+	skipped int               // versions the service reported as existing
+	start   time.Time
 
 	stopped  bool
 	notFrom  int // first entry (from 0) of the batch that failed or was never sent
@@ -31,7 +34,7 @@ type run struct {
 }
 
 func newRun(opts *batchCreateOptions, revs []client.RevisionInput) *run {
-	r := &run{opts: opts, revs: revs, created: make([]json.RawMessage, 0, len(revs))}
+	r := &run{opts: opts, revs: revs, created: make([]json.RawMessage, 0, len(revs)), start: time.Now()}
 	if opts.IO.ErrTTY {
 		r.progress = true
 		r.showProgress()
@@ -53,9 +56,34 @@ func (r *run) stopAt(lo, hi int) {
 	r.stopped, r.notFrom, r.failedHi = true, lo, hi
 }
 
+// skip records a version the service reported as existing.
+func (r *run) skip() {
+	r.skipped++
+	r.showProgress()
+}
+
+// status says how far the run is: "created 40/100 revisions, skipped 3 existing in 2.5s, 17/s".
+func (r *run) status() string {
+	elapsed := time.Since(r.start)
+	s := fmt.Sprintf("created %d/%d revisions", len(r.created), len(r.revs))
+	if r.skipped > 0 {
+		s += fmt.Sprintf(", skipped %d existing", r.skipped)
+	}
+	rate := float64(len(r.created)+r.skipped) / max(elapsed.Seconds(), 1e-3)
+	return s + fmt.Sprintf(" in %s, %.0f/s", elapsed.Round(100*time.Millisecond), rate)
+}
+
 func (r *run) showProgress() {
 	if r.progress {
-		fmt.Fprintf(r.opts.IO.ErrOut, "\rcreated %d/%d revisions", len(r.created), len(r.revs))
+		fmt.Fprintf(r.opts.IO.ErrOut, "\r%s\x1b[K", r.status())
+	}
+}
+
+// summary ends a run that created or skipped every revision with its status
+// on stderr, on a terminal or when versions were skipped.
+func (r *run) summary() {
+	if r.opts.IO.ErrTTY || r.skipped > 0 {
+		fmt.Fprintln(r.opts.IO.ErrOut, r.status())
 	}
 }
 
@@ -112,16 +140,9 @@ func (r *run) print(p output.Printer) error {
 	doc := output.Document{
 		Raw:       r.document(),
 		ListField: "revisions",
-		Names: func() []string {
-			revs := decode()
-			names := make([]string, len(revs))
-			for i := range revs {
-				names[i] = revs[i].Name
-			}
-			return names
-		},
+		Names:     func() []string { return revisionList.Names(decode()) },
 		Tables: func() []output.Table {
-			return []output.Table{output.TableOf(decode(), revisionColumns)}
+			return []output.Table{revisionList.Table(decode(), r.opts.Database.String()+"/revisions/")}
 		},
 	}
 	if err := p.Print(r.opts.IO.Out, doc); err != nil {
@@ -144,20 +165,25 @@ func (r *run) incomplete(err error) error {
 	}
 	type detail struct {
 		Created            int   `json:"created"`
+		Skipped            int   `json:"skipped,omitempty"`
 		Total              int   `json:"total"`
 		NotCreated         span  `json:"notCreated"`
 		MaybePartlyCreated *span `json:"maybePartlyCreated,omitempty"`
 	}
-	d := detail{Created: len(r.created), Total: total, NotCreated: span{r.notFrom + 1, total}}
+	d := detail{Created: len(r.created), Skipped: r.skipped, Total: total, NotCreated: span{r.notFrom + 1, total}}
+	skipped := ""
+	if r.skipped > 0 {
+		skipped = fmt.Sprintf(" (%d existing skipped)", r.skipped)
+	}
 	if r.failedHi == r.notFrom {
 		// Nothing is in doubt: what was not confirmed was never sent.
-		lines := []string{fmt.Sprintf("created %d of %d revisions; %s %s not created", len(r.created), total, describe(r.revs, r.notFrom, total), verb)}
+		lines := []string{fmt.Sprintf("created %d of %d revisions%s; %s %s not created", len(r.created), total, skipped, describe(r.revs, r.notFrom, total), verb)}
 		return &exitcode.IncompleteError{Err: err, Lines: lines, Detail: d}
 	}
 	d.MaybePartlyCreated = &span{r.notFrom + 1, r.failedHi}
 	lines := []string{
-		fmt.Sprintf("created %d of %d revisions for certain", len(r.created), total),
-		fmt.Sprintf("the failed batch, %s, may be partly created: the service does not create a batch atomically, and a rerun reports the revisions it did create as ALREADY_EXISTS",
+		fmt.Sprintf("created %d of %d revisions for certain%s", len(r.created), total, skipped),
+		fmt.Sprintf("the failed batch, %s, may be partly created: the service does not create a batch atomically; a rerun with --skip-existing skips the versions that exist (reported as ALREADY_EXISTS, or INTERNAL with SQLSTATE 23505) and creates the rest",
 			describe(r.revs, r.notFrom, r.failedHi)),
 	}
 	if r.failedHi < total {

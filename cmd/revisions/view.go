@@ -5,11 +5,15 @@ import (
 	"github.com/dbgov/dbgov/output"
 )
 
-var revisionColumns = []output.Column[client.Revision]{
-	{Header: "NAME", Value: func(r client.Revision) string { return r.Name }},
-	{Header: "VERSION", Value: func(r client.Revision) string { return r.Version }},
-	{Header: "TYPE", Value: func(r client.Revision) string { return string(r.Type) }},
-	{Header: "RELEASE", Value: func(r client.Revision) string { return r.Release }},
-	{Header: "FILE", Value: func(r client.Revision) string { return r.File }},
-	{Header: "CREATED", Value: func(r client.Revision) string { return r.CreateTime }},
+// revisionList is how revisions print.
+var revisionList = output.List[client.Revision]{
+	Columns: []output.Column[client.Revision]{
+		{Header: "NAME", Kind: output.Name, Value: func(r *client.Revision) string { return r.Name }},
+		{Header: "VERSION", Value: func(r *client.Revision) string { return r.Version }},
+		{Header: "TYPE", Priority: 1, Value: func(r *client.Revision) string { return string(r.Type) }},
+		{Header: "RELEASE", Priority: 3, MinWidth: 12, Value: func(r *client.Revision) string { return r.Release }},
+		{Header: "FILE", Priority: 2, MinWidth: 15, Value: func(r *client.Revision) string { return r.File }},
+		{Header: "CREATED", Priority: 1, Kind: output.Time, Value: func(r *client.Revision) string { return r.CreateTime }},
+	},
+	Name: func(r *client.Revision) string { return r.Name },
 }

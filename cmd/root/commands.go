@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dbgov/dbgov/cmd/api"
+	"github.com/dbgov/dbgov/cmd/auth"
 	"github.com/dbgov/dbgov/cmd/catalog"
 	"github.com/dbgov/dbgov/cmd/completion"
 	"github.com/dbgov/dbgov/cmd/configcmd"
@@ -25,6 +26,7 @@ import (
 func addCommands(cmd *cobra.Command, f *factory.Factory) {
 	cmd.AddCommand(
 		api.NewCmd(f),
+		auth.NewCmd(f),
 		catalog.NewCmd(f),
 		completion.NewCmd(f),
 		configcmd.NewCmd(f),
@@ -37,7 +39,11 @@ func addCommands(cmd *cobra.Command, f *factory.Factory) {
 		version.NewCmd(f),
 		devservercmd.NewCmd(f),
 	)
+	addTopics(cmd)
 }
+
+// idFlags take an id: completion offers no file names for them.
+var idFlags = []string{"instance", "database", "changelog", "target-changelog", "environment", "project"}
 
 // registerCompletions offers the values of the global enum flags, and the
 // profiles of the config file for --profile.
@@ -50,6 +56,19 @@ func registerCompletions(cmd *cobra.Command, f *factory.Factory) {
 		}
 		return fixedValues(file.Profiles()...)(c, nil, toComplete)
 	})
+}
+
+// noFileCompletion keeps file names out of the completion of c's id flags
+// and arguments: no command takes a file as an argument.
+func noFileCompletion(c *cobra.Command) {
+	for _, name := range idFlags {
+		if _, done := c.GetFlagCompletionFunc(name); !done && c.Flags().Lookup(name) != nil {
+			_ = c.RegisterFlagCompletionFunc(name, cobra.NoFileCompletions)
+		}
+	}
+	if c.Runnable() && !c.HasSubCommands() && c.ValidArgsFunction == nil && len(c.ValidArgs) == 0 {
+		c.ValidArgsFunction = cobra.NoFileCompletions
+	}
 }
 
 // fixedValues completes a flag from a fixed list, keeping those that start

@@ -4,107 +4,204 @@ package root
 
 import (
 	"context"
+	_ "embed"
 	"errors"
 	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"golang.org/x/term"
 
 	"github.com/dbgov/dbgov/cmd/factory"
+	versioncmd "github.com/dbgov/dbgov/cmd/version"
 	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/internal/iostreams"
+	"github.com/dbgov/dbgov/output"
 )
+
+//go:embed dbgov.txt
+var rootLong string
 
 // New builds the root command with every subcommand.
 func New(f *factory.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "dbgov <command> <subcommand> [flags]",
 		Short: "Administer a Database Governance Service from the command line",
-		Long: `dbgov drives a Database Governance Service through its /v1 API: database
-catalogs, schema revisions, SQL review configurations, users, policies,
-identity providers and schema diffs.
-
-Point it at a service with --url (or DBGOV_URL, or ` + "`dbgov config set url`" + `) and
-authenticate with --token, or with --service-account and --service-key.`,
+		Long:  rootLong,
 		Example: `  dbgov idps list
   dbgov users batch-get alice@example.com bob@example.com -o json
   dbgov policies list --instance prod-pg --database orders --type masking_rule`,
+		Args:          cobra.ArbitraryArgs,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
 	f.RegisterFlags(cmd.PersistentFlags())
+	cmd.Flags().Bool("version", false, "print dbgov's version, as the version command does")
 	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return exitcode.Usagef("%v\nrun '%s --help' for usage", err, c.CommandPath())
 	})
-	registerCompletions(cmd, f)
 	addCommands(cmd, f)
-	refuseUnknownSubcommands(cmd)
+	version, _, _ := cmd.Find([]string{"version"})
+	cmd.RunE = func(c *cobra.Command, args []string) error {
+		if v, _ := c.Flags().GetBool("version"); v && len(args) == 0 {
+			return version.RunE(version, nil)
+		}
+		return unknownCommand(c, args)
+	}
+	registerCompletions(cmd, f)
+	eachCommand(cmd, func(c *cobra.Command) {
+		// A command group answers an unknown verb with a usage error (cobra
+		// would print the help and succeed), and shows its help bare.
+		if c.HasSubCommands() && c.Run == nil && c.RunE == nil {
+			c.Args, c.RunE = cobra.ArbitraryArgs, unknownCommand
+		}
+		noFileCompletion(c)
+	})
+	setHelp(cmd, f.IO.TermWidth)
 	return cmd
 }
 
-// refuseUnknownSubcommands makes every command group answer an unknown verb
-// with a usage error (cobra would print the help and succeed), and a bare
-// group with its help.
-func refuseUnknownSubcommands(cmd *cobra.Command) {
-	for _, c := range cmd.Commands() {
-		if c.HasSubCommands() && c.Run == nil && c.RunE == nil {
-			c.Args = cobra.ArbitraryArgs
-			c.RunE = func(c *cobra.Command, args []string) error {
-				if len(args) == 0 {
-					return c.Help()
-				}
-				msg := fmt.Sprintf("unknown command %q for %q", args[0], c.CommandPath())
-				if c.SuggestionsMinimumDistance <= 0 {
-					c.SuggestionsMinimumDistance = 2
-				}
-				switch s := c.SuggestionsFor(args[0]); len(s) {
-				case 0:
-				case 1:
-					msg += fmt.Sprintf("; did you mean %q?", s[0])
-				default:
-					msg += fmt.Sprintf("; did you mean one of %q?", s)
-				}
-				return exitcode.Usagef("%s\nrun '%s --help' for usage", msg, c.CommandPath())
-			}
-		}
-		refuseUnknownSubcommands(c)
+// eachCommand calls fn on c and on every command under it.
+func eachCommand(c *cobra.Command, fn func(*cobra.Command)) {
+	fn(c)
+	for _, sub := range c.Commands() {
+		eachCommand(sub, fn)
 	}
 }
 
+// unknownCommand shows the help of c without args, and otherwise refuses
+// args[0], naming the verbs it may have meant: those it is close to or a
+// part of (get for batch-get), else every verb of a group.
+func unknownCommand(c *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return c.Help()
+	}
+	msg := fmt.Sprintf("unknown command %q for %q", args[0], c.CommandPath())
+	if c.SuggestionsMinimumDistance <= 0 {
+		c.SuggestionsMinimumDistance = 2
+	}
+	s, verbs := c.SuggestionsFor(args[0]), []string(nil)
+	for _, sub := range c.Commands() {
+		if sub.IsAvailableCommand() {
+			verbs = append(verbs, sub.Name())
+			if slices.Contains(strings.Split(sub.Name(), "-"), args[0]) && !slices.Contains(s, sub.Name()) {
+				s = append(s, sub.Name())
+			}
+		}
+	}
+	switch {
+	case len(s) == 1:
+		msg += fmt.Sprintf("; did you mean %q?", s[0])
+	case len(s) > 1:
+		msg += fmt.Sprintf("; did you mean one of %q?", s)
+	case c.HasParent():
+		msg += "; its commands are " + strings.Join(verbs, ", ")
+	}
+	return exitcode.Usagef("%s\nrun '%s --help' for usage", msg, c.CommandPath())
+}
+
+// stopGrace is how long a run may take to return once a signal has
+// cancelled it, before dbgov reports the signal and ends without it.
+const stopGrace = 500 * time.Millisecond
+
 // Run executes the command line args and returns the exit code, having
-// reported any error on stderr.
+// reported any error on stderr. Once ctx is cancelled (a signal), a command
+// that does not return within stopGrace (blocked in a read or write that
+// does not watch ctx) is left behind and the signal is reported.
 func Run(ctx context.Context, ios *iostreams.IOStreams, version, commit string, args []string, getenv func(string) string) int {
+	restoreTerminal := saveTerminal(ios)
+	ios = ios.WithContext(ctx)
+	info, _ := debug.ReadBuildInfo()
+	version, commit = versioncmd.Stamp(version, commit, info)
 	f := factory.New(ios, version, commit, getenv)
 	cmd := New(f)
+	if len(args) > 0 && strings.HasPrefix(args[0], cobra.ShellCompRequestCmd) {
+		// Completion shows flag descriptions as they are: without the
+		// backticks that name a flag's value in the help (`FILE`).
+		eachCommand(cmd, func(c *cobra.Command) {
+			for _, fs := range []*pflag.FlagSet{c.Flags(), c.PersistentFlags()} {
+				fs.VisitAll(func(fl *pflag.Flag) { fl.Usage = strings.ReplaceAll(fl.Usage, "`", "") })
+			}
+		})
+	}
+	out := &recordingWriter{Writer: ios.Out}
 	cmd.SetArgs(args)
 	cmd.SetIn(ios.In)
-	cmd.SetOut(ios.Out)
+	cmd.SetOut(out)
 	cmd.SetErr(ios.ErrOut)
 
-	// Errors that cobra finds before any command runs (an unknown command, a
-	// wrong number of arguments) are usage errors.
-	started := false
+	var running atomic.Pointer[cobra.Command] // set once the flags are parsed
+	var reported atomic.Bool
 	hook := cmd.PersistentPreRunE
 	cmd.PersistentPreRunE = func(c *cobra.Command, a []string) error {
-		started = true
+		running.Store(c)
 		if hook != nil {
 			return hook(c, a)
 		}
 		return nil
 	}
-	_, err := cmd.ExecuteContextC(ctx)
-	if err == nil {
-		return exitcode.OK
+	codes := make(chan int, 1)
+	go func() {
+		_, err := cmd.ExecuteContextC(ctx)
+		if running.Load() == nil && err != nil && exitcode.Classify(err).Code == exitcode.Failure {
+			// Errors that cobra finds before any command runs (an unknown
+			// flag, a wrong number of arguments) are usage errors.
+			err = exitcode.NewUsage(err)
+		}
+		if err == nil && out.err != nil {
+			err = fmt.Errorf("write to stdout: %w", out.err)
+		}
+		if ctx.Err() != nil && err != nil {
+			// The run was stopped by a signal, whatever error it ended with.
+			err = errors.Join(context.Cause(ctx), err)
+		}
+		asJSON := err != nil && f.JSONErrors() && !(ios.ErrTTY && errors.As(err, new(output.FilterError)))
+		if reported.CompareAndSwap(false, true) {
+			codes <- exitcode.Write(ios.ErrOut, err, asJSON)
+		}
+	}()
+	late := make(chan struct{})
+	context.AfterFunc(ctx, func() { time.AfterFunc(stopGrace, func() { close(late) }) })
+	select {
+	case code := <-codes:
+		return code
+	case <-late:
 	}
-	if !started && !isTyped(err) {
-		err = exitcode.NewUsage(err)
+	if !reported.CompareAndSwap(false, true) {
+		return <-codes
 	}
-	if ctx.Err() != nil {
-		// The run was stopped by a signal, whatever error it ended with.
-		err = errors.Join(context.Cause(ctx), err)
-	}
-	return exitcode.Write(ios.ErrOut, err, f.JSONErrors())
+	restoreTerminal()
+	return exitcode.Write(ios.ErrOut, context.Cause(ctx), running.Load() != nil && f.JSONErrorsByFlags())
 }
 
-func isTyped(err error) bool {
-	return exitcode.Classify(err).Code != exitcode.Failure
+// saveTerminal returns what puts a terminal on stdin back as it was (a
+// prompt for a secret turns echo off), for a run left blocked.
+func saveTerminal(ios *iostreams.IOStreams) func() {
+	if f, ok := ios.In.(*os.File); ok && ios.InTTY {
+		if state, err := term.GetState(int(f.Fd())); err == nil {
+			return func() { _ = term.Restore(int(f.Fd()), state) }
+		}
+	}
+	return func() {}
+}
+
+// recordingWriter keeps the first error of a write: cobra ignores those of
+// the help it prints.
+type recordingWriter struct {
+	io.Writer
+	err error
+}
+
+func (r *recordingWriter) Write(p []byte) (n int, err error) {
+	if n, err = r.Writer.Write(p); err != nil && r.err == nil {
+		r.err = err
+	}
+	return n, err
 }

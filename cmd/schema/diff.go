@@ -2,7 +2,9 @@ package schema
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net/http"
 
 	"github.com/spf13/cobra"
 
@@ -23,41 +25,44 @@ type diffOptions struct {
 	OutputOptions func() (output.Options, error)
 
 	DB              client.DatabaseName
-	Changelog       string // the id of the changelog compared from
+	Changelog       string // the changelog compared from: an id, a full name, or "" for the database itself
 	SchemaFile      string // the target schema's file, "-" for stdin
-	TargetChangelog string // the target changelog: an id of DB or a full name
+	TargetChangelog string // the target changelog: an id or a full name
 	ExitCode        bool
+
+	schema string // the target schema, read from SchemaFile
 }
 
-func newDiffCmd(f *factory.Factory, runF func(context.Context, *diffOptions) error) *cobra.Command {
-	opts := &diffOptions{IO: f.IO, Client: f.Client, Printer: f.Printer, OutputOptions: f.OutputOptions}
-	var db dbname.Flags
-	var changelog string
-	cmd := &cobra.Command{
-		Use:   "diff --instance I --database D --changelog C (--schema-file FILE | --target-changelog NAME)",
-		Short: "Show the statements that migrate a changelog's schema to a target",
-		Long: `Show the statements that migrate the schema recorded by a changelog of a
-database to a target schema: the text of a schema file (--schema-file), or
-the schema recorded by another changelog (--target-changelog).
+// changelogHint is the hint for the service's failure to compare a schema
+// text with a changelog.
+const changelogHint = "the service cannot compare a schema text with a changelog: drop --changelog to compare with the database's current schema"
 
-The changelog is given as its id or as its full name
-instances/I/databases/D/changelogs/C. The target changelog is an id of the
-same database or a full changelog name. The schema file is plain text; - reads
-it from standard input.
+func newDiffCmd(f *factory.Factory, runF func(context.Context, *diffOptions) error) *cobra.Command {
+	opts := &diffOptions{IO: f.IO, Client: f.Client, Printer: f.PrintFlags().ToPrinter, OutputOptions: f.PrintFlags().Options}
+	var db dbname.Flags
+	cmd := &cobra.Command{
+		Use:   "diff --instance I --database D [--changelog C] (--schema-file FILE | --target-changelog NAME)",
+		Short: "Show the statements that migrate a database's schema to a target",
+		Long: `Show the statements that migrate the current schema of a database, or the
+schema recorded by one of its changelogs (--changelog), to a target schema:
+the text of a schema file (--schema-file), or the schema recorded by another
+changelog (--target-changelog).
+
+Changelogs are given as their id or their full name
+instances/I/databases/D/changelogs/C, of the database given: the service
+finds a changelog by its number alone. The schema file is plain text; -
+reads it from standard input. The service compares a schema file with the
+database, not with a changelog.
 
 The diff itself is printed, and nothing when the schemas agree; -o json, -o
 yaml, --jq and --template get the service's answer, {"diff": "..."}, or {}
 when the schemas agree. With --exit-code, dbgov exits with status 9 when the
 schemas differ and 0 when they agree, as git diff --exit-code does.`,
-		Example: `  # What would it take to bring changelog 101 to the schema in schema.sql?
-  dbgov schema diff --instance prod-pg --database orders --changelog 101 --schema-file schema.sql
+		Example: `  # Fail a CI job when the live schema drifted from the one in the repository
+  dbgov schema diff --instance prod-pg --database orders --schema-file schema.sql --exit-code
 
-  # Compare two changelogs of the same database
-  dbgov schema diff --database instances/prod-pg/databases/orders --changelog 101 --target-changelog 102
-
-  # Fail a CI job when the live schema drifted from the one in the repository
-  pg_dump --schema-only orders | dbgov schema diff --instance prod-pg --database orders \
-      --changelog 101 --schema-file - --exit-code`,
+  # What changed between two changelogs?
+  dbgov schema diff --database instances/prod-pg/databases/orders --changelog 101 --target-changelog 102`,
 		Args: arity.Exact(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			d, err := db.Resolve()
@@ -65,11 +70,10 @@ schemas differ and 0 when they agree, as git diff --exit-code does.`,
 				return err
 			}
 			opts.DB = d
-			if changelog == "" {
-				return exitcode.Usagef("--changelog is required: the id or full name of the changelog to compare from")
-			}
-			if opts.Changelog, err = client.ParseChangelog(d, changelog); err != nil {
-				return exitcode.NewUsage(err)
+			if cmd.Flags().Changed("changelog") {
+				if _, err := client.ParseChangelog(d, opts.Changelog); err != nil {
+					return exitcode.NewUsage(err)
+				}
 			}
 			switch {
 			case opts.SchemaFile != "" && opts.TargetChangelog != "":
@@ -84,25 +88,20 @@ schemas differ and 0 when they agree, as git diff --exit-code does.`,
 		},
 	}
 	db.Add(cmd)
-	cmd.Flags().StringVar(&changelog, "changelog", "", "`changelog` to compare from: its id, or its full name instances/I/databases/D/changelogs/C")
+	cmd.Flags().StringVar(&opts.Changelog, "changelog", "", "`changelog` to compare from instead of the database: its id, or its full name")
 	cmd.Flags().StringVar(&opts.SchemaFile, "schema-file", "", "`file` holding the target schema as plain text (- for standard input)")
-	cmd.Flags().StringVar(&opts.TargetChangelog, "target-changelog", "", "`changelog` whose schema is the target: an id of the same database, or a full name")
+	cmd.Flags().StringVar(&opts.TargetChangelog, "target-changelog", "", "`changelog` whose schema is the target: its id, or its full name")
 	cmd.Flags().BoolVar(&opts.ExitCode, "exit-code", false, "exit with status 9 when the schemas differ, 0 when they agree")
 	return cmd
 }
 
 func runDiff(ctx context.Context, opts *diffOptions) error {
-	req := &client.DiffSchemaRequest{Changelog: opts.TargetChangelog}
 	if opts.SchemaFile != "" {
 		schema, err := input.Read(opts.SchemaFile, opts.IO.In)
 		if err != nil {
 			return fmt.Errorf("read the target schema: %w", err)
 		}
-		req.Schema = string(schema)
-	}
-	call, err := client.DiffSchemaCall(opts.DB, opts.Changelog, req)
-	if err != nil {
-		return exitcode.NewUsage(err)
+		opts.schema = string(schema)
 	}
 	if err := refuseNames(opts); err != nil {
 		return err
@@ -115,10 +114,9 @@ func runDiff(ctx context.Context, opts *diffOptions) error {
 	if err != nil {
 		return err
 	}
-	var res client.DiffSchemaResponse
-	raw, err := c.Send(ctx, call, &res)
+	res, raw, err := diffOne(ctx, c, opts, opts.DB)
 	if err != nil {
-		return fmt.Errorf("diff the schema of changelog %s/changelogs/%s: %w", opts.DB, opts.Changelog, err)
+		return err
 	}
 	if err := p.Print(opts.IO.Out, output.Document{
 		Raw:  raw,
@@ -132,6 +130,44 @@ func runDiff(ctx context.Context, opts *diffOptions) error {
 	return nil
 }
 
+// diffOne compares the schema of db, or of its changelog, with the target
+// of opts. Changelogs naming another database are refused before sending.
+func diffOne(ctx context.Context, c *client.Client, opts *diffOptions, db client.DatabaseName) (*client.DiffSchemaResponse, []byte, error) {
+	req := client.DiffSchemaRequest{Schema: opts.schema}
+	if opts.TargetChangelog != "" {
+		id, err := client.ParseChangelog(db, opts.TargetChangelog)
+		if err != nil {
+			return nil, nil, exitcode.NewUsage(fmt.Errorf("--target-changelog: %w", err))
+		}
+		req.Changelog = db.String() + "/changelogs/" + id
+	}
+	from := "database " + db.String()
+	var call *client.Request
+	var err error
+	if opts.Changelog == "" {
+		call, err = client.DiffDatabaseSchemaCall(db, req)
+	} else if id, perr := client.ParseChangelog(db, opts.Changelog); perr != nil {
+		err = perr
+	} else {
+		from = "changelog " + db.String() + "/changelogs/" + id
+		call, err = client.DiffSchemaCall(db, id, &req)
+	}
+	if err != nil {
+		return nil, nil, exitcode.NewUsage(err)
+	}
+	var res client.DiffSchemaResponse
+	raw, err := c.Send(ctx, call, &res)
+	if err != nil {
+		err = fmt.Errorf("diff the schema of %s: %w", from, err)
+		var api *client.APIError
+		if opts.Changelog != "" && req.Schema != "" && errors.As(err, &api) && api.HTTPStatus == http.StatusInternalServerError {
+			err = exitcode.WithHint(err, changelogHint)
+		}
+		return nil, nil, err
+	}
+	return &res, raw, nil
+}
+
 // refuseNames refuses -o name before anything is sent: a diff names no
 // resource.
 func refuseNames(opts *diffOptions) error {
@@ -139,7 +175,7 @@ func refuseNames(opts *diffOptions) error {
 	if err != nil {
 		return err
 	}
-	if o.Format == "name" && !o.Defaulted && o.JQ == "" && o.Template == "" {
+	if o.Format == "name" && !o.FormatIsDefault && o.JQ == "" && o.Template == "" {
 		return exitcode.Usagef("schema diff has no resource names to print: use -o table, json or yaml")
 	}
 	return nil

@@ -14,6 +14,7 @@ import (
 
 const (
 	diffPath      = "/v1/instances/prod-pg/databases/orders/changelogs/101:diffSchema"
+	dbDiffPath    = "/v1/instances/prod-pg/databases/orders:diffSchema"
 	changelogName = "instances/prod-pg/databases/orders/changelogs/101"
 
 	targetSchema = `CREATE TABLE orders (
@@ -137,6 +138,7 @@ func TestDiff_requests(t *testing.T) {
 		name  string
 		args  []string
 		stdin string
+		path  string
 		body  string
 	}{
 		{
@@ -158,15 +160,31 @@ func TestDiff_requests(t *testing.T) {
 			body: `{"name": "` + changelogName + `", "changelog": "instances/prod-pg/databases/orders/changelogs/102"}`,
 		},
 		{
-			name: "target changelog of another database is sent as given",
-			args: baseArgs("--target-changelog", "instances/staging-pg/databases/orders/changelogs/7"),
-			body: `{"name": "` + changelogName + `", "changelog": "instances/staging-pg/databases/orders/changelogs/7"}`,
+			name: "target changelog given as a full name of the database",
+			args: baseArgs("--target-changelog", "instances/prod-pg/databases/orders/changelogs/102"),
+			body: `{"name": "` + changelogName + `", "changelog": "instances/prod-pg/databases/orders/changelogs/102"}`,
+		},
+		{
+			name:  "schema against the database",
+			args:  []string{"schema", "diff", "--instance", "prod-pg", "--database", "orders", "--schema-file", "-"},
+			stdin: targetSchema,
+			path:  dbDiffPath,
+			body:  mustJSON(map[string]string{"schema": targetSchema}),
+		},
+		{
+			name: "changelog against the database",
+			args: []string{"schema", "diff", "--database", "instances/prod-pg/databases/orders", "--target-changelog", "102"},
+			path: dbDiffPath,
+			body: `{"changelog": "instances/prod-pg/databases/orders/changelogs/102"}`,
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			reg := httpmock.New(t)
-			reg.Register(http.MethodPost, diffPath, 200, `{"diff": "ALTER TABLE x;\n"}`).Query("").JSONBody(tt.body)
+			if tt.path == "" {
+				tt.path = diffPath
+			}
+			reg.Register(http.MethodPost, tt.path, 200, `{"diff": "ALTER TABLE x;\n"}`).Query("").JSONBody(tt.body)
 			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), Stdin: tt.stdin}, tt.args...).Expect(t, 0)
 			if res.Stdout != "ALTER TABLE x;\n" {
 				t.Errorf("stdout %q", res.Stdout)
@@ -193,7 +211,10 @@ func TestDiff_usage(t *testing.T) {
 	}{
 		{"both targets", baseArgs("--schema-file", "-", "--target-changelog", "102"), targetSchema, "cannot be used together"},
 		{"no target", baseArgs(), "", "--schema-file FILE or --target-changelog NAME"},
-		{"no changelog", []string{"schema", "diff", "--instance", "prod-pg", "--database", "orders", "--target-changelog", "102"}, "", "--changelog is required"},
+		{"target changelog of another database", baseArgs("--target-changelog", "instances/staging-pg/databases/orders/changelogs/7"), "",
+			`--target-changelog: invalid name: changelog "instances/staging-pg/databases/orders/changelogs/7" is not a changelog of instances/prod-pg/databases/orders`},
+		{"target changelog of another database, against the database", []string{"schema", "diff", "--instance", "prod-pg", "--database", "orders", "--target-changelog", "instances/prod-pg/databases/inventory/changelogs/7"}, "",
+			"is not a changelog of instances/prod-pg/databases/orders"},
 		{"no database", []string{"schema", "diff", "--changelog", "101", "--target-changelog", "102"}, "", "--database is required"},
 		{"changelog of another database", baseArgs("--changelog", "instances/x/databases/y/changelogs/1", "--target-changelog", "102"), "", "is not a changelog of instances/prod-pg/databases/orders"},
 		{"changelog with a slash", baseArgs("--changelog", "101/2", "--target-changelog", "102"), "", "101/2"},
@@ -252,6 +273,33 @@ func TestDiff_errors(t *testing.T) {
 			res.StderrHas(t, tt.want)
 			if !strings.HasPrefix(res.Stderr, "dbgov: diff the schema of changelog "+changelogName+": ") {
 				t.Errorf("stderr %q does not say what failed", res.Stderr)
+			}
+		})
+	}
+}
+
+func TestDiff_schemaTextAgainstChangelogHintsAtTheDatabase(t *testing.T) {
+	const internal = `{"code": 13, "message": "failed to get schema"}`
+	hint := "hint: the service cannot compare a schema text with a changelog: drop --changelog to compare with the database's current schema\n"
+	tests := []struct {
+		name     string
+		path     string
+		status   int
+		args     []string
+		wantHint bool
+	}{
+		{"schema text against a changelog", diffPath, 500, baseArgs("--schema-file", "-"), true},
+		{"changelog against a changelog", diffPath, 500, baseArgs("--target-changelog", "102"), false},
+		{"schema text against the database", dbDiffPath, 500, []string{"schema", "diff", "--instance", "prod-pg", "--database", "orders", "--schema-file", "-"}, false},
+		{"schema text against a changelog, unavailable", diffPath, 503, baseArgs("--schema-file", "-"), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := httpmock.New(t)
+			reg.Register(http.MethodPost, tt.path, tt.status, internal)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), Stdin: targetSchema}, tt.args...).Expect(t, 7)
+			if got := strings.Contains(res.Stderr, hint); got != tt.wantHint {
+				t.Errorf("hint shown %v, want %v:\n%s", got, tt.wantHint, res.Stderr)
 			}
 		})
 	}

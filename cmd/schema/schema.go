@@ -12,9 +12,9 @@ func NewCmd(f *factory.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "schema <command>",
 		Short: "Compare database schemas",
-		Long: `Compare the schema a changelog of a database recorded with a target schema,
-or with the schema another changelog recorded.`,
-		Example:               `  dbgov schema diff --instance prod-pg --database orders --changelog 101 --schema-file schema.sql`,
+		Long: `Compare the current schema of a database, or the schema one of its
+changelogs recorded, with a target schema or another changelog's.`,
+		Example:               `  dbgov schema diff --instance prod-pg --database orders --schema-file schema.sql`,
 		DisableFlagsInUseLine: true,
 	}
 	cmd.AddCommand(newDiffCmd(f, nil))

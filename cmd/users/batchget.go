@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -37,7 +38,7 @@ type batchGetOptions struct {
 }
 
 func newBatchGetCmd(f *factory.Factory, runF func(context.Context, *batchGetOptions) error) *cobra.Command {
-	opts := &batchGetOptions{IO: f.IO, Client: f.Client, Printer: f.Printer, Output: f.OutputOptions}
+	opts := &batchGetOptions{IO: f.IO, Client: f.Client, Printer: f.PrintFlags().ToPrinter, Output: f.PrintFlags().Options}
 	cmd := &cobra.Command{
 		Use:   "batch-get NAME...",
 		Short: "Show several users in one call",
@@ -60,6 +61,9 @@ never shows them.`,
   grep -v '^#' on-call.txt | dbgov users batch-get - --jq '.users[] | select(.mfaEnabled | not) | .email'`,
 		Args: arity.AtLeast(1, "at least one user NAME (or - to read names from stdin)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if opts.IO.InTTY && slices.Contains(args, stdinArg) {
+				fmt.Fprintln(opts.IO.ErrOut, "Reading user names from stdin, one a line; press Ctrl-D to end.")
+			}
 			emails, err := userEmails(args, opts.IO.In)
 			if err != nil {
 				return err
@@ -125,10 +129,10 @@ func runBatchGet(ctx context.Context, opts *batchGetOptions) error {
 	doc := output.Document{
 		Raw:       raw,
 		ListField: "users",
-		Names:     func() []string { return userNames(users()) },
+		Names:     func() []string { return userList.Names(users()) },
 		Tables: func() []output.Table {
 			if u := users(); decodeErr == nil {
-				return []output.Table{usersTable(u)}
+				return []output.Table{userList.Table(u, userCollection)}
 			}
 			return nil
 		},
@@ -232,7 +236,7 @@ func usersIn(raw []byte) []byte {
 // showsFields reports whether the output chosen prints fields of the users
 // (a table, or names) rather than the body as it came.
 func showsFields(o output.Options) bool {
-	return o.JQ == "" && o.Template == "" && (o.Format == "" || o.Format == "table" || o.Format == "name")
+	return o.JQ == "" && o.Template == "" && (o.Format == "" || o.Format == "table" || o.Format == "wide" || o.Format == "name")
 }
 
 // userEmails reads the users named by args, where "-" stands for the names

@@ -45,6 +45,8 @@ func TestBatchGet_formats(t *testing.T) {
 	}{
 		{"table", nil, false},
 		{"table_tty", nil, true},
+		{"table_colour_always", []string{"--color", "always"}, false},
+		{"wide_tty", []string{"-o", "wide"}, true},
 		{"no_headers", []string{"--no-headers"}, false},
 		{"json", []string{"-o", "json"}, false},
 		{"json_show_secrets", []string{"-o", "json", "--show-secrets"}, false},
@@ -407,5 +409,15 @@ func TestBatchGet_aFailedPartFailsTheWhole(t *testing.T) {
 	}
 	if !strings.Contains(res.Stderr, "get 600 users") {
 		t.Errorf("stderr %q", res.Stderr)
+	}
+}
+
+func TestBatchGet_fitsTheTerminal(t *testing.T) {
+	for _, width := range []int{60, 80, 120} {
+		reg := httpmock.New(t)
+		reg.Register(http.MethodGet, "/v1/users:batchGet", 200, threeUsers).Query(threeUsersQuery)
+		res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), TTY: true, Width: width},
+			"users", "batch-get", "alice@example.com", "users/carol@example.com", "deploy@workload.example.com").Expect(t, 0)
+		cmdtest.Golden(t, fmt.Sprintf("batch_get_tty_%d", width), res.Stdout)
 	}
 }

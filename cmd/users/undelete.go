@@ -25,7 +25,7 @@ type undeleteOptions struct {
 }
 
 func newUndeleteCmd(f *factory.Factory, runF func(context.Context, *undeleteOptions) error) *cobra.Command {
-	opts := &undeleteOptions{IO: f.IO, Client: f.Client, Printer: f.Printer}
+	opts := &undeleteOptions{IO: f.IO, Client: f.Client, Printer: f.PrintFlags().ToPrinter}
 	cmd := &cobra.Command{
 		Use:   "undelete NAME",
 		Short: "Restore a deleted user",
@@ -33,7 +33,7 @@ func newUndeleteCmd(f *factory.Factory, runF func(context.Context, *undeleteOpti
 
 NAME is the user's email, alice@example.com, or its full name,
 users/alice@example.com. The service refuses a user that is not deleted
-(exit code 6) and one it does not know (exit code 5).
+(exit code 6, INVALID_ARGUMENT) and one it does not know (exit code 5).
 
 --dry-run prints the request that would be sent and sends nothing.`,
 		Example: `  dbgov users undelete bob@example.com
@@ -79,6 +79,6 @@ func runUndelete(ctx context.Context, opts *undeleteOptions) error {
 	return p.Print(opts.IO.Out, output.Document{
 		Raw:    raw,
 		Names:  func() []string { return []string{u.Name} },
-		Tables: func() []output.Table { return []output.Table{output.TableOf([]*userRow{rowOf(u)}, userColumns)} },
+		Tables: func() []output.Table { return []output.Table{userList.Table([]userRow{rowOf(u)}, userCollection)} },
 	})
 }

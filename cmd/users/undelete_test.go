@@ -1,6 +1,7 @@
 package users_test
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -111,6 +112,9 @@ func TestUndelete_errors(t *testing.T) {
 		{"already active", 400, `{"code": 9, "message": "user \"users/bob@example.com\" is not deleted: it is already active"}`, 6,
 			`dbgov: undelete user bob@example.com: user "users/bob@example.com" is not deleted: it is already active (HTTP 400 FAILED_PRECONDITION)`,
 			`{"error":{"httpStatus":400,"code":"FAILED_PRECONDITION","message":"user \"users/bob@example.com\" is not deleted: it is already active","exitCode":6}}`, 1},
+		{"already active, as the service answers it", 400, `{"code": 3, "message": "user is already active"}`, 6,
+			`dbgov: undelete user bob@example.com: user is already active (HTTP 400 INVALID_ARGUMENT)`,
+			`{"error":{"httpStatus":400,"code":"INVALID_ARGUMENT","message":"user is already active","exitCode":6}}`, 1},
 		{"unknown user", 404, `{"code": 5, "message": "user \"users/bob@example.com\" not found"}`, 5,
 			`dbgov: undelete user bob@example.com: user "users/bob@example.com" not found (HTTP 404 NOT_FOUND)`,
 			`{"error":{"httpStatus":404,"code":"NOT_FOUND","message":"user \"users/bob@example.com\" not found","exitCode":5}}`, 1},
@@ -167,5 +171,15 @@ func TestUndelete_usage(t *testing.T) {
 				t.Errorf("sent %d requests", n)
 			}
 		})
+	}
+}
+
+func TestUndelete_fitsTheTerminal(t *testing.T) {
+	for _, width := range []int{60, 80, 120} {
+		reg := httpmock.New(t)
+		reg.Register(http.MethodPost, "/v1/users/bob@example.com:undelete", 200, bobRestored).
+			Query("").JSONBody(`{"name": "users/bob@example.com"}`)
+		res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), TTY: true, Width: width}, "users", "undelete", "bob@example.com").Expect(t, 0)
+		cmdtest.Golden(t, fmt.Sprintf("undelete_tty_%d", width), res.Stdout)
 	}
 }

@@ -14,7 +14,8 @@ import (
 // userRow holds the fields of a user that its table shows, and only those:
 // decoding a large answer into it skips the rest (profiles, workload
 // configurations, secrets) without allocating for them. Secret fields have
-// no column, so a table never shows them.
+// no column, so a table never shows them. On a terminal, the name shown is
+// the email, so EMAIL goes first when the table is too wide.
 type userRow struct {
 	Name       string           `json:"name"`
 	Email      string           `json:"email"`
@@ -25,31 +26,27 @@ type userRow struct {
 	Groups     []string         `json:"groups"`
 }
 
-// userColumns is the table of users.
-var userColumns = []output.Column[*userRow]{
-	{Header: "NAME", Value: func(u *userRow) string { return u.Name }},
-	{Header: "EMAIL", Value: func(u *userRow) string { return u.Email }},
-	{Header: "TITLE", Value: func(u *userRow) string { return u.Title }},
-	{Header: "TYPE", Value: func(u *userRow) string { return string(u.UserType) }},
-	{Header: "STATE", Value: func(u *userRow) string { return string(u.State) }},
-	{Header: "MFA", Value: func(u *userRow) string { return strconv.FormatBool(u.MfaEnabled) }},
-	{Header: "GROUPS", Value: func(u *userRow) string { return strings.Join(u.Groups, ", ") }},
+// userList is how users print, their names relative to userCollection.
+var userList = output.List[userRow]{
+	Columns: []output.Column[userRow]{
+		{Header: "NAME", Kind: output.Name, Value: func(u *userRow) string { return u.Name }},
+		{Header: "EMAIL", Priority: 5, Value: func(u *userRow) string { return u.Email }},
+		{Header: "TITLE", Priority: 2, MinWidth: 10, Value: func(u *userRow) string { return u.Title }},
+		{Header: "TYPE", Priority: 3, Value: func(u *userRow) string { return string(u.UserType) }},
+		{Header: "STATE", Priority: 1, Value: func(u *userRow) string { return string(u.State) }},
+		{Header: "MFA", Priority: 3, Value: func(u *userRow) string { return strconv.FormatBool(u.MfaEnabled) }},
+		{Header: "GROUPS", Priority: 4, MinWidth: 15, Value: func(u *userRow) string { return strings.Join(u.Groups, ", ") }},
+	},
+	Name: func(u *userRow) string { return u.Name },
 }
+
+// userCollection is where users are named.
+const userCollection = "users/"
 
 // rowOf is the row of one user.
-func rowOf(u *client.User) *userRow {
-	return &userRow{Name: u.Name, Email: u.Email, Title: u.Title, UserType: u.UserType,
+func rowOf(u *client.User) userRow {
+	return userRow{Name: u.Name, Email: u.Email, Title: u.Title, UserType: u.UserType,
 		State: u.State, MfaEnabled: u.MfaEnabled, Groups: u.Groups}
-}
-
-// usersTable is the table of rows, one each. It points into rows rather
-// than copying each row once per column.
-func usersTable(rows []userRow) output.Table {
-	ptrs := make([]*userRow, len(rows))
-	for i := range rows {
-		ptrs[i] = &rows[i]
-	}
-	return output.TableOf(ptrs, userColumns)
 }
 
 // rowsAnswer is a users:batchGet answer decoded into the fields of the
@@ -86,15 +83,6 @@ func (*objectShape) UnmarshalJSON(b []byte) error {
 		kind = "number"
 	}
 	return fmt.Errorf("field users holds a JSON %s, expected an object", kind)
-}
-
-// userNames lists the names of users, for -o name.
-func userNames(users []userRow) []string {
-	names := make([]string, len(users))
-	for i := range users {
-		names[i] = users[i].Name
-	}
-	return names
 }
 
 // decodeAnswer decodes body, the JSON object answering r, into out.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
+	"runtime/debug"
 
 	"github.com/spf13/cobra"
 
@@ -24,7 +25,7 @@ type options struct {
 // NewCmd builds `dbgov version`. It reads neither the config file nor the
 // environment, so it answers whatever they hold.
 func NewCmd(f *factory.Factory) *cobra.Command {
-	opts := &options{IO: f.IO, Printer: f.FlagPrinter, Version: f.Version, Commit: f.Commit}
+	opts := &options{IO: f.IO, Printer: f.PrintFlags().DefaultFrom(factory.FlagsOnly).ToPrinter, Version: f.Version, Commit: f.Commit}
 	cmd := &cobra.Command{
 		Use:   "version",
 		Short: "Print dbgov's version",
@@ -61,4 +62,22 @@ func run(opts *options) error {
 			return fmt.Sprintf("dbgov %s (commit %s, %s, %s)\n", opts.Version, opts.Commit, runtime.Version(), platform)
 		},
 	})
+}
+
+// Stamp fills a version or commit that -ldflags left at its default ("dev",
+// "none") from the build info: the module version `go install ...@v1.2.3`
+// records, the VCS revision of a `go build` in a checkout.
+func Stamp(version, commit string, info *debug.BuildInfo) (string, string) {
+	if info == nil {
+		return version, commit
+	}
+	if v := info.Main.Version; version == "dev" && v != "" && v != "(devel)" {
+		version = v
+	}
+	for _, s := range info.Settings {
+		if s.Key == "vcs.revision" && commit == "none" {
+			commit = s.Value[:min(len(s.Value), 12)]
+		}
+	}
+	return version, commit
 }

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/dbgov/dbgov/cmd/root"
 	"github.com/dbgov/dbgov/internal/iostreams"
@@ -25,6 +26,7 @@ type Options struct {
 	Env   map[string]string // more environment
 	Stdin string
 	TTY   bool // stdout and stderr are terminals
+	Width int  // the terminal's width, when TTY: no line of stdout may be wider
 	Ctx   context.Context
 }
 
@@ -40,7 +42,7 @@ func Run(t testing.TB, opts Options, args ...string) Result {
 	t.Helper()
 	ios, in, out, errOut := iostreams.Test()
 	in.WriteString(opts.Stdin)
-	ios.OutTTY, ios.ErrTTY = opts.TTY, opts.TTY
+	ios.OutTTY, ios.ErrTTY, ios.TermWidth = opts.TTY, opts.TTY, opts.Width
 	env := map[string]string{
 		"DBGOV_CONFIG": filepath.Join(t.TempDir(), "config.yaml"),
 		"HOME":         t.TempDir(),
@@ -63,6 +65,11 @@ func Run(t testing.TB, opts Options, args ...string) Result {
 		ctx = context.Background()
 	}
 	code := root.Run(ctx, ios, "1.2.3-test", "abc1234", args, func(k string) string { return env[k] })
+	for _, line := range strings.Split(out.String(), "\n") {
+		if opts.Width > 0 && utf8.RuneCountInString(line) > opts.Width {
+			t.Errorf("a line of stdout is wider than the terminal's %d columns: %q", opts.Width, line)
+		}
+	}
 	return Result{Stdout: out.String(), Stderr: errOut.String(), Code: code}
 }
 

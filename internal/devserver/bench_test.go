@@ -65,21 +65,24 @@ func BenchmarkCatalogUpdate_5000Tables20Columns(b *testing.B) {
 	}
 }
 
-func BenchmarkLineDiff(b *testing.B) {
-	for _, lines := range []int{100, 1_900, 20_000} {
+func BenchmarkSQLDiff(b *testing.B) {
+	for _, columns := range []int{100, 1_900, 20_000} {
 		var from, to strings.Builder
-		for i := range lines {
-			line := "  column_" + strings.Repeat("x", i%13) + " text,\n"
+		from.WriteString("CREATE TABLE wide (\n")
+		to.WriteString("CREATE TABLE wide (\n")
+		for i := range columns {
+			line := "  column_" + strconv.Itoa(i) + " text,\n"
 			from.WriteString(line)
 			if i%50 == 0 {
-				to.WriteString("  changed text,\n")
-			} else {
-				to.WriteString(line)
+				line = "  column_" + strconv.Itoa(i) + " bigint,\n"
 			}
+			to.WriteString(line)
 		}
-		b.Run("lines="+strconv.Itoa(lines), func(b *testing.B) {
+		from.WriteString("  id bigint\n);\n")
+		to.WriteString("  id bigint\n);\n")
+		b.Run("columns="+strconv.Itoa(columns), func(b *testing.B) {
 			for b.Loop() {
-				lineDiff(from.String(), to.String())
+				sqlDiff(from.String(), to.String())
 			}
 		})
 	}

@@ -86,6 +86,10 @@ func TestCatalogUpdate_refusesBadRequests(t *testing.T) {
 }
 
 func revisionRequest(parent, typ, version, sheet string) string {
+	if sheet == "" {
+		// A file needs a sheet or a release.
+		return fmt.Sprintf(`{"parent":%q,"revision":{"type":%q,"version":%q,"release":"releases/%s","file":"migrations/%s.sql"}}`, parent, typ, version, version, version)
+	}
 	return fmt.Sprintf(`{"parent":%q,"revision":{"type":%q,"version":%q,"sheet":%q,"file":"migrations/%s.sql"}}`, parent, typ, version, sheet, version)
 }
 
@@ -182,6 +186,8 @@ func TestBatchCreate_refusesBadRequests(t *testing.T) {
 			400, codeInvalidArgument, []string{"requests[0].revision.version is required"}, nil},
 		{"bad sheet name", batchPath, `{"requests":[` + revisionRequest(ordersName, "VERSIONED", "9.0.0", "sheets/1") + `]}`,
 			400, codeInvalidArgument, []string{`"sheets/1"`}, nil},
+		{"file without a sheet or a release", batchPath, `{"requests":[` + revisionRequest(ordersName, "VERSIONED", "9.0.0", "projects/orders/sheets/201") + `,{"parent":"` + ordersName + `","revision":{"type":"VERSIONED","version":"9.1.0","file":"b.sql"}}]}`,
+			400, codeInvalidArgument, []string{"requests[1].revision: a revision with a file needs a sheet or a release"}, []string{"9.0.0"}},
 		{"version already stored", batchPath, `{"requests":[` + revisionRequest(ordersName, "VERSIONED", "1.1.0", "") + `]}`,
 			409, codeAlreadyExists, []string{`VERSIONED revision of version "1.1.0" already exists`}, nil},
 		{"unknown field", batchPath, `{"requests":[{"parent":"` + ordersName + `","revision":{"type":"VERSIONED","version":"9","statement":"x"}}]}`,

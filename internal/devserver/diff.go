@@ -1,124 +1,120 @@
 package devserver
 
-import "strings"
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
 
-// maxDiffCells bounds the table of the line diff (4 bytes a cell): past it,
-// the differing middle of two schemas is shown as removed, then added, whole.
-const maxDiffCells = 1 << 22
+// statement is one statement of a schema: a TABLE with its definitions, an
+// INDEX, or any other statement (kind "").
+type statement struct {
+	kind, name, key, text string
+	defs                  []string          // a table's, spaces normalized
+	byKey                 map[string]string // the same by defKey
+}
 
-// lineDiff returns how to go from schema a to schema b, line by line: each
-// line only in a as "-line", each line only in b as "+line", in order and
-// each ending in a newline; lines in both are left out. Two schemas with the
-// same lines give "".
-func lineDiff(a, b string) string {
+// sqlDiff returns the statements that migrate schema a to schema b, each
+// ending in ";\n": the tables and indexes a has and b lacks dropped; then
+// what b adds created, columns and constraints of a table added or dropped
+// (a changed one is dropped and added again), a changed index dropped and
+// created again. Spacing and comments do not count; equal schemas give "".
+func sqlDiff(a, b string) string {
+	from, fromKeys := parseSchema(a)
+	to, toKeys := parseSchema(b)
 	var out strings.Builder
-	for _, e := range diffLines(splitLines(a), splitLines(b)) {
-		if e.op != ' ' {
-			out.WriteByte(e.op)
-			out.WriteString(e.line)
-			out.WriteByte('\n')
+	emit := func(format string, args ...any) { fmt.Fprintf(&out, format+";\n", args...) }
+	for _, s := range from {
+		if _, kept := toKeys[s.key]; !kept && s.kind != "" {
+			emit("DROP %s %s", s.kind, s.name)
+		}
+	}
+	for _, s := range to {
+		old, had := fromKeys[s.key]
+		switch {
+		case !had:
+			emit("%s", s.text)
+		case s.kind == "INDEX" && normalize(s.text) != normalize(old.text):
+			emit("DROP INDEX %s", s.name)
+			emit("%s", s.text)
+		}
+		for _, d := range old.defs {
+			key, constraint := defKey(d)
+			switch f := strings.Fields(d); {
+			case s.byKey[key] == d:
+			case !constraint:
+				emit("ALTER TABLE %s DROP COLUMN %s", s.name, key)
+			case strings.EqualFold(f[0], "CONSTRAINT") && len(f) > 1:
+				emit("ALTER TABLE %s DROP CONSTRAINT %s", s.name, f[1])
+			}
+		}
+		for _, d := range s.defs {
+			key, constraint := defKey(d)
+			switch {
+			case !had || old.byKey[key] == d:
+			case constraint:
+				emit("ALTER TABLE %s ADD %s", s.name, d)
+			default:
+				emit("ALTER TABLE %s ADD COLUMN %s", s.name, d)
+			}
 		}
 	}
 	return out.String()
 }
 
-// edit is one step of an edit script: keep (' '), remove ('-') or add ('+')
-// a line.
-type edit struct {
-	op   byte
-	line string
+// defKey returns what names a table definition: a column's name, or a
+// constraint's whole text.
+func defKey(def string) (key string, constraint bool) {
+	first := strings.Fields(def)[0]
+	switch strings.ToUpper(first) {
+	case "CONSTRAINT", "PRIMARY", "UNIQUE", "FOREIGN", "CHECK", "EXCLUDE", "KEY", "INDEX":
+		return def, true
+	}
+	return first, false
 }
 
-// diffLines returns an edit script from x to y that keeps a longest common
-// subsequence of the two, found after setting aside the lines they start
-// and end with. Removals come before additions where either would do.
-func diffLines(x, y []string) []edit {
-	var head, tail []edit
-	for len(x) > 0 && len(y) > 0 && x[0] == y[0] {
-		head = append(head, edit{' ', x[0]})
-		x, y = x[1:], y[1:]
-	}
-	for len(x) > 0 && len(y) > 0 && x[len(x)-1] == y[len(y)-1] {
-		tail = append(tail, edit{' ', x[len(x)-1]})
-		x, y = x[:len(x)-1], y[:len(y)-1]
-	}
-	script := head
-	n, m := len(x), len(y)
-	if n == 0 || m == 0 || (n+1)*(m+1) > maxDiffCells {
-		for _, line := range x {
-			script = append(script, edit{'-', line})
-		}
-		for _, line := range y {
-			script = append(script, edit{'+', line})
-		}
-	} else {
-		script = append(script, lcsScript(x, y)...)
-	}
-	for i := len(tail) - 1; i >= 0; i-- {
-		script = append(script, tail[i])
-	}
-	return script
-}
-
-// lcsScript is the edit script of a longest common subsequence table.
-func lcsScript(x, y []string) []edit {
-	// Compare small numbers rather than lines.
-	ids := map[string]int32{}
-	number := func(lines []string) []int32 {
-		out := make([]int32, len(lines))
-		for i, l := range lines {
-			id, ok := ids[l]
-			if !ok {
-				id = int32(len(ids))
-				ids[l] = id
-			}
-			out[i] = id
-		}
-		return out
-	}
-	xi, yi := number(x), number(y)
-	n, m := len(x), len(y)
-	// lcs[i*w+j] is the length of a longest common subsequence of x[i:] and y[j:].
-	w := m + 1
-	lcs := make([]int32, (n+1)*w)
-	for i := n - 1; i >= 0; i-- {
-		for j := m - 1; j >= 0; j-- {
-			if xi[i] == yi[j] {
-				lcs[i*w+j] = lcs[(i+1)*w+j+1] + 1
-			} else {
-				lcs[i*w+j] = max(lcs[(i+1)*w+j], lcs[i*w+j+1])
-			}
-		}
-	}
-	script := make([]edit, 0, n+m)
-	i, j := 0, 0
-	for i < n && j < m {
+// parseSchema cuts a schema into its statements, recognizing CREATE TABLE
+// name (...) and CREATE [UNIQUE] INDEX name ON ..., and indexes them by key.
+func parseSchema(schema string) ([]statement, map[string]statement) {
+	lines := strings.Split(schema, "\n")
+	lines = slices.DeleteFunc(lines, func(l string) bool { return strings.HasPrefix(strings.TrimSpace(l), "--") })
+	var list []statement
+	keys := map[string]statement{}
+	for _, text := range strings.Split(strings.Join(lines, "\n"), ";") {
+		text = strings.TrimSpace(text)
+		f := strings.Fields(strings.ToUpper(text))
+		s := statement{text: text, key: normalize(text)}
+		open, end, on := strings.IndexByte(text, '('), strings.LastIndexByte(text, ')'), slices.Index(f, "ON")
 		switch {
-		case xi[i] == yi[j]:
-			script = append(script, edit{' ', x[i]})
-			i, j = i+1, j+1
-		case lcs[(i+1)*w+j] >= lcs[i*w+j+1]:
-			script = append(script, edit{'-', x[i]})
-			i++
-		default:
-			script = append(script, edit{'+', y[j]})
-			j++
+		case text == "":
+			continue
+		case len(f) > 2 && f[0] == "CREATE" && f[1] == "TABLE" && 0 < open && open < end:
+			head := strings.Fields(text[:open])
+			s.kind, s.name, s.byKey = "TABLE", head[len(head)-1], map[string]string{}
+			for i, depth, start := open+1, 0, open+1; i <= end; i++ {
+				switch c := text[i]; {
+				case c == '(':
+					depth++
+				case c == ')' && i < end:
+					depth--
+				case c == ',' && depth == 0, i == end:
+					if d := normalize(text[start:i]); d != "" {
+						key, _ := defKey(d)
+						s.defs, s.byKey[key] = append(s.defs, d), d
+					}
+					start = i + 1
+				}
+			}
+		case len(f) > 2 && f[0] == "CREATE" && slices.Contains(f[1:3], "INDEX") && on > 1:
+			s.kind, s.name = "INDEX", strings.Fields(text)[on-1]
 		}
+		if s.kind != "" {
+			s.key = s.kind + " " + s.name
+		}
+		list = append(list, s)
+		keys[s.key] = s
 	}
-	for ; i < n; i++ {
-		script = append(script, edit{'-', x[i]})
-	}
-	for ; j < m; j++ {
-		script = append(script, edit{'+', y[j]})
-	}
-	return script
+	return list, keys
 }
 
-// splitLines cuts text into lines; a final newline ends the last line
-// rather than starting an empty one.
-func splitLines(text string) []string {
-	if text == "" {
-		return nil
-	}
-	return strings.Split(strings.TrimSuffix(text, "\n"), "\n")
-}
+func normalize(s string) string { return strings.Join(strings.Fields(s), " ") }

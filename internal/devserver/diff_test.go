@@ -2,81 +2,38 @@ package devserver
 
 import (
 	"net/http"
-	"slices"
 	"strings"
 	"testing"
 )
 
-func TestLineDiff_showsRemovedAndAddedLines(t *testing.T) {
+func TestSQLDiff_generatesMigrationStatements(t *testing.T) {
+	const orders = "CREATE TABLE orders (\n  id bigint PRIMARY KEY,\n  total numeric(10, 2) NOT NULL\n);\n"
 	tests := []struct {
 		name, a, b, want string
 	}{
-		{"identical", "a\nb\n", "a\nb\n", ""},
-		{"final newline does not count", "a\nb", "a\nb\n", ""},
+		{"identical", orders, orders, ""},
+		{"spacing and comments do not count", orders, "-- orders\nCREATE TABLE orders (id bigint PRIMARY KEY, total numeric(10,  2) NOT NULL)", ""},
 		{"both empty", "", "", ""},
-		{"from nothing", "", "a\nb\n", "+a\n+b\n"},
-		{"to nothing", "a\nb\n", "", "-a\n-b\n"},
-		{"line added in the middle", "a\nc\n", "a\nb\nc\n", "+b\n"},
-		{"line removed", "a\nb\nc\n", "a\nc\n", "-b\n"},
-		{"line changed", "a\nb\nc\n", "a\nB\nc\n", "-b\n+B\n"},
-		{"blocks moved", "x\na\nb\ny\n", "x\nb\na\ny\n", "-a\n+a\n"},
-		{"several changes", "1\n2\n3\n4\n5\n", "1\n3\nthree\n4\n6\n", "-2\n+three\n-5\n+6\n"},
-		{"repeated lines", "a\na\na\n", "a\na\n", "-a\n"},
-		{"blank lines", "a\n\nb\n", "a\nb\n", "-\n"},
+		{"table created", "", orders, "CREATE TABLE orders (\n  id bigint PRIMARY KEY,\n  total numeric(10, 2) NOT NULL\n);\n"},
+		{"table dropped", orders, "", "DROP TABLE orders;\n"},
+		{"column added", orders, strings.Replace(orders, "NOT NULL\n", "NOT NULL,\n  note text DEFAULT f(1, 2) \n", 1),
+			"ALTER TABLE orders ADD COLUMN note text DEFAULT f(1, 2);\n"},
+		{"column dropped", orders, "CREATE TABLE orders (id bigint PRIMARY KEY);", "ALTER TABLE orders DROP COLUMN total;\n"},
+		{"column changed", orders, strings.Replace(orders, "numeric(10, 2)", "numeric(12, 2)", 1),
+			"ALTER TABLE orders DROP COLUMN total;\nALTER TABLE orders ADD COLUMN total numeric(12, 2) NOT NULL;\n"},
+		{"constraints", "CREATE TABLE t (a int, CONSTRAINT a_pos CHECK (a > 0));", "CREATE TABLE t (a int, UNIQUE (a));",
+			"ALTER TABLE t DROP CONSTRAINT a_pos;\nALTER TABLE t ADD UNIQUE (a);\n"},
+		{"index created", orders, orders + "CREATE UNIQUE INDEX orders_total ON orders (total);\n", "CREATE UNIQUE INDEX orders_total ON orders (total);\n"},
+		{"index dropped", orders + "CREATE INDEX i ON orders (total);", orders, "DROP INDEX i;\n"},
+		{"index changed", "CREATE INDEX i ON t (a);", "CREATE INDEX i ON t (b);", "DROP INDEX i;\nCREATE INDEX i ON t (b);\n"},
+		{"other statement added", "", "CREATE VIEW v AS SELECT 1;", "CREATE VIEW v AS SELECT 1;\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := lineDiff(tt.a, tt.b); got != tt.want {
-				t.Errorf("lineDiff(%q, %q) = %q, want %q", tt.a, tt.b, got, tt.want)
+			if got := sqlDiff(tt.a, tt.b); got != tt.want {
+				t.Errorf("sqlDiff(%q, %q) =\n%s\nwant\n%s", tt.a, tt.b, got, tt.want)
 			}
 		})
-	}
-}
-
-func TestLineDiff_largeSchemasFallBackToAWholeBlock(t *testing.T) {
-	var a, b strings.Builder
-	for i := range 5000 {
-		a.WriteString("a" + strings.Repeat("x", i%7) + "\n")
-		b.WriteString("b" + strings.Repeat("x", i%5) + "\n")
-	}
-	diff := lineDiff("head\n"+a.String()+"tail\n", "head\n"+b.String()+"tail\n")
-	if strings.Count(diff, "\n") != 10000 || !strings.HasPrefix(diff, "-a\n") || !strings.HasSuffix(diff, "+bxxxx\n") {
-		t.Errorf("large diff has %d lines, starts %q", strings.Count(diff, "\n"), diff[:20])
-	}
-}
-
-func TestDiffLines_isAMinimalEditScript(t *testing.T) {
-	tests := []struct {
-		a, b string
-		kept int // the length of a longest common subsequence
-	}{
-		{"CREATE TABLE t (\n  id int,\n  name text\n);\n", "CREATE TABLE t (\n  id bigint,\n  name text,\n  email text\n);\nCREATE INDEX i ON t (email);\n", 2},
-		{"a\nb\nc\nd\ne\nf\n", "f\ne\nd\nc\nb\na\n", 1},
-		{"x\ny\nx\ny\n", "y\nx\ny\nx\n", 3},
-		{"a\nb\nc\na\nb\nb\na\n", "c\nb\na\nb\na\nc\n", 4},
-		{"", "a\n", 0},
-	}
-	for _, tt := range tests {
-		script := diffLines(splitLines(tt.a), splitLines(tt.b))
-		var from, to []string
-		kept := 0
-		for _, e := range script {
-			if e.op != '+' {
-				from = append(from, e.line)
-			}
-			if e.op != '-' {
-				to = append(to, e.line)
-			}
-			if e.op == ' ' {
-				kept++
-			}
-		}
-		if !slices.Equal(from, splitLines(tt.a)) || !slices.Equal(to, splitLines(tt.b)) {
-			t.Errorf("script %v does not lead from %q to %q", script, tt.a, tt.b)
-		}
-		if kept != tt.kept {
-			t.Errorf("script from %q to %q keeps %d lines, want %d", tt.a, tt.b, kept, tt.kept)
-		}
 	}
 }
 
@@ -88,12 +45,9 @@ func TestDiffSchema_comparesWithAnotherChangelog(t *testing.T) {
 	wantStatus(t, r, http.StatusOK)
 	var got struct{ Diff string }
 	r.decode(t, &got)
-	want := "+  phone text,\n" +
-		"-  total_cents bigint NOT NULL\n" +
-		"+  total_cents bigint NOT NULL,\n" +
-		"+  status text NOT NULL DEFAULT 'pending'\n" +
-		"+\n" +
-		"+CREATE INDEX orders_customer_id_idx ON public.orders (customer_id);\n"
+	want := "ALTER TABLE public.customers ADD COLUMN phone text;\n" +
+		"ALTER TABLE public.orders ADD COLUMN status text NOT NULL DEFAULT 'pending';\n" +
+		"CREATE INDEX orders_customer_id_idx ON public.orders (customer_id);\n"
 	if got.Diff != want {
 		t.Errorf("diff =\n%s\nwant\n%s", got.Diff, want)
 	}
@@ -114,16 +68,42 @@ func TestDiffSchema_comparesWithAGivenSchema(t *testing.T) {
 	}
 	r = call(t, s, http.MethodPost, diffPath, adminToken, body(strings.Replace(schema, "  full_name text,\n", "", 1)))
 	wantStatus(t, r, http.StatusOK)
-	if r.body != `{"diff":"-  full_name text,\n"}`+"\n" {
+	if r.body != `{"diff":"ALTER TABLE public.customers DROP COLUMN full_name;\n"}`+"\n" {
 		t.Errorf("body = %s", r.body)
 	}
 	// A changelog of another instance may be the target.
 	r = call(t, s, http.MethodPost, diffPath, adminToken,
 		`{"name":"`+ordersName+`/changelogs/101","changelog":"instances/staging-mysql/databases/orders/changelogs/301"}`)
 	wantStatus(t, r, http.StatusOK)
-	if !strings.Contains(r.body, `+  email varchar(255) NOT NULL\n`) {
+	if !strings.Contains(r.body, `DROP TABLE public.customers;\nDROP TABLE public.orders;\nCREATE TABLE customers (\n  id bigint PRIMARY KEY,\n  email varchar(255) NOT NULL\n);\n`) {
 		t.Errorf("cross-instance diff = %s", r.body)
 	}
+}
+
+func TestDiffSchema_comparesTheDatabasesCurrentSchema(t *testing.T) {
+	s := newDemo(t)
+	s.mu.Lock()
+	latest := s.st.instances["prod-pg"]["orders"].changelogs["102"]
+	s.mu.Unlock()
+	tests := []struct{ name, body, want string }{
+		{"the schema of its latest changelog", `{"schema":` + quote(latest) + `}`, "{}\n"},
+		{"named in the body", `{"name":"` + ordersName + `","schema":"CREATE TABLE public.customers (id bigint PRIMARY KEY);"}`,
+			`{"diff":"DROP TABLE public.orders;\nDROP INDEX orders_customer_id_idx;\nALTER TABLE public.customers DROP COLUMN email;\n`},
+		{"with a changelog", `{"changelog":"` + ordersName + `/changelogs/101"}`, `{"diff":"DROP INDEX orders_customer_id_idx;\nALTER TABLE public.customers DROP COLUMN phone;\nALTER TABLE public.orders DROP COLUMN status;\n"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := call(t, s, http.MethodPost, ordersPath+":diffSchema", readonlyToken, tt.body)
+			wantStatus(t, r, http.StatusOK)
+			if !strings.HasPrefix(r.body, tt.want) {
+				t.Errorf("body = %s, want it to begin with %s", r.body, tt.want)
+			}
+		})
+	}
+	wantError(t, call(t, s, http.MethodPost, ordersPath+":diffSchema", adminToken, `{"name":"`+ordersName+`/changelogs/101","schema":"x"}`),
+		400, codeInvalidArgument, "does not match")
+	wantError(t, call(t, s, http.MethodPost, "/v1/instances/prod-pg/databases/gone:diffSchema", adminToken, `{"schema":"x"}`),
+		404, codeNotFound, `database "instances/prod-pg/databases/gone" not found`)
 }
 
 func quote(s string) string {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/rand"
 	"crypto/subtle"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,9 +18,11 @@ import (
 	"github.com/dbgov/dbgov/client"
 )
 
-// request is what an operation's handler gets: the path ids, the query and
-// the raw body.
+// request is what an operation's handler gets: the path (unescaped, without
+// /v1/ and the custom method), its ids, the query and the raw body.
 type request struct {
+	path  string
+	user  string // users/{email} of the token; "" on an open route
 	ids   []string
 	query url.Values
 	body  []byte
@@ -40,13 +43,18 @@ func routes() []route {
 	return []route{
 		{method: http.MethodPost, pattern: []string{"auth", "login"}, open: true, handle: (*Server).login},
 		{method: http.MethodGet, pattern: []string{"idps"}, open: true, handle: (*Server).listIdentityProviders},
+		{method: http.MethodGet, pattern: []string{"users", "me"}, handle: (*Server).currentUser},
 		{method: http.MethodGet, pattern: []string{"users"}, verb: "batchGet", permission: PermissionUsersGet, handle: (*Server).batchGetUsers},
 		{method: http.MethodPost, pattern: []string{"users", "{}"}, verb: "undelete", permission: PermissionUsersUndelete, handle: (*Server).undeleteUser},
 		{method: http.MethodGet, pattern: []string{"reviewConfigs", "{}"}, permission: PermissionReviewConfigGet, handle: (*Server).getReviewConfig},
 		{method: http.MethodPatch, pattern: []string{"instances", "{}", "databases", "{}", "catalog"}, permission: PermissionCatalogUpdate, handle: (*Server).updateCatalog},
 		{method: http.MethodPost, pattern: []string{"instances", "{}", "databases", "{}", "revisions"}, verb: "batchCreate", permission: PermissionRevisionsCreate, handle: (*Server).batchCreateRevisions},
 		{method: http.MethodGet, pattern: []string{"instances", "{}", "databases", "{}", "policies"}, permission: PermissionPoliciesList, handle: (*Server).listPolicies},
+		{method: http.MethodGet, pattern: []string{"environments", "{}", "policies"}, permission: PermissionPoliciesList, handle: (*Server).listPolicies},
+		{method: http.MethodGet, pattern: []string{"projects", "{}", "policies"}, permission: PermissionPoliciesList, handle: (*Server).listPolicies},
+		{method: http.MethodGet, pattern: []string{"policies"}, permission: PermissionPoliciesList, handle: (*Server).listPolicies},
 		{method: http.MethodPost, pattern: []string{"instances", "{}", "databases", "{}", "changelogs", "{}"}, verb: "diffSchema", permission: PermissionDatabasesGet, handle: (*Server).diffSchema},
+		{method: http.MethodPost, pattern: []string{"instances", "{}", "databases", "{}"}, verb: "diffSchema", permission: PermissionDatabasesGet, handle: (*Server).diffSchema},
 	}
 }
 
@@ -126,8 +134,10 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 		writeError(w, routeError(http.StatusNotFound))
 		return
 	}
+	var user string
 	if !found.open {
-		if apiErr := s.authenticate(r.Header.Get("Authorization"), found.permission); apiErr != nil {
+		var apiErr *apiError
+		if user, apiErr = s.authenticate(r.Header.Get("Authorization"), found.permission); apiErr != nil {
 			writeError(w, apiErr)
 			return
 		}
@@ -137,7 +147,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 		writeError(w, apiErr)
 		return
 	}
-	req := &request{ids: ids, query: query}
+	req := &request{path: strings.Join(segments, "/"), user: user, ids: ids, query: query}
 	if r.Method != http.MethodGet {
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
 		var tooLarge *http.MaxBytesError
@@ -184,12 +194,13 @@ func parseQuery(raw string) (url.Values, *apiError) {
 	return q, nil
 }
 
-// authenticate checks that a bearer token is valid and holds the permission.
-func (s *Server) authenticate(header, permission string) *apiError {
+// authenticate checks that a bearer token is valid and holds the
+// permission, and returns the user it stands for.
+func (s *Server) authenticate(header, permission string) (string, *apiError) {
 	scheme, token, _ := strings.Cut(header, " ")
 	token = strings.TrimSpace(token)
 	if !strings.EqualFold(scheme, "Bearer") || token == "" {
-		return newError(codeUnauthenticated, "missing credentials: send the header Authorization: Bearer <token>")
+		return "", newError(codeUnauthenticated, "missing credentials: send the header Authorization: Bearer <token>")
 	}
 	s.mu.Lock()
 	g := s.st.tokens[token]
@@ -197,13 +208,13 @@ func (s *Server) authenticate(header, permission string) *apiError {
 	now := s.now()
 	switch {
 	case g == nil:
-		return newError(codeUnauthenticated, "invalid token")
+		return "", newError(codeUnauthenticated, "invalid token")
 	case !g.expires.IsZero() && !now.Before(g.expires):
-		return newError(codeUnauthenticated, "token expired at %s", formatTime(g.expires))
+		return "", newError(codeUnauthenticated, "token expired at %s", formatTime(g.expires))
 	case permission != "" && !slices.Contains(g.permissions, permission):
-		return newError(codePermissionDenied, "permission denied: %s does not have permission %q", g.user, permission)
+		return "", newError(codePermissionDenied, "permission denied: %s does not have permission %q", g.user, permission)
 	}
-	return nil
+	return g.user, nil
 }
 
 // login exchanges a service account's email and key for a token.
@@ -230,9 +241,22 @@ func (s *Server) login(req *request) (any, *apiError) {
 			delete(s.st.tokens, t)
 		}
 	}
-	token := "dev-sa-" + rand.Text()
-	s.st.tokens[token] = &grant{user: "users/" + acct.Email, permissions: acct.Permissions, expires: now.Add(TokenLifetime)}
+	expires := now.Add(s.lifetime)
+	// Shaped as a JWT, as the service's are: its payload says when it expires.
+	claims, _ := json.Marshal(map[string]any{"sub": "users/" + acct.Email, "exp": expires.Unix()})
+	token := "eyJhbGciOiJub25lIn0." + base64.RawURLEncoding.EncodeToString(claims) + "." + rand.Text()
+	s.st.tokens[token] = &grant{user: "users/" + acct.Email, permissions: acct.Permissions, expires: expires}
 	return client.LoginResponse{Token: token}, nil
+}
+
+// currentUser answers GET /v1/users/me: the user the token stands for.
+func (s *Server) currentUser(req *request) (any, *apiError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if u := s.st.users[strings.TrimPrefix(req.user, "users/")]; u != nil {
+		return u, nil
+	}
+	return client.User{Name: req.user, Email: strings.TrimPrefix(req.user, "users/")}, nil
 }
 
 // errorBody is the service's error document.

@@ -60,7 +60,7 @@ func (s *Server) undeleteUser(req *request) (any, *apiError) {
 	case u == nil:
 		return nil, notFound("user %q not found", want)
 	case u.State != client.UserStateDeleted:
-		return nil, newError(codeFailedPrecondition, "user %q is not deleted: it is already active", want)
+		return nil, invalidArgument("user %q is not deleted: it is already active", want)
 	}
 	u.State = client.UserStateActive
 	return *u, nil
@@ -144,6 +144,8 @@ func (s *Server) batchCreateRevisions(req *request) (any, *apiError) {
 			return nil, invalidArgument("requests[%d].revision.version is required", i)
 		case in.Sheet != "" && !validSheetName(in.Sheet):
 			return nil, invalidArgument("requests[%d].revision.sheet %q is not of the form projects/{project}/sheets/{sheet}", i, in.Sheet)
+		case in.File != "" && in.Sheet == "" && in.Release == "":
+			return nil, invalidArgument("requests[%d].revision: a revision with a file needs a sheet or a release", i)
 		case db.hasRevision(in.Type, in.Version):
 			return nil, newError(codeAlreadyExists, "a %s revision of version %q already exists in %s", in.Type, in.Version, parent)
 		}
@@ -172,8 +174,9 @@ func (s *Server) batchCreateRevisions(req *request) (any, *apiError) {
 	return resp, nil
 }
 
-// listPolicies answers GET .../policies with the policyType and showDeleted
-// filters.
+// listPolicies answers GET /v1/{parent}/policies, of a database, an
+// environment, a project or the workspace, with the policyType and
+// showDeleted filters.
 func (s *Server) listPolicies(req *request) (any, *apiError) {
 	policyType, _, apiErr := singleParam(req.query, "policyType", "policy_type")
 	if apiErr != nil {
@@ -192,12 +195,19 @@ func (s *Server) listPolicies(req *request) (any, *apiError) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	db, apiErr := s.database(req.ids[0], req.ids[1])
-	if apiErr != nil {
-		return nil, apiErr
+	policies := s.st.policies
+	if len(req.ids) == 2 {
+		db, apiErr := s.database(req.ids[0], req.ids[1])
+		if apiErr != nil {
+			return nil, apiErr
+		}
+		policies = db.policies
 	}
 	var resp client.ListPoliciesResponse
-	for _, p := range db.policies {
+	for _, p := range policies {
+		if len(req.ids) != 2 && !strings.HasPrefix(p.Name, req.path+"/") {
+			continue
+		}
 		if (filter == "" || p.Type == filter) && (showDeleted || !p.Deleted) {
 			resp.Policies = append(resp.Policies, p.Policy)
 		}
@@ -205,19 +215,21 @@ func (s *Server) listPolicies(req *request) (any, *apiError) {
 	return resp, nil
 }
 
-// diffSchema answers POST .../changelogs/{c}:diffSchema: a line diff from the
-// changelog's schema to the given schema or to another changelog's schema.
+// diffSchema answers POST .../changelogs/{c}:diffSchema and POST
+// .../databases/{d}:diffSchema: the statements migrating the changelog's
+// schema, or the database's current one, to the given schema or to another
+// changelog's schema.
 func (s *Server) diffSchema(req *request) (any, *apiError) {
 	var body client.DiffSchemaRequest
 	if err := decodeStrict(req.body, &body); err != nil {
 		return nil, invalidArgument("invalid request body: %v", err)
 	}
-	self := databaseName(req.ids[0], req.ids[1]) + "/changelogs/" + req.ids[2]
+	self := req.path
 	switch {
-	case body.Name == "":
+	case body.Name == "" && len(req.ids) == 3:
 		return nil, invalidArgument("name is required: the changelog of the path, %s", self)
-	case body.Name != self:
-		return nil, invalidArgument("name %q does not match the changelog of the path, %q", body.Name, self)
+	case body.Name != "" && body.Name != self:
+		return nil, invalidArgument("name %q does not match the path's %q", body.Name, self)
 	case (body.Schema == "") == (body.Changelog == ""):
 		return nil, invalidArgument("give exactly one of schema (a target schema) and changelog (another changelog's name)")
 	}
@@ -231,7 +243,14 @@ func (s *Server) diffSchema(req *request) (any, *apiError) {
 		target.instance, target.database, target.changelog = parts[1], parts[3], parts[5]
 	}
 	s.mu.Lock()
-	from, apiErr := s.changelog(req.ids[0], req.ids[1], req.ids[2])
+	var from string
+	db, apiErr := s.database(req.ids[0], req.ids[1])
+	switch {
+	case apiErr == nil && len(req.ids) == 3:
+		from, apiErr = s.changelog(req.ids[0], req.ids[1], req.ids[2])
+	case apiErr == nil:
+		from = db.currentSchema()
+	}
 	to := body.Schema
 	if apiErr == nil && body.Changelog != "" {
 		to, apiErr = s.changelog(target.instance, target.database, target.changelog)
@@ -240,7 +259,19 @@ func (s *Server) diffSchema(req *request) (any, *apiError) {
 	if apiErr != nil {
 		return nil, apiErr
 	}
-	return client.DiffSchemaResponse{Diff: lineDiff(from, to)}, nil
+	return client.DiffSchemaResponse{Diff: sqlDiff(from, to)}, nil
+}
+
+// currentSchema is the database's schema now: the one its latest changelog,
+// the highest numbered, recorded.
+func (db *database) currentSchema() string {
+	schema, latest := "", -1
+	for id, s := range db.changelogs {
+		if n, err := strconv.Atoi(id); err == nil && n > latest {
+			schema, latest = s, n
+		}
+	}
+	return schema
 }
 
 // database finds a database; the caller holds s.mu.

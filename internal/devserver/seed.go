@@ -19,6 +19,7 @@ type seedDoc struct {
 	Tokens            []seedToken               `json:"tokens,omitempty"`
 	ServiceAccounts   []seedServiceAccount      `json:"serviceAccounts,omitempty"`
 	Instances         []seedInstance            `json:"instances,omitempty"`
+	Policies          []seedPolicy              `json:"policies,omitempty"`
 	Sheets            []seedSheet               `json:"sheets,omitempty"`
 	ReviewConfigs     []client.ReviewConfig     `json:"reviewConfigs,omitempty"`
 	Users             []client.User             `json:"users,omitempty"`
@@ -75,6 +76,7 @@ type state struct {
 	reviewConfigs   map[string]*client.ReviewConfig
 	users           map[string]*client.User
 	idps            []client.IdentityProvider
+	policies        []seedPolicy // of environments, projects and the workspace
 }
 
 // grant is what a token may do, and until when.
@@ -175,6 +177,19 @@ func newState(doc *seedDoc) (*state, error) {
 			dbs[sd.ID] = db
 		}
 		st.instances[inst.ID] = dbs
+	}
+	for i, p := range doc.Policies {
+		parts := strings.Split(p.Name, "/")
+		switch n := len(parts); {
+		case p.Type == "" || p.Type == client.PolicyTypeUnspecified:
+			return nil, fmt.Errorf("policies[%d]: type is required", i)
+		case !(n == 2 || n == 4 && (parts[0] == "environments" || parts[0] == "projects") && validID(parts[1])) ||
+			parts[n-2] != "policies" || !validID(parts[n-1]):
+			return nil, fmt.Errorf("policies[%d]: name %q is not of the form environments/{e}/policies/{p}, projects/{p}/policies/{p} or policies/{p}", i, p.Name)
+		case slices.ContainsFunc(st.policies, func(q seedPolicy) bool { return q.Name == p.Name }):
+			return nil, fmt.Errorf("policies[%d]: policy %q given twice", i, p.Name)
+		}
+		st.policies = append(st.policies, p)
 	}
 	for i := range doc.ReviewConfigs {
 		rc := &doc.ReviewConfigs[i]

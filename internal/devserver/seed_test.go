@@ -60,9 +60,10 @@ const goodSeed = `{
   "serviceAccounts": [{"email": "bot@x.com", "key": "k", "permissions": ["svc.users.get"]}],
   "instances": [{"id": "i1", "databases": [{"id": "d1",
      "catalog": {"schemas": [{"name": "s"}]},
-     "changelogs": [{"id": "c1", "schema": "a\n"}, {"id": "c2", "schema": "b\n"}],
+     "changelogs": [{"id": "c1", "schema": "CREATE TABLE a (x int);"}, {"id": "c2", "schema": "CREATE TABLE b (x int);"}],
      "revisions": [{"name": "instances/i1/databases/d1/revisions/7", "version": "1", "type": "VERSIONED", "sheet": "projects/p/sheets/1"}],
      "policies": [{"type": "TAG", "tagPolicy": {"tags": {"a": "b"}}}, {"type": "TAG", "name": "instances/i1/databases/d1/policies/old", "deleted": true}]}]}],
+  "policies": [{"name": "environments/prod/policies/rollout", "type": "ROLLOUT_POLICY"}, {"name": "policies/tag", "type": "TAG", "deleted": true}],
   "sheets": [{"name": "projects/p/sheets/1", "statement": "SELECT 1;"}],
   "reviewConfigs": [{"name": "reviewConfigs/r1", "title": "R"}],
   "users": [{"email": "root@x.com", "userType": "USER", "state": "ACTIVE"}, {"name": "users/gone@x.com", "state": "DELETED"}],
@@ -94,6 +95,18 @@ func TestNew_loadsASeed(t *testing.T) {
 	if got := policyNames(t, r); !slices.Equal(got, []string{"instances/i1/databases/d1/policies/tag"}) {
 		t.Errorf("policies = %v", got)
 	}
+	// Policies of environments, projects and the workspace are listed under their parent.
+	for path, want := range map[string][]string{
+		"/v1/environments/prod/policies":    {"environments/prod/policies/rollout"},
+		"/v1/policies?showDeleted=true":     {"policies/tag"},
+		"/v1/policies":                      nil,
+		"/v1/projects/prod/policies":        nil,
+		"/v1/environments/staging/policies": nil,
+	} {
+		if got := policyNames(t, call(t, s, http.MethodGet, path, "t-all", "")); !slices.Equal(got, want) {
+			t.Errorf("GET %s: policies = %v, want %v", path, got, want)
+		}
+	}
 	// Revisions go on from the highest seeded number; seeded statements come from sheets.
 	s.mu.Lock()
 	db := s.st.instances["i1"]["d1"]
@@ -113,7 +126,7 @@ func TestNew_loadsASeed(t *testing.T) {
 	}
 	r = call(t, s, http.MethodPost, "/v1/instances/i1/databases/d1/changelogs/c1:diffSchema", "t-all",
 		`{"name":"instances/i1/databases/d1/changelogs/c1","changelog":"instances/i1/databases/d1/changelogs/c2"}`)
-	if r.body != `{"diff":"-a\n+b\n"}`+"\n" {
+	if r.body != `{"diff":"DROP TABLE a;\nCREATE TABLE b (x int);\n"}`+"\n" {
 		t.Errorf("diff = %s", r.body)
 	}
 	r = call(t, s, http.MethodPost, "/v1/auth/login", "", `{"email":"bot@x.com","password":"k"}`)
@@ -151,6 +164,10 @@ func TestNew_refusesABadSeedNamingTheProblem(t *testing.T) {
 		{"revision twice", `{"instances": [{"id": "i", "databases": [{"id": "d", "revisions": [{"name": "instances/i/databases/d/revisions/1", "version": "1", "type": "VERSIONED"}, {"name": "instances/i/databases/d/revisions/2", "version": "1", "type": "VERSIONED"}]}]}]}`, "revisions[1]: a VERSIONED revision"},
 		{"policy without type", `{"instances": [{"id": "i", "databases": [{"id": "d", "policies": [{"name": "p"}]}]}]}`, "policies[0]: type is required"},
 		{"policy twice", `{"instances": [{"id": "i", "databases": [{"id": "d", "policies": [{"type": "TAG"}, {"type": "TAG"}]}]}]}`, `policies[1]: policy "instances/i/databases/d/policies/tag" given twice`},
+		{"parent policy without type", `{"policies": [{"name": "policies/tag"}]}`, "policies[0]: type is required"},
+		{"parent policy of an instance", `{"policies": [{"name": "instances/i/policies/tag", "type": "TAG"}]}`, `policies[0]: name "instances/i/policies/tag" is not of the form`},
+		{"parent policy without id", `{"policies": [{"name": "environments/prod/policies/", "type": "TAG"}]}`, `policies[0]: name "environments/prod/policies/"`},
+		{"parent policy twice", `{"policies": [{"name": "projects/p/policies/tag", "type": "TAG"}, {"name": "projects/p/policies/tag", "type": "TAG"}]}`, `policies[1]: policy "projects/p/policies/tag" given twice`},
 		{"review config without name", `{"reviewConfigs": [{"title": "x"}]}`, "reviewConfigs[0]: name"},
 		{"review config twice", `{"reviewConfigs": [{"name": "reviewConfigs/a"}, {"name": "reviewConfigs/a"}]}`, "reviewConfigs[1]"},
 		{"user without name", `{"users": [{"title": "x"}]}`, "users[0]: name and email are both empty"},

@@ -2,6 +2,7 @@ package devserver
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	_ "embed"
 	"errors"
@@ -38,7 +39,8 @@ const (
 	MaxHeaderBytes = 16 << 20
 	// MaxBodyBytes bounds a request body.
 	MaxBodyBytes = 256 << 20
-	// TokenLifetime is how long a token issued by POST /v1/auth/login is valid.
+	// TokenLifetime is how long a token issued by POST /v1/auth/login is
+	// valid when Options.TokenLifetime is 0.
 	TokenLifetime = time.Hour
 )
 
@@ -59,11 +61,14 @@ type Options struct {
 	Log io.Writer
 	// Now is the clock for creation times and token expiry; nil is time.Now.
 	Now func() time.Time
+	// TokenLifetime is how long a login's token is valid; 0 means an hour.
+	TokenLifetime time.Duration
 }
 
 // Server is an in-memory reference implementation of the /v1 API.
 type Server struct {
 	now      func() time.Time
+	lifetime time.Duration
 	log      io.Writer
 	logMu    sync.Mutex
 	tokens   []TokenInfo
@@ -84,7 +89,7 @@ type TokenInfo struct {
 }
 
 // ServiceAccountInfo describes a service account of the seed, which may log
-// in with POST /v1/auth/login to get a token valid for TokenLifetime.
+// in with POST /v1/auth/login to get a token valid for Options.TokenLifetime.
 type ServiceAccountInfo struct {
 	Email       string   // the login email
 	Key         string   // the service key, sent as password
@@ -107,7 +112,7 @@ func New(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("check seed: %w", err)
 	}
-	s := &Server{now: opts.Now, log: opts.Log, st: st, routes: routes()}
+	s := &Server{now: opts.Now, lifetime: cmp.Or(opts.TokenLifetime, TokenLifetime), log: opts.Log, st: st, routes: routes()}
 	if s.now == nil {
 		s.now = time.Now
 	}

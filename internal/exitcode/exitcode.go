@@ -84,6 +84,16 @@ func (e *IncompleteError) Error() string { return e.Err.Error() }
 // Unwrap returns the failure that stopped the work.
 func (e *IncompleteError) Unwrap() error { return e.Err }
 
+// WithHint gives err a hint of the command's own, in place of the general one.
+func WithHint(err error, hint string) error { return &hintError{err, hint} }
+
+type hintError struct {
+	error
+	hint string
+}
+
+func (e *hintError) Unwrap() error { return e.error }
+
 // Report is what an error comes to: the exit code, the message, a hint.
 type Report struct {
 	Code    int
@@ -116,7 +126,10 @@ func Classify(err error) Report {
 		r.Code = forStatus(api.HTTPStatus)
 		switch r.Code {
 		case Auth:
-			r.Hint = "check the credentials: --token, DBGOV_TOKEN, or `dbgov config set token -`; a service account logs in with --service-account and --service-key"
+			r.Hint = "check the credentials (`dbgov auth status` shows which are used): --token, DBGOV_TOKEN, or `dbgov auth login`; a service account logs in with --service-account and --service-key"
+			if strings.Contains(strings.ToLower(api.Message), "expired") {
+				r.Hint = "the token has expired: log in again with `dbgov auth login`, or give a new token"
+			}
 		case Permission:
 			r.Hint = "the credentials are valid but lack the permission this needs"
 		}
@@ -126,11 +139,18 @@ func Classify(err error) Report {
 		r.Code, r.Kind = Failure, "INVALID_RESPONSE"
 	case errors.Is(err, client.ErrNoCredentials):
 		r.Code, r.Kind = Auth, "UNAUTHENTICATED"
-		r.Hint = "pass --token or set DBGOV_TOKEN (or `dbgov config set token -`), or log in with --service-account and --service-key"
+		r.Hint = "log in with `dbgov auth login`, or pass --token or set DBGOV_TOKEN, or give --service-account and --service-key"
 	case errors.As(err, &usage), errors.Is(err, client.ErrInvalidName), errors.Is(err, client.ErrInvalidRequest),
 		errors.Is(err, client.ErrInvalidOptions), errors.Is(err, config.ErrInvalid),
 		errors.Is(err, input.ErrInvalid), errors.Is(err, output.ErrInvalidOptions):
 		r.Code, r.Kind = Usage, "USAGE"
+	}
+	if errors.As(err, new(output.FilterError)) && !errors.Is(err, context.Canceled) {
+		r.Hint = "--jq and --template run on the document -o json prints; `dbgov help formatting` describes them"
+	}
+	var hinted *hintError
+	if errors.As(err, &hinted) {
+		r.Hint = hinted.hint
 	}
 	return r
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/dbgov/dbgov/client"
@@ -140,5 +141,33 @@ func TestWrite_serviceMessageStaysOnOneLine(t *testing.T) {
 	want := "dbgov: get x: no\\nsecond line (HTTP 404 NOT_FOUND)\n"
 	if buf.String() != want {
 		t.Fatalf("got %q, want %q", buf.String(), want)
+	}
+}
+
+func TestWrite_commandHintReplacesTheGeneralOne(t *testing.T) {
+	var buf bytes.Buffer
+	code := Write(&buf, WithHint(apiErr(401, "UNAUTHENTICATED"), "drop --x"), false)
+	want := "dbgov: get thing: the service says no (HTTP 401 UNAUTHENTICATED)\nhint: drop --x\n"
+	if code != Auth || buf.String() != want {
+		t.Fatalf("Write = %d %q, want %d %q", code, buf.String(), Auth, want)
+	}
+}
+
+func TestClassify_anExpiredTokenSaysToLogInAgain(t *testing.T) {
+	tests := []struct {
+		name, message, want string
+	}{
+		{"expired", "token expired at 2025-01-01T00:00:00Z", "dbgov auth login"},
+		{"expired, other words", "The access token has Expired", "log in again"},
+		{"refused for another reason", "invalid token", "check the credentials"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := fmt.Errorf("get thing: %w", &client.APIError{HTTPStatus: 401, CodeName: "UNAUTHENTICATED", Message: tt.message})
+			r := Classify(err)
+			if r.Code != Auth || !strings.Contains(r.Hint, tt.want) {
+				t.Errorf("Classify = exit %d, hint %q; want exit %d and a hint holding %q", r.Code, r.Hint, Auth, tt.want)
+			}
+		})
 	}
 }

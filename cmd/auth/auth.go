@@ -1,0 +1,275 @@
+// Package auth implements `dbgov auth`: log in with a credential kept in the
+// operating system's keyring, show who dbgov acts as, log out. The three
+// verbs are small and share their helpers, so they share this file.
+package auth
+
+import (
+	"bufio"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/dbgov/dbgov/client"
+	"github.com/dbgov/dbgov/cmd/arity"
+	"github.com/dbgov/dbgov/cmd/factory"
+	"github.com/dbgov/dbgov/config"
+	"github.com/dbgov/dbgov/internal/credstore"
+	"github.com/dbgov/dbgov/internal/exitcode"
+	"github.com/dbgov/dbgov/internal/secret"
+	"github.com/dbgov/dbgov/output"
+)
+
+//go:embed help.txt
+var help string
+
+// NewCmd builds the auth command group.
+func NewCmd(f *factory.Factory) *cobra.Command {
+	long := strings.Split(help, "\n--\n")
+	cmd := &cobra.Command{Use: "auth <command>", Short: "Log in, show who dbgov acts as, log out", Long: long[0]}
+	var insecure bool
+	login := &cobra.Command{
+		Use:   "login (--token - | --service-account EMAIL --service-key -) [--insecure-storage]",
+		Short: "Check a credential with the service and keep it in the keyring",
+		Long:  long[1],
+		Example: `  dbgov auth login --token -
+  pass show dbgov/ci-key | dbgov auth login --service-account ci@example.com --service-key -
+  dbgov --profile lab auth login --token - --insecure-storage < token.txt`,
+		Args: arity.Exact(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error { return runLogin(cmd, f, insecure) },
+	}
+	login.Flags().BoolVar(&insecure, "insecure-storage", false, "keep the credential in the config file, in plain text, where no keyring can be reached")
+	cmd.AddCommand(login, &cobra.Command{
+		Use:     "status",
+		Short:   "Show the service, profile and identity commands act as",
+		Long:    long[2],
+		Example: "  dbgov auth status\n  dbgov --profile prod auth status -o json",
+		Args:    arity.Exact(0, "no arguments"),
+		RunE:    func(cmd *cobra.Command, _ []string) error { return runStatus(cmd, f) },
+	}, &cobra.Command{
+		Use:   "logout",
+		Short: "Remove the profile's credential and cached tokens",
+		Long:  long[3],
+		Args:  arity.Exact(0, "no arguments"),
+		RunE:  func(cmd *cobra.Command, _ []string) error { return runLogout(cmd, f) },
+	})
+	return cmd
+}
+
+func runLogin(cmd *cobra.Command, f *factory.Factory, insecure bool) error {
+	token, _ := cmd.Flags().GetString("token")
+	account, _ := cmd.Flags().GetString("service-account")
+	key, _ := cmd.Flags().GetString("service-key")
+	switch {
+	case token != "" && token != "-", key != "" && key != "-":
+		return exitcode.Usagef("auth login reads secrets from standard input or a prompt, never from an argument: give --token - or --service-key -")
+	case (token == "") == (account == ""), (token == "") == (key == ""):
+		return exitcode.Usagef("give either --token - or --service-account EMAIL --service-key -")
+	}
+	s, err := f.Settings()
+	if err != nil {
+		return err
+	}
+	if _, err := credstore.Load(s.Profile); err != nil && !insecure {
+		// Before anything is sent: a login for nothing counts toward a lockout.
+		return fmt.Errorf("no keyring can be reached to keep the credential (%w); --insecure-storage keeps it in the config file, in plain text", err)
+	}
+	a := factory.Auth{ServiceAccount: account}
+	if token != "" {
+		a.Token, err = readSecret(f, "token")
+	} else if a.ServiceKey, err = readSecret(f, "service key"); err == nil {
+		a.Tokens = f.TokenCache(s.URL, account, a.ServiceKey, !insecure)
+		a.Tokens.Drop() // log in afresh: the key is what is checked
+	}
+	var c *client.Client
+	if err == nil {
+		c, err = f.ClientWith(a)
+	}
+	var me *client.User
+	if err == nil {
+		me, err = whoAmI(cmd, c)
+	}
+	if err != nil {
+		return err
+	}
+	// The profile holds a credential only with insecure storage: one left
+	// there would win over the keyring's.
+	plain := map[string]string{"token": a.Token, "service_account": account, "service_key": a.ServiceKey}
+	where := "the keyring"
+	if !insecure {
+		plain = map[string]string{"token": "", "service_account": "", "service_key": ""}
+		err = credstore.Save(s.Profile, credstore.Credential{URL: s.URL, Token: a.Token, ServiceAccount: account, ServiceKey: a.ServiceKey})
+	}
+	if err == nil {
+		var path string
+		if path, err = editProfile(cmd, f, plain); insecure {
+			where = "config file " + path + ", in plain text"
+		}
+	}
+	if err == nil {
+		fmt.Fprintf(f.IO.ErrOut, "Logged in to %s as %s (%s); the credential of profile %s is in %s\n",
+			secret.URL(s.URL), me.Email, me.UserType, s.Profile, where)
+	}
+	return err
+}
+
+// status is what `auth status` shows.
+type status struct {
+	URL              string `json:"url"`
+	URLSource        string `json:"urlSource"`
+	Profile          string `json:"profile"`
+	Email            string `json:"email,omitempty"`
+	UserType         string `json:"userType,omitempty"`
+	Credential       string `json:"credential"`
+	CredentialSource string `json:"credentialSource,omitempty"`
+	Storage          string `json:"storage"`
+	InsecureStorage  bool   `json:"insecureStorage"`
+	TokenExpires     string `json:"tokenExpires,omitempty"`
+}
+
+func runStatus(cmd *cobra.Command, f *factory.Factory) error {
+	p, err := f.PrintFlags().ToPrinter()
+	if err != nil {
+		return err
+	}
+	c, err := f.Client()
+	if err != nil {
+		return err
+	}
+	me, callErr := whoAmI(cmd, c)
+	s, _ := f.Settings()
+	a := f.Auth()
+	st := status{URL: secret.URL(s.URL), URLSource: f.Source("url"), Profile: s.Profile,
+		Credential: "none", CredentialSource: a.Source, Storage: "none"}
+	if me != nil {
+		st.Email, st.UserType = me.Email, string(me.UserType)
+	}
+	token := a.Token
+	if a.Token != "" {
+		st.Credential = "token"
+	} else if a.ServiceAccount != "" {
+		st.Credential, token = "service account "+a.ServiceAccount, a.Tokens.Last()
+	}
+	switch a.Source {
+	case "keyring":
+		st.Storage = "keyring"
+	case "profile":
+		st.Storage, st.InsecureStorage = "config file "+s.Path+", in plain text", true
+	}
+	expires, ok := credstore.Expiry(token)
+	left := "expired"
+	if d := time.Until(expires).Round(time.Second); ok && d > 0 {
+		left = "in " + d.String()
+	}
+	if ok {
+		st.TokenExpires = expires.UTC().Format(time.RFC3339)
+	}
+	raw, _ := json.Marshal(st)
+	err = p.Print(f.IO.Out, output.Document{Raw: raw, Text: func() string {
+		var b strings.Builder
+		for _, l := range [][3]string{{"URL", st.URL, st.URLSource}, {"Profile", st.Profile, ""},
+			{"Logged in as", st.Email, st.UserType}, {"Credential", st.Credential, st.CredentialSource},
+			{"Storage", st.Storage, ""}, {"Token expires", st.TokenExpires, left}} {
+			if l[1] != "" && l[2] != "" {
+				l[1] += " (" + l[2] + ")"
+			}
+			if l[1] != "" {
+				fmt.Fprintf(&b, "%-14s %s\n", l[0]+":", l[1])
+			}
+		}
+		return b.String()
+	}})
+	if callErr != nil {
+		return callErr
+	}
+	return err
+}
+
+func runLogout(cmd *cobra.Command, f *factory.Factory) error {
+	s, err := f.Settings()
+	if err != nil {
+		return err
+	}
+	// A keyring that cannot be reached holds nothing this can remove.
+	cred, kerr := credstore.Load(s.Profile)
+	if cred != nil && cred.ServiceAccount != "" {
+		f.TokenCache(s.URL, cred.ServiceAccount, cred.ServiceKey, true).Drop()
+		f.TokenCache(cred.URL, cred.ServiceAccount, cred.ServiceKey, true).Drop()
+	}
+	if s.ServiceAccount != "" && s.ServiceKey != "" {
+		f.TokenCache(s.URL, s.ServiceAccount, s.ServiceKey, false).Drop()
+	}
+	if kerr == nil {
+		kerr = credstore.Remove(s.Profile)
+	}
+	path, err := editProfile(cmd, f, map[string]string{"token": "", "service_account": "", "service_key": ""})
+	from := "the keyring and " + path
+	if kerr != nil {
+		from = fmt.Sprintf("%s (the keyring cannot be reached: %v)", path, kerr)
+	}
+	if err == nil {
+		fmt.Fprintf(f.IO.ErrOut, "Logged out of profile %s: its credential and cached tokens are gone from %s\n", s.Profile, from)
+	}
+	return err
+}
+
+// whoAmI asks the service who c's credential stands for.
+func whoAmI(cmd *cobra.Command, c *client.Client) (*client.User, error) {
+	var me client.User
+	if _, err := c.Send(cmd.Context(), &client.Request{Method: http.MethodGet, Path: "/v1/users/me"}, &me); err != nil {
+		return nil, fmt.Errorf("ask the service who the credential stands for: %w", err)
+	}
+	return &me, nil
+}
+
+// editProfile sets the credential keys of the profile in the config file to
+// values ("" removes a key), saving the file when that changes it.
+func editProfile(cmd *cobra.Command, f *factory.Factory, values map[string]string) (string, error) {
+	file, profile, err := config.Open(cmd.Root().PersistentFlags(), f.Getenv)
+	if err != nil {
+		return "", err
+	}
+	changed := false
+	for key, v := range values {
+		if old, _ := file.Get(profile, key); old != v && err == nil {
+			changed = true
+			if v == "" {
+				err = file.Unset(profile, key)
+			} else {
+				err = file.Set(profile, key, v)
+			}
+		}
+	}
+	if changed && err == nil {
+		err = file.Save()
+	}
+	return file.Path(), err
+}
+
+// readSecret reads what from a prompt that does not echo when stdin is a
+// terminal, else from the first line of stdin.
+func readSecret(f *factory.Factory, what string) (string, error) {
+	var line []byte
+	var err error
+	if in, ok := f.IO.In.(interface{ Fd() uintptr }); ok && f.IO.InTTY && term.IsTerminal(int(in.Fd())) {
+		fmt.Fprintf(f.IO.ErrOut, "%s: ", what)
+		line, err = term.ReadPassword(int(in.Fd()))
+		fmt.Fprintln(f.IO.ErrOut)
+	} else if line, err = bufio.NewReader(io.LimitReader(f.IO.In, 1<<20)).ReadBytes('\n'); errors.Is(err, io.EOF) {
+		err = nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("read the %s: %w", what, err)
+	}
+	if secret := strings.TrimSpace(string(line)); secret != "" {
+		return secret, nil
+	}
+	return "", exitcode.Usagef("no %s on standard input: give it on the first line", what)
+}

@@ -1,0 +1,126 @@
+package factory_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spf13/pflag"
+
+	"github.com/dbgov/dbgov/cmd/factory"
+	"github.com/dbgov/dbgov/internal/exitcode"
+	"github.com/dbgov/dbgov/internal/iostreams"
+)
+
+// newFactory returns a factory whose flags were parsed from args, with env
+// as its environment and a config file holding configured (YAML).
+func newFactory(t *testing.T, ios *iostreams.IOStreams, env map[string]string, configured string, args ...string) *factory.Factory {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(path, []byte(configured), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env["DBGOV_CONFIG"] = path
+	f := factory.New(ios, "1.2.3", "abc", func(k string) string { return env[k] })
+	fs := pflag.NewFlagSet("dbgov", pflag.ContinueOnError)
+	f.RegisterFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func TestPrintFlags_formatAndWhereItsDefaultComesFrom(t *testing.T) {
+	const yamlInConfig = "profiles:\n  default:\n    output: yaml\n"
+	tests := []struct {
+		name        string
+		from        factory.DefaultSource
+		env         map[string]string
+		config      string
+		args        []string
+		wantFormat  string
+		wantDefault bool
+	}{
+		{"-o wins", factory.EnvAndConfig, map[string]string{"DBGOV_OUTPUT": "json"}, yamlInConfig, []string{"-o", "wide"}, "wide", false},
+		{"environment before config", factory.EnvAndConfig, map[string]string{"DBGOV_OUTPUT": "name"}, yamlInConfig, nil, "name", true},
+		{"config", factory.EnvAndConfig, map[string]string{}, yamlInConfig, nil, "yaml", true},
+		{"environment only: the config file is not read", factory.EnvOnly, map[string]string{"DBGOV_OUTPUT": "json"}, "output: [not, a, format", nil, "json", true},
+		{"environment only, -o wins", factory.EnvOnly, map[string]string{"DBGOV_OUTPUT": "json"}, "", []string{"-o", "yaml"}, "yaml", false},
+		{"flags only: neither", factory.FlagsOnly, map[string]string{"DBGOV_OUTPUT": "xml"}, "output: [bad", nil, "table", true},
+		{"flags only, -o wins", factory.FlagsOnly, map[string]string{}, "", []string{"-o", "name"}, "name", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ios, _, _, _ := iostreams.Test()
+			f := newFactory(t, ios, tt.env, tt.config, tt.args...)
+			opts, err := f.PrintFlags().DefaultFrom(tt.from).Options()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if opts.Format != tt.wantFormat || opts.FormatIsDefault != tt.wantDefault {
+				t.Errorf("format %q (default %t), want %q (default %t)", opts.Format, opts.FormatIsDefault, tt.wantFormat, tt.wantDefault)
+			}
+			if _, err := f.PrintFlags().DefaultFrom(tt.from).ToPrinter(); err != nil {
+				t.Errorf("ToPrinter: %v", err)
+			}
+		})
+	}
+}
+
+func TestPrintFlags_colour(t *testing.T) {
+	tests := []struct {
+		name             string
+		outColour        bool // what the terminal and NO_COLOR allow stdout
+		errTTY           bool
+		env              map[string]string
+		args             []string
+		wantOut, wantErr bool
+	}{
+		{"auto on a terminal", true, true, map[string]string{}, nil, true, true},
+		{"auto piped", false, false, map[string]string{}, nil, false, false},
+		{"auto, NO_COLOR", false, true, map[string]string{"NO_COLOR": "1"}, nil, false, false},
+		{"auto, dumb terminal", false, true, map[string]string{"TERM": "dumb"}, nil, false, false},
+		{"always piped", false, false, map[string]string{}, []string{"--color", "always"}, true, true},
+		{"always wins over NO_COLOR", false, true, map[string]string{"NO_COLOR": "1"}, []string{"--color=always"}, true, true},
+		{"never on a terminal", true, true, map[string]string{}, []string{"--color", "never"}, false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ios, _, _, _ := iostreams.Test()
+			ios.OutTTY, ios.ColorEnabled, ios.ErrTTY = tt.outColour, tt.outColour, tt.errTTY
+			f := newFactory(t, ios, tt.env, "", tt.args...)
+			opts, err := f.PrintFlags().Options()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if opts.Color != tt.wantOut || f.ErrColor() != tt.wantErr {
+				t.Errorf("colour on stdout %t, stderr %t; want %t, %t", opts.Color, f.ErrColor(), tt.wantOut, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestPrintFlags_badValuesAreUsageErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"colour", []string{"--color", "sometimes"}, `--color must be auto, always or never, not "sometimes"`},
+		{"empty jq", []string{"--jq", ""}, "--jq needs a non-empty value"},
+		{"format", []string{"-o", "xml"}, `"xml"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ios, _, _, _ := iostreams.Test()
+			f := newFactory(t, ios, map[string]string{}, "", tt.args...)
+			_, err := f.PrintFlags().DefaultFrom(factory.FlagsOnly).ToPrinter()
+			var usage *exitcode.UsageError
+			if !errors.As(err, &usage) || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %v, want a usage error saying %s", err, tt.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,222 @@
+// Package credstore keeps credentials and service-account tokens between
+// runs, in the operating system's keyring or in private files.
+package credstore
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/renameio/v2/maybe"
+	"github.com/zalando/go-keyring"
+)
+
+// service names dbgov's entries in the keyring.
+const service = "dbgov"
+
+// keyringDo runs "get", "set" or "delete" on dbgov's entry user of the
+// keyring, bounded in time: a keyring may wait for a person who is not there.
+func keyringDo(op, user, secret string) (string, error) {
+	var v string
+	done := make(chan error, 1)
+	go func() {
+		var err error
+		switch op {
+		case "get":
+			v, err = keyring.Get(service, user)
+		case "set":
+			err = keyring.Set(service, user, secret)
+		default:
+			if err = keyring.Delete(service, user); errors.Is(err, keyring.ErrNotFound) {
+				err = nil
+			}
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		return v, err
+	case <-time.After(5 * time.Second):
+		return "", errors.New("the keyring did not answer within 5s")
+	}
+}
+
+// Credential is what `dbgov auth login` keeps for a profile: a token, or a
+// service account and its key, for one service URL.
+type Credential struct {
+	URL            string `json:"url"`
+	Token          string `json:"token,omitempty"`
+	ServiceAccount string `json:"serviceAccount,omitempty"`
+	ServiceKey     string `json:"serviceKey,omitempty"`
+}
+
+// For reports whether c is for the service at url: a credential goes only
+// to the service it was checked with.
+func (c *Credential) For(url string) bool {
+	norm := func(u string) string { return strings.TrimSuffix(strings.TrimRight(u, "/"), "/v1") }
+	return c != nil && norm(c.URL) == norm(url)
+}
+
+// Load returns the credential kept for profile, nil when there is none; an
+// error says the keyring cannot be reached.
+func Load(profile string) (*Credential, error) {
+	v, err := keyringDo("get", "profile:"+profile, "")
+	if errors.Is(err, keyring.ErrNotFound) {
+		return nil, nil
+	}
+	var c Credential
+	if err == nil && json.Unmarshal([]byte(v), &c) != nil {
+		err = errors.New("its entry for the profile is not dbgov's")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read the keyring: %w", err)
+	}
+	return &c, nil
+}
+
+// Save keeps c for profile in the keyring.
+func Save(profile string, c Credential) error {
+	v, _ := json.Marshal(c)
+	if _, err := keyringDo("set", "profile:"+profile, string(v)); err != nil {
+		return fmt.Errorf("keep the credential in the keyring: %w", err)
+	}
+	return nil
+}
+
+// Remove deletes the credential kept for profile, if any.
+func Remove(profile string) error {
+	if _, err := keyringDo("delete", "profile:"+profile, ""); err != nil {
+		return fmt.Errorf("remove the credential from the keyring: %w", err)
+	}
+	return nil
+}
+
+// TokenCache keeps the token of one service account, URL and key (hashed) in
+// the keyring, a 0600 file, or this run only. It is safe for concurrent use;
+// a failure to read or write it only costs a login.
+type TokenCache struct {
+	inKeyring bool
+	path      string // the file, when not in the keyring; "" for none
+	name      string // the hash of URL, account and key
+	now       func() time.Time
+
+	mu   sync.Mutex
+	last string // the token last read or put
+}
+
+// NewTokenCache returns the cache of account's tokens at url for key: in the
+// keyring, else in a file of dir unless dir is "".
+func NewTokenCache(inKeyring bool, dir, url, account, key string) *TokenCache {
+	keyHash := sha256.Sum256([]byte(key))
+	id := sha256.Sum256([]byte(url + "\n" + account + "\n" + hex.EncodeToString(keyHash[:])))
+	c := &TokenCache{inKeyring: inKeyring, name: "token:" + hex.EncodeToString(id[:]), now: time.Now}
+	if !inKeyring && dir != "" {
+		c.path = filepath.Join(dir, hex.EncodeToString(id[:])+".json")
+	}
+	return c
+}
+
+// cachedToken is an entry of the cache: a token used until a minute before
+// it expires, or without an exp claim until 50 minutes after the login.
+type cachedToken struct {
+	Token string    `json:"token"`
+	Until time.Time `json:"until"`
+}
+
+// Get returns the kept token while it may be used, else "".
+func (c *TokenCache) Get() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var raw []byte
+	var err error
+	if c.inKeyring {
+		var v string
+		v, err = keyringDo("get", c.name, "")
+		raw = []byte(v)
+	} else {
+		raw, err = os.ReadFile(c.path)
+	}
+	var t cachedToken
+	if err != nil || json.Unmarshal(raw, &t) != nil || !c.now().Before(t.Until) {
+		return ""
+	}
+	c.last = t.Token
+	return t.Token
+}
+
+// Put keeps token, which a login just returned.
+func (c *TokenCache) Put(token string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.last = token
+	t := cachedToken{Token: token, Until: c.now().Add(50 * time.Minute)}
+	if exp, ok := Expiry(token); ok {
+		t.Until = exp.Add(-time.Minute)
+	}
+	raw, _ := json.Marshal(t)
+	dir := filepath.Dir(c.path)
+	switch {
+	case c.inKeyring:
+		_, _ = keyringDo("set", c.name, string(raw))
+	case c.path != "" && os.MkdirAll(dir, 0o700) == nil && os.Chmod(dir, 0o700) == nil:
+		_ = maybe.WriteFile(c.path, raw, 0o600)
+	}
+}
+
+// Drop forgets the kept token: the service refused it, or the user logged out.
+func (c *TokenCache) Drop() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.last = ""
+	if c.inKeyring {
+		_, _ = keyringDo("delete", c.name, "")
+	} else if c.path != "" {
+		_ = os.Remove(c.path)
+	}
+}
+
+// Last returns the token last read or put in this run; "" for none or a nil cache.
+func (c *TokenCache) Last() string {
+	if c == nil {
+		return ""
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.last
+}
+
+// Expiry reads the exp claim of a token shaped as a JWT.
+func Expiry(token string) (time.Time, bool) {
+	parts := strings.Split(token, ".")
+	var claims struct {
+		Exp *float64 `json:"exp"`
+	}
+	if len(parts) != 3 {
+		return time.Time{}, false
+	}
+	payload, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(parts[1], "="))
+	if err != nil || json.Unmarshal(payload, &claims) != nil || claims.Exp == nil {
+		return time.Time{}, false
+	}
+	return time.Unix(int64(*claims.Exp), 0), true
+}
+
+// CacheDir is the directory of the token files: $XDG_CACHE_HOME/dbgov (read
+// through getenv), else dbgov in the user's cache directory.
+func CacheDir(getenv func(string) string) string {
+	dir := getenv("XDG_CACHE_HOME")
+	if !filepath.IsAbs(dir) {
+		if dir, _ = os.UserCacheDir(); dir == "" {
+			return ""
+		}
+	}
+	return filepath.Join(dir, "dbgov")
+}

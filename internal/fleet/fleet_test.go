@@ -1,0 +1,219 @@
+package fleet
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/dbgov/dbgov/client"
+)
+
+func db(i, d string) client.DatabaseName { return client.DatabaseName{Instance: i, Database: d} }
+
+func TestParse_formatsCommentsAndDuplicates(t *testing.T) {
+	in := "# fleet\n\nprod/orders\n  instances/prod/databases/users  \nprod/orders\n#staging/x\nstaging/orders\n"
+	got, err := Parse(strings.NewReader(in), "dbs.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []client.DatabaseName{db("prod", "orders"), db("prod", "users"), db("staging", "orders")}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("Parse = %v, want %v", got, want)
+	}
+}
+
+func TestParse_badLineNamed(t *testing.T) {
+	for _, in := range []string{"prod/orders\nprod\n", "a/b/c\n", "instances/p/databases/\n", "prod/ord ers\n"} {
+		_, err := Parse(strings.NewReader(in), "dbs.txt")
+		if err == nil || !strings.Contains(err.Error(), "dbs.txt, line ") {
+			t.Errorf("Parse(%q) error = %v, want one naming the line", in, err)
+		}
+	}
+	if _, err := Parse(strings.NewReader("# none\n\n"), "-"); err == nil {
+		t.Error("an empty list was accepted")
+	}
+}
+
+func fleetOf(n int) []client.DatabaseName {
+	dbs := make([]client.DatabaseName, n)
+	for i := range dbs {
+		dbs[i] = db("i", fmt.Sprint(i))
+	}
+	return dbs
+}
+
+func TestRun_boundedAndInInputOrder(t *testing.T) {
+	var inFlight, peak atomic.Int32
+	var doneCount atomic.Int32
+	results := Run(context.Background(), fleetOf(40), Options{Concurrency: 3},
+		func(_ context.Context, d client.DatabaseName) (string, error) {
+			n := inFlight.Add(1)
+			for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
+			}
+			time.Sleep(time.Millisecond)
+			inFlight.Add(-1)
+			return d.Database, nil
+		}, func(Result[string]) { doneCount.Add(1) })
+	if p := peak.Load(); p > 3 || p < 2 {
+		t.Errorf("peak concurrency %d, want 2 or 3 (at most 3)", p)
+	}
+	if doneCount.Load() != 40 {
+		t.Errorf("done called %d times, want 40", doneCount.Load())
+	}
+	for i, r := range results {
+		if !r.Sent || r.Value != fmt.Sprint(i) || r.DB.Database != fmt.Sprint(i) {
+			t.Fatalf("result %d = %+v, out of order or not sent", i, r)
+		}
+	}
+}
+
+func TestRun_failFastStartsNoMore(t *testing.T) {
+	var calls atomic.Int32
+	results := Run(context.Background(), fleetOf(20), Options{Concurrency: 1, FailFast: true},
+		func(_ context.Context, d client.DatabaseName) (int, error) {
+			calls.Add(1)
+			if d.Database == "2" {
+				return 0, errors.New("boom")
+			}
+			return 1, nil
+		}, nil)
+	if calls.Load() != 3 {
+		t.Errorf("%d databases started, want 3", calls.Load())
+	}
+	for i, r := range results {
+		if r.Sent != (i <= 2) {
+			t.Errorf("result %d sent = %v", i, r.Sent)
+		}
+	}
+}
+
+func TestRun_cancelStopsStarting(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	results := Run(ctx, fleetOf(10), Options{Concurrency: 2},
+		func(ctx context.Context, d client.DatabaseName) (int, error) {
+			if d.Database == "3" {
+				cancel()
+			}
+			return 0, ctx.Err()
+		}, nil)
+	sent := 0
+	for _, r := range results {
+		if r.Sent {
+			sent++
+		}
+	}
+	if sent < 4 || sent > 5 {
+		t.Errorf("%d databases sent after a cancel at the fourth, want 4 or 5", sent)
+	}
+}
+
+func TestExitCode_rule(t *testing.T) {
+	code := func(err error) int {
+		var n int
+		fmt.Sscan(err.Error(), &n)
+		return n
+	}
+	differ := func(v bool) bool { return v }
+	ok := Result[bool]{Sent: true}
+	diff := Result[bool]{Sent: true, Value: true}
+	fail := func(c int) Result[bool] { return Result[bool]{Sent: true, Err: fmt.Errorf("%d", c)} }
+	for _, tc := range []struct {
+		name    string
+		results []Result[bool]
+		want    int
+	}{
+		{"all ok", []Result[bool]{ok, ok}, 0},
+		{"some differ", []Result[bool]{ok, diff}, 9},
+		{"same failure", []Result[bool]{fail(5), diff, fail(5)}, 5},
+		{"mixed failures", []Result[bool]{fail(5), fail(4)}, 1},
+		{"not sent", []Result[bool]{ok, {}}, 1},
+	} {
+		if got := ExitCode(tc.results, code, differ); got != tc.want {
+			t.Errorf("%s: ExitCode = %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestSummary_countsKinds(t *testing.T) {
+	reason := func(err error) string { return err.Error() }
+	rs := []Result[int]{
+		{Sent: true, Err: errors.New("not found")},
+		{Sent: true},
+		{Sent: true, Err: errors.New("permission denied")},
+		{Sent: true, Err: errors.New("not found")},
+		{},
+	}
+	want := "4 of 5 databases failed (2 not found, 1 not sent, 1 permission denied)"
+	if got := Summary(rs, reason); got != want {
+		t.Errorf("Summary = %q, want %q", got, want)
+	}
+	if got := Summary(rs[1:2], reason); got != "" {
+		t.Errorf("Summary of a success = %q", got)
+	}
+}
+
+func TestThrottle_boundsRequestsInFlight(t *testing.T) {
+	var inFlight, peak atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := inFlight.Add(1)
+		for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
+		}
+		time.Sleep(5 * time.Millisecond)
+		inFlight.Add(-1)
+		io.WriteString(w, "{}")
+	}))
+	defer srv.Close()
+	hc := &http.Client{Transport: Throttle(http.DefaultTransport, 4, time.Millisecond, time.Second)}
+	var wg sync.WaitGroup
+	for range 32 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			resp, err := hc.Get(srv.URL)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}()
+	}
+	wg.Wait()
+	if p := peak.Load(); p > 4 {
+		t.Errorf("server saw %d requests at once, want at most 4", p)
+	}
+}
+
+func TestThrottle_sharedBackoffHonoursRetryAfter(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/busy" {
+			w.Header().Set("Retry-After", "1")
+			w.WriteHeader(http.StatusTooManyRequests)
+			return
+		}
+		io.WriteString(w, "{}")
+	}))
+	defer srv.Close()
+	hc := &http.Client{Transport: Throttle(http.DefaultTransport, 4, time.Millisecond, 5*time.Second)}
+	get := func(path string) {
+		resp, err := hc.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	get("/busy")
+	start := time.Now()
+	get("/other") // another worker's request waits for the same Retry-After
+	if waited := time.Since(start); waited < 900*time.Millisecond {
+		t.Errorf("the next request went after %v, want the 1s Retry-After honoured", waited)
+	}
+}
