@@ -3,6 +3,7 @@ module github.com/dbgov/dbgov
 go 1.26.8
 
 require (
+	github.com/go-json-experiment/json v1.27.2
 	github.com/go-resty/resty/v2 v2.17.2
 	github.com/godbus/dbus/v5 v5.2.2
 	github.com/google/renameio/v2 v2.0.2

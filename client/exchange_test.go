@@ -80,7 +80,7 @@ func TestSend_neverRetriesAPostOrPatchThatReachedTheService(t *testing.T) {
 			return err
 		},
 		"catalog update": func(ctx context.Context, c *Client) error {
-			_, _, err := c.UpdateCatalog(ctx, db, &DatabaseCatalog{}, false)
+			_, err := c.UpdateCatalog(ctx, db, []byte(`{}`), false)
 			return err
 		},
 		"diff": func(ctx context.Context, c *Client) error {

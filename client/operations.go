@@ -23,10 +23,25 @@ func call[T any](ctx context.Context, c *Client, r *Request, err error) (*T, []b
 	return out, raw, nil
 }
 
-// UpdateCatalog replaces the catalog of db (see UpdateCatalogCall).
-func (c *Client) UpdateCatalog(ctx context.Context, db DatabaseName, cat *DatabaseCatalog, allowMissing bool) (*DatabaseCatalog, []byte, error) {
-	r, err := UpdateCatalogCall(db, cat, allowMissing)
-	return call[DatabaseCatalog](ctx, c, r, err)
+// GetCatalog reads the catalog of db and returns it as the service sent it.
+func (c *Client) GetCatalog(ctx context.Context, db DatabaseName) ([]byte, error) {
+	r, err := GetCatalogCall(db)
+	if err != nil {
+		return nil, err
+	}
+	return c.Send(ctx, r, nil)
+}
+
+// UpdateCatalog replaces the catalog of db with catalog, JSON (see
+// UpdateCatalogJSONCall), and returns the catalog the service kept. The
+// answer may be read into catalog's memory.
+func (c *Client) UpdateCatalog(ctx context.Context, db DatabaseName, catalog []byte, allowMissing bool) ([]byte, error) {
+	r, err := UpdateCatalogJSONCall(db, catalog, allowMissing)
+	if err != nil {
+		return nil, err
+	}
+	r.ReuseBody = true
+	return c.Send(ctx, r, nil)
 }
 
 // GetReviewConfig reads the review configuration with the given id.

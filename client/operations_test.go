@@ -26,54 +26,38 @@ type operationCase struct {
 
 var operationCases = []operationCase{
 	{
-		name: "UpdateCatalog fills the name, escapes ids and sets allowMissing",
+		name: "UpdateCatalog sends the catalog as it is, escapes ids and sets allowMissing",
 		do: func(ctx context.Context, c *Client) (any, []byte, error) {
-			return c.UpdateCatalog(ctx, DatabaseName{Instance: "prod:1", Database: "café"}, &DatabaseCatalog{
-				Schemas: []SchemaCatalog{{Name: "public", Tables: []TableCatalog{{
-					Name:           "users",
-					Classification: "1-2",
-					Columns: &ColumnCatalogs{Columns: []ColumnCatalog{
-						{Name: "email", SemanticType: "email-mask", Labels: map[string]string{"pii": "yes"}},
-					}},
-				}}}},
-			}, true)
+			raw, err := c.UpdateCatalog(ctx, DatabaseName{Instance: "prod:1", Database: "café"},
+				[]byte(`{"name":"instances/prod:1/databases/café/catalog","schemas":[{"name":"public","tables":[{"name":"users","futureField":1}]}]}`), true)
+			return nil, raw, err
 		},
-		method: http.MethodPatch,
-		path:   "/v1/instances/prod%3A1/databases/caf%C3%A9/catalog",
-		query:  url.Values{"allowMissing": {"true"}},
-		body: `{"name":"instances/prod:1/databases/café/catalog","schemas":[{"name":"public","tables":[{"name":"users",
-			"classification":"1-2","columns":{"columns":[{"name":"email","semanticType":"email-mask","labels":{"pii":"yes"}}]}}]}]}`,
-		response: `{ "name" : "instances/prod:1/databases/café/catalog" , "schemas": [ { "name": "public", "tables": [
-			{ "name": "users", "columns": { "columns": [ { "name": "email", "semanticType": "email-mask",
-			  "labels": { "pii": "yes" }, "futureField": 1 },
-			  { "name": "doc", "objectSchema": { "type": "GEOMETRY", "structKind": { "properties": {
-			    "a": { "type": "STRING" } } } } } ] },
-			  "classification": "1-2" } ] } ], "etag": "W/1" }`,
-		wantValue: &DatabaseCatalog{
-			Name: "instances/prod:1/databases/café/catalog",
-			Schemas: []SchemaCatalog{{Name: "public", Tables: []TableCatalog{{
-				Name:           "users",
-				Classification: "1-2",
-				Columns: &ColumnCatalogs{Columns: []ColumnCatalog{
-					{Name: "email", SemanticType: "email-mask", Labels: map[string]string{"pii": "yes"}},
-					{Name: "doc", ObjectSchema: &ObjectSchema{Type: "GEOMETRY", StructKind: &StructKind{
-						Properties: map[string]ObjectSchema{"a": {Type: ObjectSchemaTypeString}},
-					}}},
-				}},
-			}}}},
-		},
+		method:   http.MethodPatch,
+		path:     "/v1/instances/prod%3A1/databases/caf%C3%A9/catalog",
+		query:    url.Values{"allowMissing": {"true"}},
+		body:     `{"name":"instances/prod:1/databases/café/catalog","schemas":[{"name":"public","tables":[{"name":"users","futureField":1}]}]}`,
+		response: `{ "name" : "instances/prod:1/databases/café/catalog" , "schemas": [ { "name": "public", "tables": [ { "name": "users", "futureField": 1 } ] } ], "etag": "W/1" }`,
 	},
 	{
 		name: "UpdateCatalog without allowMissing sends no query",
 		do: func(ctx context.Context, c *Client) (any, []byte, error) {
-			return c.UpdateCatalog(ctx, DatabaseName{Instance: "prod", Database: "app"},
-				&DatabaseCatalog{Name: "instances/prod/databases/app/catalog"}, false)
+			raw, err := c.UpdateCatalog(ctx, DatabaseName{Instance: "prod", Database: "app"}, []byte(`{"name":"instances/prod/databases/app/catalog"}`), false)
+			return nil, raw, err
 		},
-		method:    http.MethodPatch,
-		path:      "/v1/instances/prod/databases/app/catalog",
-		body:      `{"name":"instances/prod/databases/app/catalog"}`,
-		response:  `{"name":"instances/prod/databases/app/catalog"}`,
-		wantValue: &DatabaseCatalog{Name: "instances/prod/databases/app/catalog"},
+		method:   http.MethodPatch,
+		path:     "/v1/instances/prod/databases/app/catalog",
+		body:     `{"name":"instances/prod/databases/app/catalog"}`,
+		response: `{"name":"instances/prod/databases/app/catalog"}`,
+	},
+	{
+		name: "GetCatalog escapes ids and returns the catalog as sent",
+		do: func(ctx context.Context, c *Client) (any, []byte, error) {
+			raw, err := c.GetCatalog(ctx, DatabaseName{Instance: "prod:1", Database: "café"})
+			return nil, raw, err
+		},
+		method:   http.MethodGet,
+		path:     "/v1/instances/prod%3A1/databases/caf%C3%A9/catalog",
+		response: `{"name": "instances/prod:1/databases/café/catalog", "schemas": [{"name": "public", "etag": "x"}]}`,
 	},
 	{
 		name: "BatchCreateRevisions fills every parent",

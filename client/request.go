@@ -155,6 +155,14 @@ func UpdateCatalogJSONCall(db DatabaseName, body []byte, allowMissing bool) (*Re
 	return r, nil
 }
 
+// GetCatalogCall builds GET /v1/instances/I/databases/D/catalog.
+func GetCatalogCall(db DatabaseName) (*Request, error) {
+	if err := db.Validate(); err != nil {
+		return nil, err
+	}
+	return &Request{Method: http.MethodGet, Path: db.path() + "/catalog"}, nil
+}
+
 // BatchCreateRevisionsCall builds POST /v1/instances/I/databases/D/revisions:batchCreate
 // creating the revisions in order, with the batch parent and every request's
 // parent set to db.

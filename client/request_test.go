@@ -30,6 +30,9 @@ func TestBuilders_refuseBadInputBeforeSending(t *testing.T) {
 		}, wantErr: ErrInvalidName, wantMsg: `database id ".."`},
 		{name: "no JSON catalog", build: func() (*Request, error) { return UpdateCatalogJSONCall(db, nil, false) },
 			wantErr: ErrInvalidRequest, wantMsg: "no catalog"},
+		{name: "catalog read of a bad database", build: func() (*Request, error) {
+			return GetCatalogCall(DatabaseName{Instance: "i", Database: ""})
+		}, wantErr: ErrInvalidName, wantMsg: "database id"},
 		{name: "no revisions", build: func() (*Request, error) { return BatchCreateRevisionsCall(db, nil) },
 			wantErr: ErrInvalidRequest, wantMsg: "no revisions"},
 		{name: "unknown revision type", build: func() (*Request, error) {

@@ -7,74 +7,54 @@ package client
 
 // DatabaseCatalog is the metadata catalog of one database.
 type DatabaseCatalog struct {
-	// Name is the catalog's name, instances/I/databases/D/catalog.
-	Name string `json:"name,omitempty"`
-	// Schemas are the catalogs of the database's schemas.
-	Schemas []SchemaCatalog `json:"schemas,omitempty"`
+	Name    string          `json:"name,omitempty"`    // instances/I/databases/D/catalog
+	Schemas []SchemaCatalog `json:"schemas,omitempty"` // its schemas
 }
 
 // SchemaCatalog is the catalog of one schema of a database.
 type SchemaCatalog struct {
-	// Name is the schema's name.
-	Name string `json:"name,omitempty"`
-	// Tables are the catalogs of the schema's tables.
-	Tables []TableCatalog `json:"tables,omitempty"`
+	Name   string         `json:"name,omitempty"`   // the schema's name
+	Tables []TableCatalog `json:"tables,omitempty"` // its tables
 }
 
 // TableCatalog is the catalog of one table.
 type TableCatalog struct {
-	// Name is the table's name.
-	Name string `json:"name,omitempty"`
-	// Columns holds the catalogs of the table's columns.
-	Columns *ColumnCatalogs `json:"columns,omitempty"`
-	// ObjectSchema describes the structure of a JSON-like table.
-	ObjectSchema *ObjectSchema `json:"objectSchema,omitempty"`
-	// Classification is the table's data classification.
-	Classification string `json:"classification,omitempty"`
+	Name           string          `json:"name,omitempty"`           // the table's name
+	Columns        *ColumnCatalogs `json:"columns,omitempty"`        // its columns
+	ObjectSchema   *ObjectSchema   `json:"objectSchema,omitempty"`   // the structure of a JSON-like table
+	Classification string          `json:"classification,omitempty"` // its data classification
 }
 
 // ColumnCatalogs wraps the columns of a table, as the service nests them.
 type ColumnCatalogs struct {
-	// Columns are the catalogs of the columns.
-	Columns []ColumnCatalog `json:"columns,omitempty"`
+	Columns []ColumnCatalog `json:"columns,omitempty"` // the columns
 }
 
 // ColumnCatalog is the catalog of one column.
 type ColumnCatalog struct {
-	// Name is the column's name.
-	Name string `json:"name,omitempty"`
-	// SemanticType is the column's semantic type.
-	SemanticType string `json:"semanticType,omitempty"`
-	// Labels are the column's key/value labels.
-	Labels map[string]string `json:"labels,omitempty"`
-	// Classification is the column's data classification.
-	Classification string `json:"classification,omitempty"`
-	// ObjectSchema describes the structure of a JSON-like column.
-	ObjectSchema *ObjectSchema `json:"objectSchema,omitempty"`
+	Name           string            `json:"name,omitempty"`           // the column's name
+	SemanticType   string            `json:"semanticType,omitempty"`   // its semantic type
+	Labels         map[string]string `json:"labels,omitempty"`         // its key/value labels
+	Classification string            `json:"classification,omitempty"` // its data classification
+	ObjectSchema   *ObjectSchema     `json:"objectSchema,omitempty"`   // the structure of a JSON-like column
 }
 
 // ObjectSchema describes the structure of a JSON-like column or table.
 type ObjectSchema struct {
-	// Type is the kind of value described.
-	Type ObjectSchemaType `json:"type,omitempty"`
-	// StructKind describes the properties of an object.
-	StructKind *StructKind `json:"structKind,omitempty"`
-	// ArrayKind describes the elements of an array.
-	ArrayKind *ArrayKind `json:"arrayKind,omitempty"`
-	// SemanticType is the value's semantic type.
-	SemanticType string `json:"semanticType,omitempty"`
+	Type         ObjectSchemaType `json:"type,omitempty"`         // the kind of value described
+	StructKind   *StructKind      `json:"structKind,omitempty"`   // an object's properties
+	ArrayKind    *ArrayKind       `json:"arrayKind,omitempty"`    // an array's elements
+	SemanticType string           `json:"semanticType,omitempty"` // the value's semantic type
 }
 
 // StructKind is the object form of an ObjectSchema.
 type StructKind struct {
-	// Properties describes each property by name.
-	Properties map[string]ObjectSchema `json:"properties,omitempty"`
+	Properties map[string]ObjectSchema `json:"properties,omitempty"` // each property by name
 }
 
 // ArrayKind is the array form of an ObjectSchema.
 type ArrayKind struct {
-	// Kind describes the array's elements.
-	Kind *ObjectSchema `json:"kind,omitempty"`
+	Kind *ObjectSchema `json:"kind,omitempty"` // the elements
 }
 
 // ObjectSchemaType is the type of an ObjectSchema.

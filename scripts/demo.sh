@@ -30,6 +30,9 @@ run policies list --instance prod-pg --database orders
 run policies list --instance prod-pg --database orders --type masking_rule -o name
 run idps list -o json
 run schema diff --instance prod-pg --database orders --changelog 101 --target-changelog 102
+run catalog get --instance prod-pg --database orders
+run catalog set --instance prod-pg --database orders --schema public --table customers --column email --label gdpr=art-9 --dry-run -o json --jq '.changes'
+run catalog set --instance prod-pg --database orders --schema public --table customers --column email --label gdpr=art-9
 run users batch-get alice@example.com --jq '.users[] | "\(.email) \(.userType) mfa=\(.mfaEnabled // false)"'
 printf '\n$ dbgov review-configs get missing   # exits 5: not found\n'
 "$bin" review-configs get missing || echo "(exit code $?)"

@@ -2,82 +2,60 @@ package catalog
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"net/http"
 
 	"github.com/spf13/cobra"
 
 	"github.com/dbgov/dbgov/client"
-	"github.com/dbgov/dbgov/cmd/arity"
-	"github.com/dbgov/dbgov/cmd/dbname"
 	"github.com/dbgov/dbgov/cmd/dryrun"
 	"github.com/dbgov/dbgov/cmd/factory"
+	"github.com/dbgov/dbgov/internal/catalogjson"
 	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/internal/input"
-	"github.com/dbgov/dbgov/internal/iostreams"
 	"github.com/dbgov/dbgov/output"
 )
 
 type updateOptions struct {
-	IO      *iostreams.IOStreams
-	Client  func() (*client.Client, error)
-	Printer func() (output.Printer, error)
-
-	Database     client.DatabaseName
+	dbOptions
 	File         string
 	AllowMissing bool
+	Merge        bool
 	DryRun       bool
 }
 
-func newUpdateCmd(f *factory.Factory, runF func(context.Context, *updateOptions) error) *cobra.Command {
-	opts := &updateOptions{IO: f.IO, Client: f.Client, Printer: f.PrintFlags().ToPrinter}
-	var db dbname.Flags
-	cmd := &cobra.Command{
-		Use:   "update --instance I --database D -f FILE",
-		Short: "Replace the metadata catalog of a database",
-		Long: `Replace the metadata catalog of a database with the one in FILE, and show
-the catalog the service kept: a row per table (COLUMN empty) and a row per
-column, with its semantic type, classification and labels.
-
-FILE is JSON or YAML ("-" reads standard input) holding the catalog itself:
-name and schemas, each schema with its tables, each table with its columns.
-The update replaces the whole catalog: what FILE leaves out is removed. The
-catalog name instances/I/databases/D/catalog is filled in when FILE has none;
-a FILE naming the catalog of another database is refused. A field this
-version does not know, a value of the wrong type or an unknown enum value is
-refused before anything is sent.
-
-With --allow-missing, a database without a catalog gets one; without it,
-the service refuses to update a catalog that does not exist.`,
-		Example: `  dbgov catalog update --instance prod-pg --database orders -f catalog.yaml
-  dbgov catalog update --database instances/prod-pg/databases/orders -f catalog.json --allow-missing
-  dbgov catalog update --instance prod-pg --database orders -f catalog.yaml --dry-run
-  generate-catalog | dbgov catalog update --instance prod-pg --database orders -f - -o json`,
-		Args: arity.Exact(0, "no arguments"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			d, err := db.Resolve()
-			if err != nil {
-				return err
-			}
-			if opts.File == "" {
+func newUpdateCmd(f *factory.Factory) *cobra.Command {
+	opts := &updateOptions{}
+	cmd := onDatabase(f, "update --instance I --database D -f FILE", "Replace the metadata catalog of a database, or merge a file into it", &opts.dbOptions,
+		func(ctx context.Context) error {
+			switch {
+			case opts.File == "":
 				return exitcode.Usagef("-f/--file is required: the catalog to send, as JSON or YAML (- for standard input)")
+			case opts.Merge && opts.AllowMissing:
+				return exitcode.Usagef("--merge needs a catalog to merge into: it cannot be used with --allow-missing")
 			}
-			opts.Database = d
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return runUpdate(cmd.Context(), opts)
-		},
-	}
-	db.Add(cmd)
+			return runUpdate(ctx, opts)
+		})
 	cmd.Flags().StringVarP(&opts.File, "file", "f", "", "catalog `file`, JSON or YAML; - reads standard input")
 	cmd.Flags().BoolVar(&opts.AllowMissing, "allow-missing", false, "create the catalog when the database has none")
+	cmd.Flags().BoolVar(&opts.Merge, "merge", false, "lay the file over the current catalog instead of replacing it")
 	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "print the request that would be sent, and send nothing")
 	return cmd
 }
 
 func runUpdate(ctx context.Context, opts *updateOptions) error {
+	if opts.Merge {
+		file, err := readCatalogFile(opts.File, opts.IO.In)
+		if err != nil {
+			return err
+		}
+		return edit(ctx, &opts.dbOptions, file, opts.File, opts.DryRun, func([]catalogjson.Change) error { return nil })
+	}
 	p, err := opts.Printer()
 	if err != nil {
 		return err
@@ -103,18 +81,20 @@ func runUpdate(ctx context.Context, opts *updateOptions) error {
 		return err
 	}
 	if opts.DryRun {
-		return dryrun.Print(opts.IO.Out, p, c, req)
+		return dryrun.Print(ctx, opts.IO.Out, p, c, req)
 	}
 	// The body is decoded only by the formats that need typed values (table
 	// and name); the others print it as it came.
 	raw, err := c.Send(ctx, req, nil)
 	if err != nil {
-		return fmt.Errorf("update the catalog of %s: %w", opts.Database, err)
+		err = fmt.Errorf("update the catalog of %s: %w", opts.Database, err)
+		var api *client.APIError
+		if opts.AllowMissing && errors.As(err, &api) && api.HTTPStatus == http.StatusForbidden {
+			return exitcode.WithHint(err, "the service refuses --allow-missing (no role holds the permission it checks for it): run again without the flag")
+		}
+		return err
 	}
-	if err := printCatalog(opts, p, raw); err != nil {
-		return fmt.Errorf("show the updated catalog of %s: %w", opts.Database, err)
-	}
-	return nil
+	return printCatalog(ctx, opts.IO.Out, p, opts.Database, raw, "the updated")
 }
 
 // verbatimRequest returns the request sending the catalog file data as it
@@ -163,11 +143,12 @@ func verbatimRequest(opts *updateOptions, data []byte) *client.Request {
 	return req
 }
 
-// printCatalog prints the catalog the service returned. Table and name
-// output read raw as they go, a table at a time, so a large catalog is
-// never decoded whole; a body that is not a catalog is an error there,
-// while json, yaml, jq and template show it as it is.
-func printCatalog(opts *updateOptions, p output.Printer, raw []byte) error {
+// printCatalog prints the catalog raw of db, which is what (the updated
+// catalog, the current one). Table and name output read raw as they go, a
+// table at a time, so a large catalog is never decoded whole; a body that
+// is not a catalog is an error there, while json, yaml, jq and template
+// show it as it is.
+func printCatalog(ctx context.Context, w io.Writer, p output.Printer, db client.DatabaseName, raw []byte, which string) error {
 	var nameErr error
 	doc := output.Document{
 		Raw: raw,
@@ -175,27 +156,24 @@ func printCatalog(opts *updateOptions, p output.Printer, raw []byte) error {
 			var cat struct {
 				Name string `json:"name"`
 			}
-			nameErr = json.Unmarshal(raw, &cat)
-			if nameErr == nil {
-				nameErr = client.EachCatalogTable(raw, func(string, *client.TableCatalog) error { return nil })
+			if nameErr = json.Unmarshal(raw, &cat); nameErr == nil {
+				nameErr = catalogjson.EachTable(raw, func(string, *client.TableCatalog) error { return nil })
 			}
-			switch {
-			case nameErr != nil:
+			if nameErr != nil {
 				return nil
-			case cat.Name == "":
-				return []string{opts.Database.String() + "/catalog"}
 			}
-			return []string{cat.Name}
+			return []string{cmp.Or(cat.Name, db.String()+"/catalog")}
 		},
 		Tables: func() []output.Table {
 			return []output.Table{catalogTable(raw)}
 		},
 	}
-	if err := p.Print(opts.IO.Out, doc); err != nil {
-		return err
+	err := p.Print(ctx, w, doc)
+	if err == nil && nameErr != nil {
+		err = fmt.Errorf("the service's answer is not a catalog: %w", nameErr)
 	}
-	if nameErr != nil {
-		return fmt.Errorf("the service's answer is not a catalog: %w", nameErr)
+	if err != nil {
+		return fmt.Errorf("show %s catalog of %s: %w", which, db, err)
 	}
 	return nil
 }

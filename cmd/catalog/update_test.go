@@ -239,7 +239,8 @@ func TestUpdate_usage(t *testing.T) {
 		{"no instance", []string{"catalog", "update", "--database", "orders", "-f", "testdata/catalog.yaml"}, "instance"},
 		{"bad database id", update("-f", "testdata/catalog.yaml", "--database", "a/b"), "a/b"},
 		{"an argument", update("-f", "testdata/catalog.yaml", "extra"), "takes no arguments"},
-		{"unknown flag", update("-f", "testdata/catalog.yaml", "--merge"), "unknown flag: --merge"},
+		{"unknown flag", update("-f", "testdata/catalog.yaml", "--replace"), "unknown flag: --replace"},
+		{"merge with allow-missing", update("-f", "testdata/catalog.yaml", "--merge", "--allow-missing"), "--merge"},
 		{"bad output", update("-f", "testdata/catalog.yaml", "-o", "xml"), "xml"},
 	}
 	for _, tt := range tests {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/dbgov/dbgov/client"
+	"github.com/dbgov/dbgov/internal/catalogjson"
 	"github.com/dbgov/dbgov/output"
 )
 
@@ -30,9 +31,9 @@ var catalogColumns = []output.Column[row]{
 	}},
 	{Header: "SEMANTIC TYPE", Priority: 2, MinWidth: 13, Value: func(r *row) string {
 		if r.column == nil {
-			return ""
+			return withObjectSchema("", r.table.ObjectSchema)
 		}
-		return r.column.SemanticType
+		return withObjectSchema(r.column.SemanticType, r.column.ObjectSchema)
 	}},
 	{Header: "CLASSIFICATION", Priority: 1, Value: func(r *row) string {
 		if r.column == nil {
@@ -53,7 +54,7 @@ var catalogColumns = []output.Column[row]{
 func catalogTable(raw []byte) output.Table {
 	return output.TableEach(catalogColumns, func(yield func(*row) bool) error {
 		var r row
-		err := client.EachCatalogTable(raw, func(schema string, table *client.TableCatalog) error {
+		err := catalogjson.EachTable(raw, func(schema string, table *client.TableCatalog) error {
 			if r = (row{schema: schema, table: table}); !yield(&r) {
 				return errEnough
 			}
@@ -108,4 +109,13 @@ func labels(m map[string]string) string {
 		b.WriteString(m[k])
 	}
 	return b.String()
+}
+
+// withObjectSchema is the semantic type s, then the type of the object
+// schema o when there is one: "email, OBJECT (object schema)".
+func withObjectSchema(s string, o *client.ObjectSchema) string {
+	if o == nil {
+		return s
+	}
+	return strings.Trim(s+", "+string(o.Type)+" (object schema)", ", ")
 }

@@ -45,9 +45,10 @@ It prints its URL and a ready-to-paste export line, and stops on Ctrl-C.
 
 Tokens of the demo data: dev-admin-token (every permission), dev-readonly-token
 (reads only); the service account ci-bot@example.com may log in with its key.
-Permissions: svc.databaseCatalogs.update, svc.revisions.create,
-svc.reviewConfigs.get, svc.users.get, svc.users.undelete, svc.policies.list,
-svc.databases.get; GET /v1/idps is open.
+Permissions: svc.databaseCatalogs.get, svc.databaseCatalogs.update,
+svc.revisions.create, svc.reviewConfigs.get, svc.users.get,
+svc.users.undelete, svc.policies.list, svc.databases.get; GET /v1/idps is
+open.
 
 --seed starts from one's own data instead (JSON in the demo data's format);
 --generate-* add generated data for benchmarks.`,

@@ -3,6 +3,7 @@ package dryrun
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -22,7 +23,16 @@ type request struct {
 // request is its method and URL on one line and its body below, requests
 // separated by a blank line; in the other formats one request is a document
 // with the fields method, url and body, and several are {"requests": [...]}.
-func Print(w io.Writer, p output.Printer, c *client.Client, reqs ...*client.Request) error {
+func Print(ctx context.Context, w io.Writer, p output.Printer, c *client.Client, reqs ...*client.Request) error {
+	doc, err := Document(c, reqs...)
+	if err != nil {
+		return err
+	}
+	return p.Print(ctx, w, doc)
+}
+
+// Document is the document Print prints.
+func Document(c *client.Client, reqs ...*client.Request) (output.Document, error) {
 	described := make([]request, len(reqs))
 	for i, r := range reqs {
 		described[i] = request{Method: r.Method, URL: c.DisplayURL(r), Body: r.Body}
@@ -34,9 +44,9 @@ func Print(w io.Writer, p output.Printer, c *client.Client, reqs ...*client.Requ
 	}
 	raw, err := json.Marshal(doc)
 	if err != nil {
-		return fmt.Errorf("describe the request: %w", err)
+		return output.Document{}, fmt.Errorf("describe the request: %w", err)
 	}
-	return p.Print(w, output.Document{
+	return output.Document{
 		Raw:       raw,
 		ListField: list,
 		Text: func() string {
@@ -55,5 +65,5 @@ func Print(w io.Writer, p output.Printer, c *client.Client, reqs ...*client.Requ
 			}
 			return b.String()
 		},
-	})
+	}, nil
 }

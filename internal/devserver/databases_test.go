@@ -44,6 +44,21 @@ func TestCatalogUpdate_replacesTheWholeCatalog(t *testing.T) {
 	}
 }
 
+func TestCatalogGet_returnsTheCatalogAsUpdated(t *testing.T) {
+	s := newDemo(t)
+	body := `{"schemas":[{"name":"public","tables":[{"name":"customers","classification":"1-1"}]}]}`
+	wantStatus(t, call(t, s, http.MethodPatch, catalogPath, adminToken, body), http.StatusOK)
+	r := call(t, s, http.MethodGet, catalogPath, adminToken, "")
+	wantStatus(t, r, http.StatusOK)
+	if want := `{"name":"instances/prod-pg/databases/orders/catalog","schemas":[{"name":"public","tables":[{"name":"customers","classification":"1-1"}]}]}` + "\n"; r.body != want {
+		t.Errorf("body = %s\nwant %s", r.body, want)
+	}
+	wantError(t, call(t, s, http.MethodGet, "/v1/instances/prod-pg/databases/inventory/catalog", adminToken, ""), http.StatusNotFound, codeNotFound,
+		`catalog "instances/prod-pg/databases/inventory/catalog" not found`)
+	wantError(t, call(t, s, http.MethodGet, "/v1/instances/prod-pg/databases/nope/catalog", adminToken, ""), http.StatusNotFound, codeNotFound,
+		`database "instances/prod-pg/databases/nope" not found`)
+}
+
 func TestCatalogUpdate_allowMissingCreates(t *testing.T) {
 	s := newDemo(t)
 	path := "/v1/instances/prod-pg/databases/inventory/catalog"

@@ -47,6 +47,7 @@ func routes() []route {
 		{method: http.MethodGet, pattern: []string{"users"}, verb: "batchGet", permission: PermissionUsersGet, handle: (*Server).batchGetUsers},
 		{method: http.MethodPost, pattern: []string{"users", "{}"}, verb: "undelete", permission: PermissionUsersUndelete, handle: (*Server).undeleteUser},
 		{method: http.MethodGet, pattern: []string{"reviewConfigs", "{}"}, permission: PermissionReviewConfigGet, handle: (*Server).getReviewConfig},
+		{method: http.MethodGet, pattern: []string{"instances", "{}", "databases", "{}", "catalog"}, permission: PermissionCatalogGet, handle: (*Server).getCatalog},
 		{method: http.MethodPatch, pattern: []string{"instances", "{}", "databases", "{}", "catalog"}, permission: PermissionCatalogUpdate, handle: (*Server).updateCatalog},
 		{method: http.MethodPost, pattern: []string{"instances", "{}", "databases", "{}", "revisions"}, verb: "batchCreate", permission: PermissionRevisionsCreate, handle: (*Server).batchCreateRevisions},
 		{method: http.MethodGet, pattern: []string{"instances", "{}", "databases", "{}", "policies"}, permission: PermissionPoliciesList, handle: (*Server).listPolicies},

@@ -39,7 +39,7 @@ func TestRouting_wrongMethodAnswers405WithCodeUnknown(t *testing.T) {
 		{http.MethodGet, "/v1/auth/login", "POST"},
 		{http.MethodDelete, "/v1/users:batchGet", "GET"},
 		{http.MethodGet, "/v1/users/bob@example.com:undelete", "POST"},
-		{http.MethodPut, "/v1/instances/prod-pg/databases/orders/catalog", "PATCH"},
+		{http.MethodPut, "/v1/instances/prod-pg/databases/orders/catalog", "GET, PATCH"},
 		{http.MethodGet, "/v1/instances/prod-pg/databases/orders/revisions:batchCreate", "POST"},
 		{http.MethodPost, "/v1/instances/prod-pg/databases/orders/policies", "GET"},
 	}
@@ -122,6 +122,7 @@ func TestAuth_missingPermissionIsNamed(t *testing.T) {
 	}{
 		{http.MethodPost, "/v1/users/bob@example.com:undelete", `{"name":"users/bob@example.com"}`, "svc.users.undelete"},
 		{http.MethodPatch, "/v1/instances/prod-pg/databases/orders/catalog", `{}`, "svc.databaseCatalogs.update"},
+		{http.MethodGet, "/v1/instances/prod-pg/databases/orders/catalog", "", "svc.databaseCatalogs.get"},
 		{http.MethodPost, "/v1/instances/prod-pg/databases/orders/revisions:batchCreate", `{}`, "svc.revisions.create"},
 	}
 	s := newDemo(t)

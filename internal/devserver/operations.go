@@ -77,6 +77,20 @@ func (s *Server) getReviewConfig(req *request) (any, *apiError) {
 	return *rc, nil
 }
 
+// getCatalog answers GET /v1/instances/{i}/databases/{d}/catalog.
+func (s *Server) getCatalog(req *request) (any, *apiError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	db, apiErr := s.database(req.ids[0], req.ids[1])
+	if apiErr != nil {
+		return nil, apiErr
+	}
+	if db.catalog == nil {
+		return nil, notFound("catalog %q not found", databaseName(req.ids[0], req.ids[1])+"/catalog")
+	}
+	return *db.catalog, nil
+}
+
 // updateCatalog answers PATCH /v1/instances/{i}/databases/{d}/catalog: the
 // body replaces the whole catalog; allowMissing=true creates a missing one.
 func (s *Server) updateCatalog(req *request) (any, *apiError) {

@@ -55,7 +55,7 @@ func TestNew_demoUsersCoverEveryKind(t *testing.T) {
 }
 
 const goodSeed = `{
-  "tokens": [{"token": "t-all", "user": "users/root@x.com", "permissions": ["svc.databaseCatalogs.update", "svc.revisions.create", "svc.reviewConfigs.get", "svc.users.get", "svc.users.undelete", "svc.policies.list", "svc.databases.get"]},
+  "tokens": [{"token": "t-all", "user": "users/root@x.com", "permissions": ["svc.databaseCatalogs.get", "svc.databaseCatalogs.update", "svc.revisions.create", "svc.reviewConfigs.get", "svc.users.get", "svc.users.undelete", "svc.policies.list", "svc.databases.get"]},
              {"token": "t-none", "user": "users/nobody@x.com"}],
   "serviceAccounts": [{"email": "bot@x.com", "key": "k", "permissions": ["svc.users.get"]}],
   "instances": [{"id": "i1", "databases": [{"id": "d1",

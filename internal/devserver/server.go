@@ -17,6 +17,7 @@ import (
 
 // The permissions a token may hold, one per gated operation.
 const (
+	PermissionCatalogGet      = "svc.databaseCatalogs.get"    // GET .../catalog
 	PermissionCatalogUpdate   = "svc.databaseCatalogs.update" // PATCH .../catalog
 	PermissionRevisionsCreate = "svc.revisions.create"        // POST .../revisions:batchCreate
 	PermissionReviewConfigGet = "svc.reviewConfigs.get"       // GET /v1/reviewConfigs/{id}
@@ -28,7 +29,7 @@ const (
 
 // Permissions lists every permission the server knows.
 func Permissions() []string {
-	return []string{PermissionCatalogUpdate, PermissionRevisionsCreate, PermissionReviewConfigGet,
+	return []string{PermissionCatalogGet, PermissionCatalogUpdate, PermissionRevisionsCreate, PermissionReviewConfigGet,
 		PermissionUsersGet, PermissionUsersUndelete, PermissionPoliciesList, PermissionDatabasesGet}
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/dbgov/dbgov/client"
 	"github.com/dbgov/dbgov/config"
 	"github.com/dbgov/dbgov/internal/input"
+	"github.com/dbgov/dbgov/internal/textsafe"
 	"github.com/dbgov/dbgov/output"
 )
 
@@ -84,6 +85,18 @@ func (e *IncompleteError) Error() string { return e.Err.Error() }
 // Unwrap returns the failure that stopped the work.
 func (e *IncompleteError) Unwrap() error { return e.Err }
 
+// WithCode gives err an exit code of its own, and kind, its code name in the
+// JSON form: a refusal dbgov finds itself (a catalog object not found: 5).
+func WithCode(err error, code int, kind string) error { return &codeError{err, code, kind} }
+
+type codeError struct {
+	error
+	code int
+	kind string
+}
+
+func (e *codeError) Unwrap() error { return e.error }
+
 // WithHint gives err a hint of the command's own, in place of the general one.
 func WithHint(err error, hint string) error { return &hintError{err, hint} }
 
@@ -108,6 +121,7 @@ func Classify(err error) Report {
 	r := Report{Code: Failure, Message: err.Error(), Kind: "FAILURE"}
 	var (
 		silent    *SilentError
+		coded     *codeError
 		usage     *UsageError
 		api       *client.APIError
 		transport *client.TransportError
@@ -116,6 +130,8 @@ func Classify(err error) Report {
 	switch {
 	case errors.As(err, &silent):
 		r.Code, r.Message, r.Kind = silent.Code, "", "EXIT"
+	case errors.As(err, &coded):
+		r.Code, r.Kind = coded.code, coded.kind
 	case errors.Is(err, ErrTerminated):
 		r.Code, r.Message, r.Kind = Terminated, "terminated", "TERMINATED"
 	case errors.Is(err, context.Canceled):
@@ -204,7 +220,9 @@ func Write(w io.Writer, err error, asJSON bool) int {
 		}
 		line, merr := json.Marshal(map[string]body{"error": b})
 		if merr == nil {
-			fmt.Fprintf(w, "%s\n", line)
+			// C1 controls and format characters as JSON escapes: the same
+			// JSON, which cannot drive a terminal.
+			fmt.Fprintf(w, "%s\n", textsafe.JSON(string(line)))
 			return r.Code
 		}
 	}

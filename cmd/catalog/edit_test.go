@@ -1,0 +1,347 @@
+package catalog_test
+
+import (
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dbgov/dbgov/internal/cmdtest"
+	"github.com/dbgov/dbgov/internal/httpmock"
+)
+
+// serviceCatalog is the catalog the service holds in these tests: protobuf
+// JSON with odd spacing, fields this version does not know, a table with
+// an object schema, and the empty schema name of MySQL.
+const serviceCatalog = `{"name" : "instances/prod-pg/databases/orders/catalog", "schemas": [
+ {"name": "public", "tables": [
+  {"name": "customers", "classification": "1-2", "etag": "t-7", "columns": {"columns": [
+   {"name": "email", "semanticType": "email", "classification": "1-1", "labels": {"pii": "yes", "owner": "crm"}},
+   {"name": "id", "future": {"a": 1}}]}},
+  {"name": "events", "objectSchema": {"type": "OBJECT", "structKind": {"properties": {"kind": {"type": "STRING"}}}}}]},
+ {"tables": [{"name": "legacy", "classification": "3"}]}]}`
+
+func catalogCmd(verb string, extra ...string) []string {
+	return append([]string{"catalog", verb, "--instance", "prod-pg", "--database", "orders"}, extra...)
+}
+
+// writeFile writes content to a file of a temporary directory.
+func writeFile(t *testing.T, name, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestGet_formats(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"table", nil},
+		{"json", []string{"-o", "json"}},
+		{"yaml", []string{"-o", "yaml"}},
+		{"name", []string{"-o", "name"}},
+		{"jq", []string{"--jq", ".schemas[].tables[].name"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := httpmock.New(t)
+			reg.Register(http.MethodGet, catalogPath, 200, serviceCatalog).Query("")
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, catalogCmd("get", tt.args...)...).Expect(t, 0)
+			if res.Stderr != "" {
+				t.Errorf("stderr: %s", res.Stderr)
+			}
+			cmdtest.Golden(t, "get_"+tt.name, res.Stdout)
+		})
+	}
+}
+
+func TestGet_errors(t *testing.T) {
+	reg := httpmock.New(t)
+	reg.Register(http.MethodGet, catalogPath, 404, `{"code": 5, "message": "catalog not found"}`)
+	cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, catalogCmd("get")...).Expect(t, 5).
+		StderrHas(t, "dbgov: read the catalog of instances/prod-pg/databases/orders: catalog not found (HTTP 404 NOT_FOUND)")
+	cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, "catalog", "get", "--instance", "prod-pg").Expect(t, 2).StderrHas(t, "--database is required")
+}
+
+// desired is a catalog file: customers.email reclassified and relabelled,
+// customers.id and events left out, a column added, the empty schema's
+// table reclassified.
+const desired = `schemas:
+  - name: public
+    tables:
+      - name: customers
+        classification: "1-2"
+        columns:
+          columns:
+            - name: email
+              semanticType: email
+              classification: "1-2"
+              labels: {owner: crm, gdpr: art-9}
+            - name: phone
+              semanticType: phone-number
+  - name: ""
+    tables:
+      - name: legacy
+        classification: "2"
+`
+
+func TestDiff_printsWhatTheFileWouldChange(t *testing.T) {
+	file := writeFile(t, "catalog.yaml", desired)
+	tests := []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"table", nil, 0},
+		{"json", []string{"-o", "json"}, 0},
+		{"exit_code", []string{"--exit-code"}, 9},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := httpmock.New(t)
+			reg.Register(http.MethodGet, catalogPath, 200, serviceCatalog).Times(1)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, catalogCmd("diff", append([]string{"-f", file}, tt.args...)...)...).Expect(t, tt.code)
+			if res.Stderr != "" {
+				t.Errorf("stderr: %s", res.Stderr)
+			}
+			cmdtest.Golden(t, "diff_"+tt.name, res.Stdout)
+		})
+	}
+}
+
+func TestDiff_noChanges(t *testing.T) {
+	file := writeFile(t, "same.json", serviceCatalog)
+	for _, args := range [][]string{{"--exit-code"}, {"--exit-code", "-o", "json"}} {
+		reg := httpmock.New(t)
+		reg.Register(http.MethodGet, catalogPath, 200, serviceCatalog).Times(1)
+		res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, catalogCmd("diff", append([]string{"-f", file}, args...)...)...).Expect(t, 0)
+		if want := map[int]string{1: "", 3: "{\n  \"changes\": []\n}\n"}[len(args)]; res.Stdout != want {
+			t.Errorf("%v: stdout %q, want %q", args, res.Stdout, want)
+		}
+	}
+}
+
+func TestDiff_refusesABadFileBeforeSending(t *testing.T) {
+	tests := []struct {
+		name, content string
+		want          []string
+	}{
+		{"a list", `[{"name": "public"}]`, []string{"bad.yaml", "holds no catalog"}},
+		{"null", "null\n", []string{"bad.yaml", "holds no catalog"}},
+		{"not YAML", "schemas: [\n", []string{"bad.yaml"}},
+		{"no file", "", []string{"bad.yaml is empty"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := httpmock.New(t)
+			cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, catalogCmd("diff", "-f", writeFile(t, "bad.yaml", tt.content))...).Expect(t, 2).StderrHas(t, tt.want...)
+			if n := len(reg.Requests()); n != 0 {
+				t.Errorf("sent %d requests", n)
+			}
+		})
+	}
+	cmdtest.Run(t, cmdtest.Options{URL: "http://127.0.0.1:1"}, catalogCmd("diff")...).Expect(t, 2).StderrHas(t, "-f/--file is required")
+}
+
+func TestDiff_refusesAFileTheCatalogCannotHold(t *testing.T) {
+	tests := []struct {
+		name, content, want string
+	}{
+		{"a table given twice", `{"schemas": [{"name": "public", "tables": [{"name": "t"}, {"name": "t"}]}]}`, "public.t is given twice"},
+		{"another catalog", `{"name": "instances/prod-pg/databases/inventory/catalog"}`, "instances/prod-pg/databases/inventory/catalog"},
+		{"tables that are no list", `{"schemas": [{"name": "public", "tables": {"name": "t"}}]}`, "want a list, got an object"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := httpmock.New(t)
+			reg.Register(http.MethodGet, catalogPath, 200, serviceCatalog).Times(1)
+			cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, catalogCmd("diff", "-f", writeFile(t, "twice.json", tt.content))...).
+				Expect(t, 2).StderrHas(t, "twice.json", tt.want)
+		})
+	}
+}
+
+// merged is serviceCatalog with desired laid over it.
+const merged = `{"name":"instances/prod-pg/databases/orders/catalog","schemas":[
+ {"name":"public","tables":[
+  {"name":"customers","classification":"1-2","etag":"t-7","columns":{"columns":[
+   {"name":"email","semanticType":"email","classification":"1-2","labels":{"pii":"yes","owner":"crm","gdpr":"art-9"}},
+   {"name":"id","future":{"a":1}},
+   {"name":"phone","semanticType":"phone-number"}]}},
+  {"name":"events","objectSchema":{"type":"OBJECT","structKind":{"properties":{"kind":{"type":"STRING"}}}}}]},
+ {"tables":[{"name":"legacy","classification":"2"}],"name":""}]}`
+
+func TestUpdateMerge_readsTwiceThenSendsTheMergedCatalog(t *testing.T) {
+	file := writeFile(t, "catalog.yaml", desired)
+	for _, format := range []string{"table", "json"} {
+		t.Run(format, func(t *testing.T) {
+			reg := httpmock.New(t)
+			reg.Register(http.MethodGet, catalogPath, 200, serviceCatalog).Times(1)
+			// The second read finds the same catalog, written otherwise.
+			reg.Register(http.MethodGet, catalogPath, 200, strings.ReplaceAll(serviceCatalog, `"name" : "instances`, `"name":"instances`)).Times(1)
+			reg.Register(http.MethodPatch, catalogPath, 200, merged).Query("").JSONBody(merged).Times(1)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, catalogCmd("update", "--merge", "-f", file, "-o", format)...).Expect(t, 0)
+			if res.Stderr != "" {
+				t.Errorf("stderr: %s", res.Stderr)
+			}
+			cmdtest.Golden(t, "merge_"+format, res.Stdout)
+			var methods []string
+			for _, r := range reg.Requests() {
+				methods = append(methods, r.Method)
+			}
+			if got := strings.Join(methods, " "); got != "GET GET PATCH" {
+				t.Errorf("requests %s, want GET GET PATCH", got)
+			}
+		})
+	}
+}
+
+func TestUpdateMerge_unchangedSendsNoPatch(t *testing.T) {
+	reg := httpmock.New(t)
+	reg.Register(http.MethodGet, catalogPath, 200, serviceCatalog).Times(1)
+	file := writeFile(t, "same.yaml", "schemas: [{name: public, tables: [{name: customers, classification: \"1-2\"}]}]\n")
+	res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, catalogCmd("update", "--merge", "-f", file)...).Expect(t, 0).
+		StderrHas(t, "No changes: the catalog of instances/prod-pg/databases/orders is already as asked; nothing is sent")
+	if res.Stdout != "" {
+		t.Errorf("stdout %q", res.Stdout)
+	}
+}
+
+func TestUpdateMerge_refusesWhenTheCatalogChangedMeanwhile(t *testing.T) {
+	for _, args := range [][]string{nil, {"-o", "json"}} {
+		reg := httpmock.New(t)
+		reg.Register(http.MethodGet, catalogPath, 200, serviceCatalog).Times(1)
+		reg.Register(http.MethodGet, catalogPath, 200, strings.Replace(serviceCatalog, `"classification": "3"`, `"classification": "4"`, 1)).Times(1)
+		res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, catalogCmd("update", append([]string{"--merge", "-f", writeFile(t, "c.yaml", desired)}, args...)...)...).
+			Expect(t, 6).StderrHas(t, "the catalog of instances/prod-pg/databases/orders changed while it was being merged: nothing was written")
+		if args != nil {
+			res.StderrHas(t, `"code":"ABORTED"`, `"exitCode":6`)
+		}
+		if res.Stdout != "" {
+			t.Errorf("stdout %q", res.Stdout)
+		}
+		if n := len(reg.Requests()); n != 2 {
+			t.Errorf("sent %d requests, want the two reads", n)
+		}
+	}
+}
+
+func TestUpdateMerge_dryRunReadsOnly(t *testing.T) {
+	file := writeFile(t, "catalog.yaml", desired)
+	for _, format := range []string{"table", "json"} {
+		t.Run(format, func(t *testing.T) {
+			reg := httpmock.New(t)
+			reg.Register(http.MethodGet, catalogPath, 200, serviceCatalog).Times(1)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, catalogCmd("update", "--merge", "--dry-run", "-f", file, "-o", format)...).Expect(t, 0)
+			cmdtest.Golden(t, "merge_dry_run_"+format, strings.ReplaceAll(res.Stdout, reg.URL(), "http://dbgov.test"))
+		})
+	}
+}
+
+func TestUpdate_allowMissingRefusedSaysSo(t *testing.T) {
+	reg := httpmock.New(t)
+	reg.Register(http.MethodPatch, catalogPath, 403, `{"code": 7, "message": "permission denied"}`)
+	cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, update("-f", "testdata/catalog.yaml", "--allow-missing")...).Expect(t, 4).
+		StderrHas(t, "(HTTP 403 PERMISSION_DENIED)", "hint: the service refuses --allow-missing", "run again without the flag")
+}
+
+func TestSet_changesOneObject(t *testing.T) {
+	tests := []struct {
+		name  string
+		args  []string
+		lines string
+	}{
+		{"column classification", []string{"--schema", "public", "--table", "customers", "--column", "email", "--classification", "1-2"},
+			"~ public.customers.email classification: 1-1 → 1-2\n"},
+		{"labels set and removed", []string{"--schema", "public", "--table", "customers", "--column", "email", "--label", "gdpr=art-9", "--label", "owner=billing", "--remove-label", "pii"},
+			"- public.customers.email labels.pii: yes\n~ public.customers.email labels.owner: crm → billing\n+ public.customers.email labels.gdpr: art-9\n"},
+		{"semantic type removed", []string{"--schema", "public", "--table", "customers", "--column", "email", "--semantic-type", ""},
+			"- public.customers.email semanticType: email\n"},
+		{"table of the empty schema", []string{"--table", "legacy", "--classification", "1"},
+			"~ .legacy classification: 3 → 1\n"},
+		{"column created", []string{"--schema", "public", "--table", "customers", "--column", "phone", "--semantic-type", "phone-number", "--create"},
+			"+ public.customers.phone\n+ public.customers.phone semanticType: phone-number\n"},
+		{"table and schema created", []string{"--schema", "billing", "--table", "invoices", "--classification", "1", "--create"},
+			"+ billing\n+ billing.invoices\n+ billing.invoices classification: 1\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := httpmock.New(t)
+			reg.Register(http.MethodGet, catalogPath, 200, serviceCatalog).Times(2)
+			reg.Register(http.MethodPatch, catalogPath, 200, serviceCatalog).Times(1)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, catalogCmd("set", tt.args...)...).Expect(t, 0)
+			if res.Stdout != tt.lines {
+				t.Errorf("stdout\n%s\nwant\n%s", res.Stdout, tt.lines)
+			}
+		})
+	}
+}
+
+func TestSet_sendsTheCatalogWithTheOneChange(t *testing.T) {
+	reg := httpmock.New(t)
+	reg.Register(http.MethodGet, catalogPath, 200, serviceCatalog).Times(2)
+	want := strings.Replace(strings.Replace(serviceCatalog, `"name" : "instances`, `"name": "instances`, 1), `"name": "id", "future"`, `"name": "id", "semanticType": "uuid", "future"`, 1)
+	reg.Register(http.MethodPatch, catalogPath, 200, want).JSONBody(want)
+	cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, catalogCmd("set", "--schema", "public", "--table", "customers", "--column", "id", "--semantic-type", "uuid", "-o", "name")...).Expect(t, 0)
+}
+
+func TestSet_aMissingObjectNeedsCreate(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"column", []string{"--schema", "public", "--table", "customers", "--column", "fax", "--classification", "1"}, "column public.customers.fax is not in the catalog of instances/prod-pg/databases/orders (--create creates it)"},
+		{"table", []string{"--schema", "public", "--table", "invoices", "--classification", "1"}, "table public.invoices is not in the catalog"},
+		{"schema", []string{"--schema", "billing", "--table", "invoices", "--column", "id", "--classification", "1"}, "schema billing is not in the catalog"},
+		{"dry run", []string{"--table", "nope", "--classification", "1", "--dry-run"}, "table .nope is not in the catalog"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := httpmock.New(t)
+			reg.Register(http.MethodGet, catalogPath, 200, serviceCatalog).Times(1)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, catalogCmd("set", tt.args...)...).Expect(t, 5).StderrHas(t, "dbgov: "+tt.want)
+			if res.Stdout != "" {
+				t.Errorf("stdout %q", res.Stdout)
+			}
+		})
+	}
+}
+
+func TestSet_dryRun(t *testing.T) {
+	reg := httpmock.New(t)
+	reg.Register(http.MethodGet, catalogPath, 200, serviceCatalog).Times(1)
+	res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, catalogCmd("set", "--table", "legacy", "--classification", "1", "--dry-run", "-o", "json")...).Expect(t, 0)
+	cmdtest.Golden(t, "set_dry_run_json", strings.ReplaceAll(res.Stdout, reg.URL(), "http://dbgov.test"))
+}
+
+func TestSet_usage(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no table", []string{"--classification", "1"}, "--table is required"},
+		{"nothing to change", []string{"--table", "t"}, "nothing to change"},
+		{"semantic type of a table", []string{"--table", "t", "--semantic-type", "email"}, "need --column"},
+		{"label of a table", []string{"--table", "t", "--label", "a=b"}, "need --column"},
+		{"label without a value", []string{"--table", "t", "--column", "c", "--label", "a"}, `label "a": want key=value`},
+		{"label set and removed", []string{"--table", "t", "--column", "c", "--label", "a=b", "--remove-label", "a"}, `label "a": want key=value for --label, a key for --remove-label, each key once`},
+		{"empty column", []string{"--table", "t", "--column", "", "--classification", "1"}, "--column needs a column name"},
+		{"an argument", []string{"--table", "t", "--classification", "1", "extra"}, "takes no arguments"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := httpmock.New(t)
+			cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, catalogCmd("set", tt.args...)...).Expect(t, 2).StderrHas(t, tt.want)
+			if n := len(reg.Requests()); n != 0 {
+				t.Errorf("sent %d requests", n)
+			}
+		})
+	}
+}
