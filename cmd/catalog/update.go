@@ -1,7 +1,6 @@
 package catalog
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -64,17 +63,9 @@ func runUpdate(ctx context.Context, opts *updateOptions) error {
 	if err != nil {
 		return err
 	}
-	// Built once: the same request is printed by --dry-run or sent.
-	req := verbatimRequest(opts, data)
-	if req == nil {
-		var cat client.DatabaseCatalog
-		if err := input.Decode(input.Name(opts.File), data, &cat); err != nil {
-			return err
-		}
-		req, err = client.UpdateCatalogCall(opts.Database, &cat, opts.AllowMissing)
-		if err != nil {
-			return exitcode.NewUsage(fmt.Errorf("%s: %w", input.Name(opts.File), err))
-		}
+	req, err := updateRequest(opts, data)
+	if err != nil {
+		return err
 	}
 	c, err := opts.Client()
 	if err != nil {
@@ -97,50 +88,25 @@ func runUpdate(ctx context.Context, opts *updateOptions) error {
 	return printCatalog(opts.IO.Out, p, opts.Database, raw, "the updated")
 }
 
-// verbatimRequest returns the request sending the catalog file data as it
-// is, its name filled in when it has none, or nil when the file has to be
-// decoded: it is YAML, holds what decoding would refuse or drop, or names
-// a catalog that is not the database's (Decode and UpdateCatalogCall then
-// say what is wrong). A large JSON catalog is so sent without being
-// decoded and encoded again. --dry-run shows the request as decoded.
-func verbatimRequest(opts *updateOptions, data []byte) *client.Request {
-	if opts.DryRun {
-		return nil
-	}
-	top, ok := input.Verbatim(data, (*client.DatabaseCatalog)(nil))
-	if !ok {
-		return nil
-	}
-	want := opts.Database.String() + "/catalog"
-	body := data
-	if name, given := top["name"]; given {
-		var got string
-		if err := json.Unmarshal(name, &got); err != nil || got != want {
-			return nil
-		}
-	} else {
-		quoted, err := json.Marshal(want)
-		if err != nil {
-			return nil
-		}
-		// The name goes first, before the members of the file's object.
-		rest := bytes.TrimLeft(data, " \t\r\n")[1:]
-		body = make([]byte, 0, cap(data)+len(quoted)+10)
-		body = append(append(append(body, `{"name":`...), quoted...), ',')
-		if trimmed := bytes.TrimLeft(rest, " \t\r\n"); trimmed[0] == '}' {
-			body = append(body[:len(body)-1], trimmed...)
-		} else {
-			body = append(body, rest...)
+// updateRequest is the PATCH sending the file data. A JSON file that decoding
+// would not change is sent as it is, so that a large catalog is neither
+// decoded nor encoded again; --dry-run shows it decoded.
+func updateRequest(opts *updateOptions, data []byte) (*client.Request, error) {
+	if body, ok := catalogjson.Verbatim(data, opts.Database.String()+"/catalog"); ok && !opts.DryRun {
+		if req, err := client.UpdateCatalogJSONCall(opts.Database, body, opts.AllowMissing); err == nil {
+			req.ReuseBody = true // the answer may take the file's memory
+			return req, nil
 		}
 	}
-	req, err := client.UpdateCatalogJSONCall(opts.Database, body, opts.AllowMissing)
+	var cat client.DatabaseCatalog
+	if err := input.Decode(input.Name(opts.File), data, &cat); err != nil {
+		return nil, err
+	}
+	req, err := client.UpdateCatalogCall(opts.Database, &cat, opts.AllowMissing)
 	if err != nil {
-		return nil
+		return nil, exitcode.NewUsage(fmt.Errorf("%s: %w", input.Name(opts.File), err))
 	}
-	// Nothing reads the file once it is sent: the answer, often of the
-	// same size, may take its memory.
-	req.ReuseBody = true
-	return req
+	return req, nil
 }
 
 // printCatalog prints the catalog raw of db, which is what (the updated

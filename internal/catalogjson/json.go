@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -180,4 +181,80 @@ func EachTable(raw []byte, fn func(schema string, table *client.TableCatalog) er
 		}
 	}
 	return nil
+}
+
+// shapes says, for each object of a catalog file, what each member holds
+// ("*": any member): a string, a known enum value, an object of a shape
+// ({) or a list ([) of them.
+var shapes = map[string]map[string]string{
+	"catalog":    {"name": "string", "schemas": "[{schema"},
+	"schema":     {"name": "string", "tables": "[{table"},
+	"table":      {"name": "string", "columns": "{columns", "objectSchema": "{object", "classification": "string"},
+	"columns":    {"columns": "[{column"},
+	"column":     {"name": "string", "semanticType": "string", "labels": "{labels", "classification": "string", "objectSchema": "{object"},
+	"labels":     {"*": "string"},
+	"object":     {"type": "enum", "structKind": "{struct", "arrayKind": "{array", "semanticType": "string"},
+	"struct":     {"properties": "{properties"},
+	"properties": {"*": "{object"},
+	"array":      {"kind": "{object"},
+}
+
+// verbatim reads the next value of dec, and reports whether it holds what
+// shape says and nothing else: no null, no member unknown or spelt
+// otherwise, no name given twice.
+func verbatim(dec *jsontext.Decoder, shape string) bool {
+	t, err := dec.ReadToken()
+	switch {
+	case err != nil:
+		return false
+	case shape == "string" || shape == "enum":
+		return t.Kind() == '"' && (shape == "string" || client.ObjectSchemaType(t.String()).Known())
+	case t.Kind() != jsontext.Kind(shape[0]):
+		return false
+	}
+	for dec.PeekKind() != ']' && dec.PeekKind() != '}' {
+		elem := shape[1:]
+		if t.Kind() == '{' {
+			name, err := dec.ReadValue()
+			if err != nil {
+				return false
+			}
+			var ok bool
+			if elem, ok = shapes[shape[1:]][string(name[1:len(name)-1])]; !ok {
+				elem = shapes[shape[1:]]["*"]
+			}
+		}
+		if elem == "" || !verbatim(dec, elem) {
+			return false
+		}
+	}
+	_, err = dec.ReadToken()
+	return err == nil
+}
+
+// Verbatim returns the catalog file raw as it can be sent for the catalog
+// called name: as it is, or with that name put first when it gives none.
+// It reports false when the file must be decoded instead: input.Decode
+// refuses it, or what it decodes, encoded, would differ (a null, a key in
+// another case), or the file names another catalog. It decodes nothing.
+func Verbatim(raw []byte, name string) ([]byte, bool) {
+	var r reader
+	cat, err := r.object(raw)
+	dec := jsontext.NewDecoder(bytes.NewBuffer(raw))
+	if err != nil || !verbatim(dec, "{catalog") {
+		return nil, false
+	}
+	if _, err := dec.ReadToken(); err != io.EOF {
+		return nil, false
+	}
+	if cat.get("name") != nil {
+		return raw, cat.name == name
+	}
+	quoted, _ := json.Marshal(name)
+	body := append(append(make([]byte, 0, cap(raw)+len(quoted)+10), `{"name":`...), quoted...)
+	rest := bytes.TrimLeft(raw, " \t\r\n")[1:] // after the '{'
+	if trimmed := bytes.TrimLeft(rest, " \t\r\n"); trimmed[0] == '}' {
+		return append(body, trimmed...), true
+	}
+	return append(append(body, ','), rest...), true
 }
