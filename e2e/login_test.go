@@ -250,9 +250,13 @@ func TestAuthLogout_removesEverything(t *testing.T) {
 
 // TestAuthLogin_gnomeKeyring runs login, a command, status and logout on a
 // real Secret Service, gnome-keyring in a D-Bus session of its own, where the
-// machine has them.
+// machine has them and DBGOV_TEST_GNOME_KEYRING=1 asks for it: the daemon
+// is slow to come up on a loaded machine, which would make the suite flaky.
 func TestAuthLogin_gnomeKeyring(t *testing.T) {
 	t.Parallel()
+	if os.Getenv("DBGOV_TEST_GNOME_KEYRING") != "1" {
+		t.Skip("set DBGOV_TEST_GNOME_KEYRING=1 to run against a real gnome-keyring")
+	}
 	for _, tool := range []string{"dbus-run-session", "gnome-keyring-daemon"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("no %s: %v", tool, err)

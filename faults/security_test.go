@@ -500,7 +500,8 @@ func TestSecurity_terminalEscapesShownEscaped(t *testing.T) {
 					respond(w, 200, `{"name": "reviewConfigs/`+v("x")+`", "title": "`+v("title")+`", "enabled": true,
  "resources": ["`+v("projects/p")+`"], "rules": [{"type": "`+v("naming.table")+`", "level": "`+v("ERROR")+`", "engine": "`+v("MYSQL")+`"}]}`)
 				case p == "/v1/users:batchGet":
-					respond(w, 200, `{"users": [{"name": "users/`+v("a@x.com")+`", "email": "`+v("a@x.com")+`", "title": "`+v("Ann")+`",
+					// The name is the user's asked for: another would make the answer invalid.
+					respond(w, 200, `{"users": [{"name": "users/a@x.com", "email": "`+v("a@x.com")+`", "title": "`+v("Ann")+`",
  "state": "`+v("ACTIVE")+`", "userType": "`+v("USER")+`", "groups": ["`+v("groups/g")+`"]}]}`)
 				case strings.HasSuffix(p, ":undelete"):
 					respond(w, 200, `{"name": "users/a@x.com", "email": "`+v("a@x.com")+`", "title": "`+v("Ann")+`"}`)
@@ -645,5 +646,96 @@ func TestSecurity_debugLogOfBadAnswersHidesSecrets(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// unsafeRunes are the characters that must never reach a terminal raw:
+// controls (OSC 52 writes the clipboard), C1 controls, bidirectional
+// overrides and isolates, line separators and invisible characters.
+const unsafeRunes = "\x1b\x07\x00\u0085\u009b\u202e\u2066\u2069\u2028\u200b\ufeff\u2060"
+
+// unsafeJSON is unsafeRunes in a JSON string as a service may send it.
+const unsafeJSON = `\u001b]52;c;ZXZpbA==\u0007 \u0000 ` + "\u0085 \u009b \u202e \u2066 \u2069 \u2028 \u200b \ufeff \u2060"
+
+func TestSecurity_everyOutputEscapedOnATerminal(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t, func(w http.ResponseWriter, r *http.Request, _ int) {
+		switch p := r.URL.Path; {
+		case p == "/v1/users:batchGet":
+			respond(w, 200, `{"users": [{"name": "users/a@x.com", "email": "a@x.com", "title": "Ann `+unsafeJSON+`"}]}`)
+		case strings.HasSuffix(p, "/missing"):
+			respond(w, 404, `{"code": 5, "message": "not found `+unsafeJSON+`"}`)
+		case strings.HasPrefix(p, "/v1/reviewConfigs/"):
+			respond(w, 200, `{"name": "reviewConfigs/x `+unsafeJSON+`", "title": "t"}`)
+		default:
+			respond(w, 404, apiError(5, "no route"))
+		}
+	})
+	users := []string{"users", "batch-get", "a@x.com"}
+	for _, args := range [][]string{
+		users,
+		append(users, "-o", "json"),
+		append(users, "-o", "yaml"),
+		append(users, "--jq", ".users[].title"),
+		append(users, "--jq", ".users[]"),
+		append(users, "--template", "{{range .users}}{{.title}}{{end}}"),
+		{"review-configs", "get", "x", "-o", "name"},
+	} {
+		onTerminal := run(t, opts{env: withURL(srv, nil), tty: true}, args...).expect(t, 0).noPanic(t)
+		if i := strings.IndexAny(onTerminal.stdout, unsafeRunes); i >= 0 {
+			t.Errorf("dbgov %s on a terminal: stdout holds a raw %q:\n%q", quoteArgs(args), []rune(onTerminal.stdout[i:])[0], onTerminal.stdout)
+		}
+		if !strings.Contains(onTerminal.stdout, "\\u202e") {
+			t.Errorf("dbgov %s on a terminal: the override is not shown escaped:\n%q", quoteArgs(args), onTerminal.stdout)
+		}
+	}
+	// Piped, what was sent is printed as it was.
+	piped := run(t, opts{env: withURL(srv, nil)}, append(users, "--jq", ".users[].title")...).expect(t, 0)
+	if want := "Ann \x1b]52;c;ZXZpbA==\x07 \x00 \u0085 \u009b \u202e \u2066 \u2069 \u2028 \u200b \ufeff \u2060\n"; piped.stdout != want {
+		t.Errorf("piped --jq: %q, want %q", piped.stdout, want)
+	}
+	// Error lines, text or JSON, never carry them either.
+	for _, args := range [][]string{{"review-configs", "get", "missing"}, {"review-configs", "get", "missing", "-o", "json"}} {
+		res := run(t, opts{env: withURL(srv, nil)}, args...).expect(t, 5).noPanic(t)
+		if i := strings.IndexAny(res.stderr, unsafeRunes); i >= 0 {
+			t.Errorf("dbgov %s: stderr holds a raw %q:\n%q", quoteArgs(args), []rune(res.stderr[i:])[0], res.stderr)
+		}
+	}
+}
+
+func TestSecurity_secretsMaskedWhateverTheNameCase(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t, func(w http.ResponseWriter, r *http.Request, _ int) {
+		respond(w, 200, `{"identityProviders": [{"name": "idps/a", "config": {"oauth2Config": {"client_secret": "`+secretClient+`"},
+ "ldapConfig": {"BIND_PASSWORD": "`+secretBind+`"}, "oidcConfig": {"ClientSecret": "`+secretOIDC+`"}}}]}`)
+	})
+	for _, format := range [][]string{{"-o", "json"}, {"-o", "yaml"}, {"--jq", "."}, {"--jq", ".identityProviders[]"}, {"--template", "{{.}}"}} {
+		args := append([]string{"idps", "list"}, format...)
+		res := run(t, opts{env: withURL(srv, nil)}, args...).expect(t, 0)
+		for _, s := range []string{secretClient, secretBind, secretOIDC} {
+			if strings.Contains(res.stdout, s) {
+				t.Errorf("dbgov %s shows the secret %q:\n%s", quoteArgs(args), s, clip(res.stdout))
+			}
+		}
+		if n := strings.Count(res.stdout, "********"); n != 3 {
+			t.Errorf("dbgov %s: %d masks, want 3:\n%s", quoteArgs(args), n, clip(res.stdout))
+		}
+	}
+}
+
+func TestFault_ambiguousAnswerIsInvalid(t *testing.T) {
+	t.Parallel()
+	for _, body := range []string{
+		`{"users": [{"name": "users/a@x.com", "state": "ACTIVE", "State": "DELETED"}]}`,
+		`{"users": [{"name": "users/a@x.com", "state": "ACTIVE", "state": "DELETED"}]}`,
+	} {
+		srv := newServer(t, always(200, body))
+		for _, format := range [][]string{nil, {"-o", "json"}, {"-o", "yaml"}, {"-o", "name"}, {"--jq", ".users[].state"}, {"--template", "{{.}}"}} {
+			args := append([]string{"users", "batch-get", "a@x.com"}, format...)
+			res := run(t, opts{env: withURL(srv, nil)}, args...).expect(t, 1).noPanic(t).stderrHas(t, "invalid response: ")
+			if res.stdout != "" {
+				t.Errorf("dbgov %s printed %q", quoteArgs(args), res.stdout)
+			}
+		}
 	}
 }

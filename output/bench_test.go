@@ -2,6 +2,7 @@ package output
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"strconv"
@@ -40,7 +41,7 @@ func benchmarkPrinter(b *testing.B, opts Options, doc Document) {
 	b.SetBytes(int64(len(doc.Raw)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := p.Print(io.Discard, doc); err != nil {
+		if err := p.Print(context.Background(), io.Discard, doc); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -92,7 +93,7 @@ func BenchmarkTablePrinter(b *testing.B) {
 			}
 			b.ReportAllocs()
 			for b.Loop() {
-				if err := p.Print(io.Discard, doc); err != nil {
+				if err := p.Print(context.Background(), io.Discard, doc); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -109,28 +110,15 @@ func BenchmarkTemplatePrinter(b *testing.B) {
 	benchmarkPrinter(b, Options{Template: `{{range .users}}{{.email}}{{"\n"}}{{end}}`}, Document{Raw: usersBody(50000, true), ListField: "users"})
 }
 
-// BenchmarkMaskSecrets masks the secrets of a 25 MB answer, as the debug
-// log does.
-func BenchmarkMaskSecrets(b *testing.B) {
-	raw := usersBody(50000, true)
-	b.SetBytes(int64(len(raw)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := MaskSecrets(raw); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-// BenchmarkDecodeValue decodes a 25 MB answer into the values jq and
+// BenchmarkDecodeDocument decodes a 25 MB answer into the values jq and
 // templates work on, secrets masked.
-func BenchmarkDecodeValue(b *testing.B) {
-	raw := usersBody(50000, true)
-	b.SetBytes(int64(len(raw)))
+func BenchmarkDecodeDocument(b *testing.B) {
+	doc := Document{Raw: usersBody(50000, true), ListField: "users"}
+	b.SetBytes(int64(len(doc.Raw)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if decodeValue(raw, true, "users") == nil {
-			b.Fatal("nothing decoded")
+		if _, err := decodeDocument(doc, true); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
@@ -159,7 +147,7 @@ func BenchmarkTablePrinter_tableOf(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := p.Print(io.Discard, doc); err != nil {
+		if err := p.Print(context.Background(), io.Discard, doc); err != nil {
 			b.Fatal(err)
 		}
 	}

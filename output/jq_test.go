@@ -2,9 +2,9 @@ package output
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
-	"math"
 	"os/exec"
 	"strings"
 	"testing"
@@ -26,7 +26,7 @@ func TestJQPrinter_printsWhatJQRawWould(t *testing.T) {
 		{name: "arrays indented", expr: ".users[0].groups", want: "[\n  \"g1\",\n  \"g2\"\n]\n"},
 		{name: "each result on its own line", expr: ".users[0].groups[]", want: "g1\ng2\n"},
 		{name: "large integers kept", expr: ".users[0].quota", want: "123456789012345678901234567890\n"},
-		{name: "decimals as jq prints them", expr: ".users[0].n", want: "1.5\n"},
+		{name: "decimals as sent", expr: ".users[0].n", want: "1.50\n"},
 		{name: "arithmetic", expr: ".users | length + 1", want: "2\n"},
 		{name: "null", expr: ".next", want: "null\n"},
 		{name: "booleans", expr: ".users[0].name | startswith(\"users/\")", want: "true\n"},
@@ -49,40 +49,37 @@ func TestJQPrinter_printsWhatJQRawWould(t *testing.T) {
 	}
 }
 
-func TestJQPrinter_printsNumbersAsJQDoes(t *testing.T) {
+func TestJQPrinter_printsNumbersAsSent(t *testing.T) {
 	const raw = `{"f": 1.10, "e": 1e2, "i": 10, "big": 12345678901234567890, "neg": -0.5e-5, "huge": 1e400,
 		"items": [{"f": 1.10, "e": 1e2, "i": 10, "big": 12345678901234567890}]}`
 	tests := []struct {
 		name, expr, want string
 	}{
-		{"decimal", ".f", "1.1\n"},
-		{"exponent", ".e", "100\n"},
+		{"decimal", ".f", "1.10\n"},
+		{"exponent", ".e", "1e2\n"},
 		{"integer", ".i", "10\n"},
 		{"large integer exact", ".big", "12345678901234567890\n"},
 		{"large integer arithmetic", ".big + 1", "12345678901234567891\n"},
-		{"small number in exponent form", ".neg", "-5e-06\n"},
-		{"out of range", ".huge", "1.7976931348623157e+308\n"},
-		{"numbers inside an array", "[.f, .e, .i]", "[\n  1.1,\n  100,\n  10\n]\n"},
-		{"numbers inside an object", "{f, e}", "{\n  \"e\": 100,\n  \"f\": 1.1\n}\n"},
+		{"small number", ".neg", "-0.5e-5\n"},
+		{"out of range", ".huge", "1e400\n"},
+		{"numbers inside an array", "[.f, .e, .i]", "[\n  1.10,\n  1e2,\n  10\n]\n"},
+		{"numbers inside an object", "{f, e}", "{\n  \"e\": 1e2,\n  \"f\": 1.10\n}\n"},
 		{"arithmetic on decimals", ".f * 3", "3.3000000000000003\n"},
 		{"comparison of decimal and integer", ".e == 100", "true\n"},
-		{"element by element: decimal", ".items[] | .f", "1.1\n"},
-		{"element by element: exponent", ".items[].e", "100\n"},
+		{"element by element: decimal", ".items[] | .f", "1.10\n"},
+		{"element by element: exponent", ".items[].e", "1e2\n"},
 		{"element by element: integer", ".items[] | .i", "10\n"},
 		{"element by element: large integer", ".items[] | .big", "12345678901234567890\n"},
-		{"element by element: whole element", ".items[]", "{\n  \"big\": 12345678901234567890,\n  \"e\": 100,\n  \"f\": 1.1,\n  \"i\": 10\n}\n"},
+		{"element by element: whole element", ".items[]", "{\n  \"big\": 12345678901234567890,\n  \"e\": 1e2,\n  \"f\": 1.10,\n  \"i\": 10\n}\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := New(Options{JQ: tt.expr})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if streamed := p.(jqPrinter).stream != nil; streamed != strings.HasPrefix(tt.name, "element by element") {
+			p := newJQ(t, Options{JQ: tt.expr})
+			if streamed := p.stream != nil; streamed != strings.HasPrefix(tt.name, "element by element") {
 				t.Fatalf("streamed %v", streamed)
 			}
 			var buf bytes.Buffer
-			if err := p.Print(&buf, Document{Raw: []byte(raw)}); err != nil {
+			if err := p.Print(context.Background(), &buf, Document{Raw: []byte(raw)}); err != nil {
 				t.Fatal(err)
 			}
 			if got := buf.String(); got != tt.want {
@@ -92,36 +89,20 @@ func TestJQPrinter_printsNumbersAsJQDoes(t *testing.T) {
 	}
 }
 
-func TestJQNumber_makesTheValuesGojqMakes(t *testing.T) {
-	// gojq's tonumber decodes a number's text as gojq decodes JSON.
-	query, err := gojq.Parse("tonumber")
+// newJQ returns the jq printer New makes for opts.
+func newJQ(t *testing.T, opts Options) jqPrinter {
+	t.Helper()
+	p, err := New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	code, err := gojq.Compile(query)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, text := range []string{
-		"0", "-0", "7", "-7", "10", "1.10", "1e2", "1E2", "1.0", "-0.0", "0.5e-5", "123456789012345678",
-		"999999999999999999", "9223372036854775807", "-9223372036854775808", "9223372036854775808",
-		"12345678901234567890", "-12345678901234567890123", "1e400", "-1e400", "1e-400", "4.9e-324",
-		"1.7976931348623157e308", "123456789.123456789",
-	} {
-		t.Run(text, func(t *testing.T) {
-			want, _ := code.Run(text).Next()
-			got := jqNumber([]byte(text))
-			if fmt.Sprintf("%T %v", got, got) != fmt.Sprintf("%T %v", want, want) {
-				t.Errorf("got %T %v, want %T %v", got, got, want, want)
-			}
-		})
-	}
+	return p.(checked).Printer.(jqPrinter)
 }
 
 // TestJQPrinter_printsWhatJQPrints compares --jq with the jq on PATH, if
 // any, on documents whose keys are in order (gojq sorts keys, jq keeps
-// them as given) and whose integers jq 1.6 does not round (gojq keeps them
-// exact).
+// them as given) and whose numbers are written as every jq prints them
+// (jq 1.6 rewrites 1.10 as 1.1; dbgov, as jq 1.7, keeps what was sent).
 func TestJQPrinter_printsWhatJQPrints(t *testing.T) {
 	jq, err := exec.LookPath("jq")
 	if err != nil {
@@ -129,11 +110,11 @@ func TestJQPrinter_printsWhatJQPrints(t *testing.T) {
 	}
 	t.Setenv("DBGOV_JQ_TEST_VALUE", "from the environment")
 	docs := []string{
-		`{"a": 1.10, "b": 1e2, "c": 10, "d": -0.5e-5, "e": 1e16, "f": 1.5e300, "g": 0.1, "h": 3.0, "i": 1e400, "j": 123456789.123,
-			"k": 1e-4, "l": 9.999e-5, "m": 123e15, "n": 1E2, "o": -7}`,
-		`{"items": [{"id": 1, "name": "tab\there", "ratio": 0.25, "tags": ["x", "y"]}, {"id": 2, "name": "caf\u00e9 \u007f\u001f\u2028 \ud83d\ude00", "ratio": 2.5e-7, "tags": []}],
+		`{"a": 1.5, "b": 100, "c": 10, "d": -0.5, "e": 100000, "f": 0.001, "g": 0.1, "h": 3.25, "i": 123456789, "j": 123456789.123,
+			"k": 0.0001, "l": 0.0009999, "m": 123000, "n": 0, "o": -7}`,
+		`{"items": [{"id": 1, "name": "tab\there", "ratio": 0.25, "tags": ["x", "y"]}, {"id": 2, "name": "caf\u00e9 \u007f\u001f\u2028 \ud83d\ude00", "ratio": 0.125, "tags": []}],
 			"next": null, "ok": true, "total": 2}`,
-		`[{"a": {"b": [1, 2.50, {"c": {}}]}}, [], {}, "s", null, false]`,
+		`[{"a": {"b": [1, 2.5, {"c": {}}]}}, [], {}, "s", null, false]`,
 	}
 	exprs := []string{
 		".", ".[]", ".items[]", ".items[].name", ".items[] | .ratio", ".items | map(.ratio * 3)", "[.[] | numbers]",
@@ -158,68 +139,6 @@ func TestJQPrinter_printsWhatJQPrints(t *testing.T) {
 				}
 			})
 		}
-	}
-}
-
-func TestAppendJQFloat_printsAsJQ16(t *testing.T) {
-	tests := []struct {
-		f    float64
-		want string
-	}{
-		{0, "0"},
-		{math.Copysign(0, -1), "-0"},
-		{1, "1"},
-		{1.1, "1.1"},
-		{-2.5, "-2.5"},
-		{100, "100"},
-		{0.1, "0.1"},
-		{0.0001, "0.0001"},
-		{0.00012, "0.00012"},
-		{1e-5, "1e-05"},
-		{-2.5e-5, "-2.5e-05"},
-		{9.999e-5, "9.999e-05"},
-		{1e-7, "1e-07"},
-		{5e-324, "5e-324"},
-		{1e15, "1000000000000000"},
-		{1e16, "1e+16"},
-		{123e15, "123000000000000000"},
-		{123e16, "1.23e+18"},
-		{12345678901234567890, "12345678901234567000"},
-		{1.5e300, "1.5e+300"},
-		{123456789.123, "123456789.123"},
-		{1.0 / 3, "0.3333333333333333"},
-		{math.MaxFloat64, "1.7976931348623157e+308"},
-		{math.Inf(1), "1.7976931348623157e+308"},
-		{math.Inf(-1), "-1.7976931348623157e+308"},
-		{math.NaN(), "null"},
-	}
-	for _, tt := range tests {
-		if got := string(appendJQFloat(nil, tt.f)); got != tt.want {
-			t.Errorf("appendJQFloat(%v) = %q, want %q", tt.f, got, tt.want)
-		}
-	}
-}
-
-func TestJQFloats_copiesOnlyWhatHoldsFloats(t *testing.T) {
-	inner := map[string]any{"f": 1.5, "s": "x"}
-	plain := []any{"a", 1}
-	v := map[string]any{"inner": inner, "plain": plain}
-	out, changed := jqFloats(v)
-	if !changed {
-		t.Fatal("a float was not replaced")
-	}
-	got := out.(map[string]any)
-	if got["inner"].(map[string]any)["f"] != json.Number("1.5") {
-		t.Errorf("float not replaced: %#v", got)
-	}
-	if inner["f"] != 1.5 {
-		t.Errorf("the input was changed: %#v", inner)
-	}
-	if &got["plain"].([]any)[0] != &plain[0] {
-		t.Error("an array without floats was copied")
-	}
-	if _, changed := jqFloats(plain); changed {
-		t.Error("an array without floats reported as changed")
 	}
 }
 
@@ -258,7 +177,7 @@ func TestJQPrinter_readsTheEnvironmentWhenBuilt(t *testing.T) {
 	}
 	t.Setenv("DBGOV_JQ_TEST_VALUE", "after")
 	var buf bytes.Buffer
-	if err := p.Print(&buf, Document{Raw: []byte(`{}`)}); err != nil {
+	if err := p.Print(context.Background(), &buf, Document{Raw: []byte(`{}`)}); err != nil {
 		t.Fatal(err)
 	}
 	if got := buf.String(); got != "before\n" {
@@ -416,11 +335,7 @@ func TestJQPrinter_streamingPrintsWhatTheWholeDocumentGives(t *testing.T) {
 	for _, d := range docs {
 		for _, expr := range exprs {
 			for _, show := range []bool{false, true} {
-				p, err := New(Options{JQ: expr, ShowSecrets: show})
-				if err != nil {
-					t.Fatal(err)
-				}
-				streaming := p.(jqPrinter)
+				streaming := newJQ(t, Options{JQ: expr, ShowSecrets: show})
 				if streaming.stream == nil {
 					t.Fatalf("%s is not streamed", expr)
 				}
@@ -428,8 +343,8 @@ func TestJQPrinter_streamingPrintsWhatTheWholeDocumentGives(t *testing.T) {
 				whole.stream = nil
 				doc := Document{Raw: []byte(d.raw), ListField: d.list}
 				var got, want bytes.Buffer
-				gotErr := streaming.Print(&got, doc)
-				wantErr := whole.Print(&want, doc)
+				gotErr := checked{streaming}.Print(context.Background(), &got, doc)
+				wantErr := checked{whole}.Print(context.Background(), &want, doc)
 				if got.String() != want.String() || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
 					t.Errorf("%s on %s (list %q, secrets shown %v):\nstreamed %q, %v\nwhole    %q, %v",
 						expr, d.raw, d.list, show, got.String(), gotErr, want.String(), wantErr)
@@ -445,21 +360,21 @@ func TestJQStream_walksOnlyDocumentsShapedForIt(t *testing.T) {
 		mask            bool
 		want            string // the elements walked, "-" when the document is not walked
 	}{
-		{".users[]", `{"users": [{"a": 1}, 2 , "x"]}`, "users", true, `{"a": 1}|2|"x"`},
+		{".users[]", `{"users": [{"a": 1}, 2 , "x"]}`, "users", true, `{"a":1}|2|"x"`},
 		{".users[]", `{"users": []}`, "users", true, ``},
 		{".users[]", `{"next": "t"}`, "users", true, ``},
 		{".users[]", `{"users": null}`, "users", true, ``},
 		{".users[]", `{"users": null}`, "", true, `-`},
 		{".users[]", `{"next": "t"}`, "", true, `-`},
 		{".users[]", `{"users": {"a": 1}}`, "users", true, `-`},
-		{".users[]", `{"users": [1], "users": [2]}`, "users", true, `-`},
 		{".users[]", `{"us\u0065rs": [1]}`, "users", true, `1`},
 		{".users[]", `[1]`, "users", true, `-`},
 		{".schemas[].tables[]", `{"schemas": [{"tables": [1, 2]}, {"tables": []}, {"tables": [3]}]}`, "", true, `1|2|3`},
 		{".schemas[].tables[]", `{"schemas": [{"tables": [1, 2]}, {"name": "no tables"}]}`, "", true, `-`},
 		{".tempRecoveryCodes[]", `{"tempRecoveryCodes": ["c"]}`, "", true, `-`},
 		{".tempRecoveryCodes[]", `{"tempRecoveryCodes": ["c"]}`, "", false, `"c"`},
-		{".[]", ` [ {"a": [1, {"b": "]"}]} , "\"]" ] `, "", true, `{"a": [1, {"b": "]"}]}|"\"]"`},
+		{".[]", ` [ {"a": [1, {"b": "]"}]} , "\"]" ] `, "", true, `{"a":[1,{"b":"]"}]}|"\"]"`},
+		{".[]", `[{"tempOtpSecret": "s", "n": 1.50}]`, "", true, `{"n":1.50,"tempOtpSecret":"********"}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.expr+" "+tt.raw, func(t *testing.T) {
@@ -468,9 +383,10 @@ func TestJQStream_walksOnlyDocumentsShapedForIt(t *testing.T) {
 				t.Fatal(err)
 			}
 			var elems []string
-			ok, err := newJQStream(q).walk([]byte(tt.raw), tt.mask, tt.list, func(elem []byte) error {
-				elems = append(elems, string(elem))
-				return nil
+			ok, err := newJQStream(q).walk([]byte(tt.raw), tt.mask, tt.list, func(elem any) error {
+				b, err := json.Marshal(elem)
+				elems = append(elems, string(b))
+				return err
 			})
 			if err != nil {
 				t.Fatal(err)

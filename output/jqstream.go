@@ -1,11 +1,13 @@
 package output
 
 import (
-	"bytes"
+	"errors"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/itchyny/gojq"
 
-	"github.com/dbgov/dbgov/internal/jsonscan"
+	"github.com/dbgov/dbgov/internal/jsondoc"
+	"github.com/dbgov/dbgov/internal/secret"
 )
 
 // jqStream runs a jq expression that begins by walking into the document
@@ -106,142 +108,100 @@ func fieldName(ix *gojq.Index) (string, bool) {
 	return ix.Name, true
 }
 
-// walk calls each with the bytes of every element the steps reach in src,
-// a valid JSON document, in order. It returns false, having called each
-// for nothing, when the document is not shaped as the steps expect: a
-// field step on anything but an object holding the field once (a secret
-// field when secrets are masked counts as missing), an iteration on
-// anything but an array. The list field of a list response, when absent or
-// null at the top, counts as an empty array. Then the whole document has
-// to be decoded for jq to say what it makes of it.
-func (s *jqStream) walk(src []byte, mask bool, list string, each func(elem []byte) error) (bool, error) {
-	w := streamWalker{src: src, steps: s.steps, mask: mask, list: list}
-	if !w.check(jsonscan.SkipSpace(src, 0), 0) {
-		return false, nil
+// walk calls each with every element the steps reach in raw, a checked
+// JSON document, decoded, in order. It returns false, having called each
+// for nothing, when the document is not shaped as the steps expect: a field
+// step on anything but an object holding the field (a secret field when
+// secrets are masked counts as missing), an iteration on anything but an
+// array. The list field of a list response, when absent or null at the top,
+// counts as an empty array. Then the whole document has to be decoded for
+// jq to say what it makes of it.
+func (s *jqStream) walk(raw []byte, mask bool, list string, each func(v any) error) (bool, error) {
+	w := streamWalker{steps: s.steps, mask: mask, list: list}
+	if err := w.value(jsondoc.NewDecoder(raw), 0); err != nil {
+		return false, ignoreShape(err)
 	}
-	w.each = each
-	return true, w.emit(jsonscan.SkipSpace(src, 0), 0)
+	r := newValueReader()
+	w.each = func(dec *jsontext.Decoder) error {
+		v, err := r.read(&tokens{dec: dec, mask: mask})
+		if err != nil {
+			return err
+		}
+		return each(v)
+	}
+	return true, w.value(jsondoc.NewDecoder(raw), 0)
+}
+
+// errShape stops the walk of a document not shaped for streaming.
+var errShape = errors.New("not shaped for streaming")
+
+func ignoreShape(err error) error {
+	if errors.Is(err, errShape) {
+		return nil
+	}
+	return err
 }
 
 type streamWalker struct {
-	src   []byte
 	steps []string
 	mask  bool
 	list  string
-	each  func(elem []byte) error
+	// each reads an element the steps reach; nil only checks the shape.
+	each func(dec *jsontext.Decoder) error
 }
 
-// field finds the value of the field name in the object at i: its offset,
-// or -1 when the object does not hold it. found is false when the object
-// holds it more than once.
-func (w *streamWalker) field(i int, name string) (at int, ok bool) {
-	at = -1
-	i = jsonscan.SkipSpace(w.src, i+1) // past '{'
-	if w.src[i] == '}' {
-		return -1, true
-	}
-	for {
-		end := jsonscan.StringEnd(w.src, i)
-		key := w.src[i:end]
-		i = jsonscan.SkipSpace(w.src, end)
-		i = jsonscan.SkipSpace(w.src, i+1) // past ':'
-		if keyIs(key, name) {
-			if at >= 0 {
-				return -1, false
-			}
-			at = i
+// value walks the value dec is at from the given step on.
+func (w *streamWalker) value(dec *jsontext.Decoder, step int) error {
+	switch {
+	case step == len(w.steps) && w.each == nil:
+		return dec.SkipValue()
+	case step == len(w.steps):
+		return w.each(dec)
+	case w.steps[step] == "":
+		if dec.PeekKind() != '[' {
+			return errShape
 		}
-		i = jsonscan.SkipSpace(w.src, jsonscan.ValueEnd(w.src, i))
-		if w.src[i] == ',' {
-			i = jsonscan.SkipSpace(w.src, i+1)
-			continue
-		}
-		return at, true
+		return w.members(dec, func() error { return w.value(dec, step+1) })
 	}
-}
-
-// elements calls fn with the offsets of the start and end of each element
-// of the array at i.
-func (w *streamWalker) elements(i int, fn func(at, end int) bool) bool {
-	i = jsonscan.SkipSpace(w.src, i+1) // past '['
-	if w.src[i] == ']' {
-		return true
-	}
-	for {
-		end := jsonscan.ValueEnd(w.src, i)
-		if !fn(i, end) {
-			return false
-		}
-		i = jsonscan.SkipSpace(w.src, end)
-		if w.src[i] == ',' {
-			i = jsonscan.SkipSpace(w.src, i+1)
-			continue
-		}
-		return true
-	}
-}
-
-// target resolves a field step at the value at i: the offset of the
-// field's value, -1 for an empty list (the list field absent or null), or
-// ok false when the document is not shaped for streaming.
-func (w *streamWalker) target(i, step int) (at int, ok bool) {
 	name := w.steps[step]
-	if w.src[i] != '{' || (w.mask && IsSecretField(name)) {
-		return 0, false
+	if dec.PeekKind() != '{' || (w.mask && secret.IsData(name)) {
+		return errShape
 	}
-	at, ok = w.field(i, name)
 	isList := step == 0 && w.list != "" && name == w.list
-	if !ok || (at < 0 && !isList) {
-		return 0, false
-	}
-	if isList && (at < 0 || w.src[at] == 'n') {
-		return -1, true
-	}
-	return at, true
-}
-
-func (w *streamWalker) check(i, step int) bool {
-	if step == len(w.steps) {
-		return true
-	}
-	if w.steps[step] == "" {
-		if w.src[i] != '[' {
-			return false
+	found := false
+	err := w.members(dec, func() error {
+		key, err := dec.ReadValue()
+		switch {
+		case err != nil:
+			return err
+		case jsondoc.Unquote(key) != name:
+			return dec.SkipValue()
 		}
-		return w.elements(i, func(at, _ int) bool { return w.check(at, step+1) })
+		found = true
+		if isList && dec.PeekKind() == 'n' {
+			return dec.SkipValue()
+		}
+		return w.value(dec, step+1)
+	})
+	if err == nil && !found && !isList {
+		return errShape
 	}
-	at, ok := w.target(i, step)
-	if !ok {
-		return false
-	}
-	return at < 0 || w.check(at, step+1)
+	return err
 }
 
-func (w *streamWalker) emit(i, step int) error {
-	if w.steps[step] == "" {
-		var err error
-		w.elements(i, func(at, end int) bool {
-			if step+1 == len(w.steps) {
-				err = w.each(w.src[at:end])
-			} else {
-				err = w.emit(at, step+1)
-			}
-			return err == nil
-		})
+// members reads the object or array dec is at, calling fn at each member
+// or element.
+func (w *streamWalker) members(dec *jsontext.Decoder, fn func() error) error {
+	open, err := dec.ReadToken()
+	if err != nil {
 		return err
 	}
-	at, _ := w.target(i, step)
-	if at < 0 {
-		return nil
+	end := open.Kind() + 2 // '{' + 2 == '}', '[' + 2 == ']'
+	for dec.PeekKind() != end {
+		if err := fn(); err != nil {
+			return err
+		}
 	}
-	return w.emit(at, step+1)
-}
-
-// keyIs reports whether the quoted key is name, also when the key is
-// written with escapes.
-func keyIs(key []byte, name string) bool {
-	if bytes.IndexByte(key, '\\') < 0 {
-		return string(key[1:len(key)-1]) == name
-	}
-	return unquoteKey(key) == name
+	_, err = dec.ReadToken()
+	return err
 }

@@ -2,9 +2,13 @@ package output
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/dbgov/dbgov/internal/jsondoc"
 )
 
 func printJSON(t *testing.T, raw, listField string, showSecrets bool) (string, error) {
@@ -30,7 +34,6 @@ func TestJSONPrinter_keepsTheDocument(t *testing.T) {
 		{"escaped quote before a brace inside a string", `{"s":"a\\\"}","t":"\\\\"}`,
 			"{\n  \"s\": \"a\\\\\\\"}\",\n  \"t\": \"\\\\\\\\\"\n}\n"},
 		{"empty containers", `{"o":{ },"a":[ ]}`, "{\n  \"o\": {},\n  \"a\": []\n}\n"},
-		{"duplicate keys kept", `{"a":1,"a":2}`, "{\n  \"a\": 1,\n  \"a\": 2\n}\n"},
 		{"top-level array", `[1,{"a":"b"}]`, "[\n  1,\n  {\n    \"a\": \"b\"\n  }\n]\n"},
 		{"top-level string", ` "x" `, "\"x\"\n"},
 		{"top-level number", `42`, "42\n"},
@@ -69,7 +72,9 @@ func TestJSONPrinter_masksSecretsAtEveryDepth(t *testing.T) {
 		{"a key written with escapes", `{"client\u0053ecret":"s","x":1}`, `{"client\u0053ecret":"********","x":1}`},
 		{"a secret value that looks like JSON", `{"clientSecret":"}\",\"x\":{","y":2}`, `{"clientSecret":"********","y":2}`},
 		{"names as values are not keys", `{"name":"clientSecret","v":["serviceKey"]}`, `{"name":"clientSecret","v":["serviceKey"]}`},
-		{"similar names are not secrets", `{"clientSecretHint":"h","ClientSecret":"c"}`, `{"clientSecretHint":"h","ClientSecret":"c"}`},
+		{"similar names are not secrets", `{"clientSecretHint":"h","secret":"c","password":"p"}`, `{"clientSecretHint":"h","secret":"c","password":"p"}`},
+		{"names in any case or with underscores", `{"client_secret":"a","ClientSecret":{},"x":{"BIND_PASSWORD":"b","Service_Key":"k"}}`,
+			`{"client_secret":"********","ClientSecret":{},"x":{"BIND_PASSWORD":"********","Service_Key":"********"}}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -154,30 +159,6 @@ func TestJSONPrinter_matchesStandardIndent(t *testing.T) {
 	}
 }
 
-func TestMaskSecrets_compactsAndMasks(t *testing.T) {
-	got, err := MaskSecrets([]byte(`{ "email": "sa@x.com", "serviceKey": "k", "n": [1, 2] }`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := `{"email":"sa@x.com","serviceKey":"********","n":[1,2]}`; string(got) != want {
-		t.Errorf("got %s, want %s", got, want)
-	}
-	if _, err := MaskSecrets([]byte("not json")); err == nil {
-		t.Error("MaskSecrets accepted text that is not JSON")
-	}
-}
-
-func TestIsSecretField(t *testing.T) {
-	for name, want := range map[string]bool{
-		"clientSecret": true, "bindPassword": true, "tempOtpSecret": true, "tempRecoveryCodes": true, "serviceKey": true,
-		"name": false, "clientId": false, "password": false, "secret": false, "": false,
-	} {
-		if got := IsSecretField(name); got != want {
-			t.Errorf("IsSecretField(%q) = %v, want %v", name, got, want)
-		}
-	}
-}
-
 // compact returns the JSON text s compacted, failing the test when it is
 // not JSON.
 func compact(t *testing.T, s string) string {
@@ -200,15 +181,19 @@ func FuzzJSONPrinter(f *testing.F) {
 		`{"a":[{"b":[{"c":{}}]}]}`,
 		`{"a":`,
 		"\xff",
+		`{"a":1,"a":2}`, `{"x":[{"state":1,"State":2}]}`,
 	} {
 		f.Add([]byte(seed), true)
 	}
 	f.Fuzz(func(t *testing.T, raw []byte, mask bool) {
 		for _, list := range []string{"", "users"} {
 			var out bytes.Buffer
-			err := jsonPrinter{mask: mask}.Print(&out, Document{Raw: raw, ListField: list})
-			valid := json.Valid(raw)
-			if !valid {
+			p, err := New(Options{Format: "json", ShowSecrets: !mask})
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = p.Print(context.Background(), &out, Document{Raw: raw, ListField: list})
+			if !json.Valid(raw) || jsondoc.Check(raw) != nil {
 				if err == nil {
 					t.Fatalf("invalid input %q printed without error: %q", raw, out.Bytes())
 				}
@@ -228,6 +213,70 @@ func FuzzJSONPrinter(f *testing.F) {
 				if got := bytes.TrimRight(out.Bytes(), "\n"); !bytes.Equal(got, bytes.TrimRight(want.Bytes(), " \t\r\n")) {
 					t.Fatalf("input %q: got %q, json.Indent gives %q", raw, got, want.Bytes())
 				}
+			}
+		}
+	})
+}
+
+var decodeSeeds = []string{
+	`{"users": [{"name": "users/a@x.com", "tempRecoveryCodes": ["a"], "tempOtpSecret": "", "quota": 12345678901234567890}]}`,
+	`{"a": 1 , "b" :2}`,
+	`{}`, `[]`, `null`, `"s"`, `-1.5e-3`, `true`, ` [ false , null ] `,
+	`{"identityProviders":[{"config":{"ldapConfig":{"bindPassword":"x","clientSecret":{}, "client_secret": "y"}}}]}`,
+	`{"client\u0053ecret":"s","users":null}`,
+	`{"s":"a\\\"}","t":"\u00e9\ud83d\ude00","u":"\ud800"}`,
+	"{\"bad\":\"\xff\xfe\",\"k\xffey\":1}",
+	`{"a":[{"b":[{"c":{}}]}],"serviceKey":[1],"bindPassword":null}`,
+}
+
+// decodeStandard is what encoding/json, with UseNumber, makes of the
+// document as -o json prints it.
+func decodeStandard(t testing.TB, raw []byte, mask bool, list string) any {
+	t.Helper()
+	var printed bytes.Buffer
+	if err := writeJSON(&printed, raw, list, mask); err != nil {
+		t.Fatalf("print %q: %v", raw, err)
+	}
+	dec := json.NewDecoder(&printed)
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		t.Fatalf("decode %q: %v", printed.Bytes(), err)
+	}
+	return v
+}
+
+func TestDecodeDocument_matchesEncodingJSON(t *testing.T) {
+	for _, raw := range decodeSeeds {
+		for _, mask := range []bool{false, true} {
+			for _, list := range []string{"", "users"} {
+				got, err := decodeDocument(Document{Raw: []byte(raw), ListField: list}, mask)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want := decodeStandard(t, []byte(raw), mask, list); !reflect.DeepEqual(got, want) {
+					t.Errorf("%s (mask %v, list %q):\ngot  %#v\nwant %#v", raw, mask, list, got, want)
+				}
+			}
+		}
+	}
+}
+
+func FuzzDecodeDocument(f *testing.F) {
+	for _, seed := range decodeSeeds {
+		f.Add([]byte(seed), true)
+	}
+	f.Fuzz(func(t *testing.T, raw []byte, mask bool) {
+		if jsondoc.Check(raw) != nil {
+			return
+		}
+		for _, list := range []string{"", "users"} {
+			got, err := decodeDocument(Document{Raw: raw, ListField: list}, mask)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := decodeStandard(t, raw, mask, list); !reflect.DeepEqual(got, want) {
+				t.Fatalf("%q (mask %v, list %q):\ngot  %#v\nwant %#v", raw, mask, list, got, want)
 			}
 		}
 	})

@@ -2,6 +2,7 @@ package output
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 )
@@ -13,9 +14,9 @@ type namePrinter struct {
 }
 
 // Print prints the resource names of doc, one a line.
-func (p namePrinter) Print(w io.Writer, doc Document) error {
+func (p namePrinter) Print(ctx context.Context, w io.Writer, doc Document) error {
 	if doc.Names == nil && p.fallback != nil {
-		return p.fallback.Print(w, doc)
+		return p.fallback.Print(ctx, w, doc)
 	}
 	if doc.Names == nil {
 		return fmt.Errorf("%w: this result has no resource names to print with -o name: use -o table, json or yaml", ErrInvalidOptions)

@@ -4,6 +4,7 @@
 package output
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -81,31 +82,40 @@ type Document struct {
 
 // Printer prints documents in the format chosen by New.
 type Printer interface {
-	Print(w io.Writer, doc Document) error
+	// Print prints doc to w; it stops with the context's cause once ctx is done.
+	Print(ctx context.Context, w io.Writer, doc Document) error
 }
 
 // New chooses the printer for opts. Its errors wrap ErrInvalidOptions.
 func New(opts Options) (Printer, error) {
+	p, err := newPrinter(opts)
+	if err != nil {
+		return nil, err
+	}
+	return checked{p}, nil
+}
+
+func newPrinter(opts Options) (Printer, error) {
 	switch opts.Format {
 	case "", "table", "wide", "json", "yaml", "name":
 	default:
 		return nil, fmt.Errorf("%w: unknown output format %q: use one of %s",
 			ErrInvalidOptions, opts.Format, strings.Join(Formats, ", "))
 	}
-	mask := !opts.ShowSecrets
+	s := style{mask: !opts.ShowSecrets, tty: opts.TTY}
 	switch {
 	case opts.JQ != "" && opts.Template != "":
 		return nil, fmt.Errorf("%w: --jq and --template cannot be used together", ErrInvalidOptions)
 	case opts.JQ != "":
-		return newJQPrinter(opts.JQ, mask)
+		return newJQPrinter(opts.JQ, s)
 	case opts.Template != "":
-		return newTemplatePrinter(opts.Template, mask)
+		return newTemplatePrinter(opts.Template, s)
 	}
 	switch opts.Format {
 	case "json":
-		return jsonPrinter{mask: mask}, nil
+		return jsonPrinter{s}, nil
 	case "yaml":
-		return yamlPrinter{mask: mask}, nil
+		return yamlPrinter{s}, nil
 	case "name":
 		if opts.FormatIsDefault {
 			return namePrinter{fallback: tablePrinter{opts: opts}}, nil

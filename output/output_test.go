@@ -2,6 +2,7 @@ package output
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -15,7 +16,7 @@ func render(t *testing.T, opts Options, doc Document) (string, error) {
 		t.Fatalf("New(%+v): %v", opts, err)
 	}
 	var buf bytes.Buffer
-	err = p.Print(&buf, doc)
+	err = p.Print(context.Background(), &buf, doc)
 	return buf.String(), err
 }
 
@@ -102,7 +103,7 @@ func TestPrint_reportsWriteErrors(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := p.Print(failingWriter{}, doc); err == nil || !strings.Contains(err.Error(), "disk full") {
+		if err := p.Print(context.Background(), failingWriter{}, doc); err == nil || !strings.Contains(err.Error(), "disk full") {
 			t.Errorf("%+v: Print to a failing writer = %v, want the write error", opts, err)
 		}
 	}

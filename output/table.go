@@ -3,6 +3,7 @@ package output
 import (
 	"bufio"
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -134,12 +135,12 @@ type tablePrinter struct {
 }
 
 // Print prints the tables of doc, or its text, or its JSON when it has neither.
-func (p tablePrinter) Print(w io.Writer, doc Document) error {
+func (p tablePrinter) Print(ctx context.Context, w io.Writer, doc Document) error {
 	if doc.Text != nil {
 		return printText(w, doc.Text(), p.opts.TTY, doc.Diff && p.opts.Color)
 	}
 	if doc.Tables == nil {
-		return jsonPrinter{mask: !p.opts.ShowSecrets}.Print(w, doc)
+		return jsonPrinter{style{mask: !p.opts.ShowSecrets, tty: p.opts.TTY}}.Print(ctx, w, doc)
 	}
 	defer gcHeadroom(len(doc.Raw))()
 	bw := bufio.NewWriterSize(w, 64<<10)

@@ -3,6 +3,7 @@ package output
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -12,33 +13,41 @@ import (
 
 // templatePrinter executes a Go text/template over the document.
 type templatePrinter struct {
+	style
 	tmpl *template.Template
-	mask bool
 }
 
-func newTemplatePrinter(text string, mask bool) (Printer, error) {
+func newTemplatePrinter(text string, s style) (Printer, error) {
 	tmpl, err := template.New("--template").Funcs(templateFuncs()).Parse(text)
 	if err != nil {
 		return nil, FilterError{fmt.Errorf("%w: parse --template: %w", ErrInvalidOptions, err)}
 	}
-	return templatePrinter{tmpl: tmpl, mask: mask}, nil
+	return templatePrinter{style: s, tmpl: tmpl}, nil
 }
 
-// Print executes the template over doc.
-func (p templatePrinter) Print(w io.Writer, doc Document) error {
+// Print executes the template over doc. A template cannot watch the
+// context, so it runs on its own: once ctx is done, Print returns at once
+// and the template stops at its next write, which fails.
+func (p templatePrinter) Print(ctx context.Context, w io.Writer, doc Document) error {
 	data, err := decodeDocument(doc, p.mask)
 	if err != nil {
 		return err
 	}
-	bw := bufio.NewWriterSize(w, 64<<10)
-	if err := p.tmpl.Execute(bw, data); err != nil {
-		bw.Flush()
-		return FilterError{fmt.Errorf("execute --template: %w", err)}
+	done := make(chan error, 1)
+	go func() {
+		done <- p.output(w, false, "--template output", func(bw *bufio.Writer) error {
+			if err := p.tmpl.Execute(bw, data); err != nil {
+				return FilterError{fmt.Errorf("execute --template: %w", err)}
+			}
+			return nil
+		})
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return context.Cause(ctx)
 	}
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("write --template output: %w", err)
-	}
-	return nil
 }
 
 // templateFuncs are the functions templates may call, named as gh names

@@ -57,16 +57,17 @@ func TestYAMLPrinter_writingPieceByPieceEqualsWholeDocument(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var node yaml.Node
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.UseNumber()
-		whole, err := yamlValue(dec)
+		doc := newTokens(raw, false, "")
+		tok, err := doc.next()
 		if err != nil {
 			t.Fatal(err)
 		}
-		node = *whole
+		whole, err := yamlNode(tok, doc)
+		if err != nil {
+			t.Fatal(err)
+		}
 		var want bytes.Buffer
-		if err := encodeYAML(&want, &node); err != nil {
+		if err := encodeYAML(&want, whole); err != nil {
 			t.Fatal(err)
 		}
 		if got != want.String() {

@@ -155,7 +155,7 @@ func runAPI(ctx context.Context, opts *apiOptions) error {
 	// The request was sent: an answer that names no resource prints no
 	// names rather than failing as if nothing had been sent.
 	doc.Names = func() []string { return namesIn(raw) }
-	if err := p.Print(opts.IO.Out, doc); err != nil || opts.Method == http.MethodGet {
+	if err := p.Print(ctx, opts.IO.Out, doc); err != nil || opts.Method == http.MethodGet {
 		return err
 	}
 	var v any

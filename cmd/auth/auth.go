@@ -171,7 +171,7 @@ func runStatus(cmd *cobra.Command, f *factory.Factory) error {
 		st.TokenExpires = expires.UTC().Format(time.RFC3339)
 	}
 	raw, _ := json.Marshal(st)
-	err = p.Print(f.IO.Out, output.Document{Raw: raw, Text: func() string {
+	err = p.Print(cmd.Context(), f.IO.Out, output.Document{Raw: raw, Text: func() string {
 		var b strings.Builder
 		for _, l := range [][3]string{{"URL", st.URL, st.URLSource}, {"Profile", st.Profile, ""},
 			{"Logged in as", st.Email, st.UserType}, {"Credential", st.Credential, st.CredentialSource},

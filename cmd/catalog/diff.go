@@ -43,7 +43,7 @@ func runDiff(ctx context.Context, opts *diffOptions) error {
 	if err != nil {
 		return compareError(opts.Database, opts.File, err)
 	}
-	if err := printChanges(opts.IO.Out, p, opts.Database, changes, nil, nil); err != nil {
+	if err := printChanges(ctx, opts.IO.Out, p, opts.Database, changes, nil, nil); err != nil {
 		return err
 	}
 	if opts.ExitCode && len(changes) > 0 {

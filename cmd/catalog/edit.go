@@ -64,13 +64,13 @@ func edit(ctx context.Context, opts *dbOptions, patch []byte, path string, dryRu
 	switch {
 	case len(changes) == 0:
 		fmt.Fprintf(opts.IO.ErrOut, "No changes: the catalog of %s is already as asked; nothing is sent\n", db)
-		return printChanges(opts.IO.Out, p, db, nil, nil, nil)
+		return printChanges(ctx, opts.IO.Out, p, db, nil, nil, nil)
 	case dryRun:
 		req, err := client.UpdateCatalogJSONCall(db, merged, false)
 		if err != nil {
 			return err
 		}
-		return printChanges(opts.IO.Out, p, db, changes, c, req)
+		return printChanges(ctx, opts.IO.Out, p, db, changes, c, req)
 	}
 	again, err := c.GetCatalog(ctx, db)
 	if err != nil {
@@ -89,13 +89,13 @@ func edit(ctx context.Context, opts *dbOptions, patch []byte, path string, dryRu
 	if _, err := c.UpdateCatalog(ctx, db, merged, false); err != nil {
 		return fmt.Errorf("update the catalog of %s: %w", db, err)
 	}
-	return printChanges(opts.IO.Out, p, db, changes, nil, nil)
+	return printChanges(ctx, opts.IO.Out, p, db, changes, nil, nil)
 }
 
 // printChanges prints the changes to the catalog of db, and the request
 // that would make them when req is set: in table mode a line a change,
 // then the request; otherwise {"changes": [...], "request": {...}}.
-func printChanges(w io.Writer, p output.Printer, db client.DatabaseName, changes []catalogjson.Change, c *client.Client, req *client.Request) error {
+func printChanges(ctx context.Context, w io.Writer, p output.Printer, db client.DatabaseName, changes []catalogjson.Change, c *client.Client, req *client.Request) error {
 	doc := struct {
 		Changes []catalogjson.Change `json:"changes"`
 		Request json.RawMessage      `json:"request,omitempty"`
@@ -116,6 +116,6 @@ func printChanges(w io.Writer, p output.Printer, db client.DatabaseName, changes
 	if err != nil {
 		return fmt.Errorf("describe the changes: %w", err)
 	}
-	return p.Print(w, output.Document{Raw: raw, ListField: "changes", Text: text.String,
+	return p.Print(ctx, w, output.Document{Raw: raw, ListField: "changes", Text: text.String,
 		Names: func() []string { return []string{db.String() + "/catalog"} }})
 }

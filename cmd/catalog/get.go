@@ -19,5 +19,5 @@ func runGet(ctx context.Context, opts *dbOptions) error {
 	if err != nil {
 		return err
 	}
-	return printCatalog(opts.IO.Out, p, opts.Database, raw, "the")
+	return printCatalog(ctx, opts.IO.Out, p, opts.Database, raw, "the")
 }

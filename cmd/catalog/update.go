@@ -72,7 +72,7 @@ func runUpdate(ctx context.Context, opts *updateOptions) error {
 		return err
 	}
 	if opts.DryRun {
-		return dryrun.Print(opts.IO.Out, p, c, req)
+		return dryrun.Print(ctx, opts.IO.Out, p, c, req)
 	}
 	// The body is decoded only by the formats that need typed values (table
 	// and name); the others print it as it came.
@@ -85,7 +85,7 @@ func runUpdate(ctx context.Context, opts *updateOptions) error {
 		}
 		return err
 	}
-	return printCatalog(opts.IO.Out, p, opts.Database, raw, "the updated")
+	return printCatalog(ctx, opts.IO.Out, p, opts.Database, raw, "the updated")
 }
 
 // updateRequest is the PATCH sending the file data. A JSON file that decoding
@@ -114,7 +114,7 @@ func updateRequest(opts *updateOptions, data []byte) (*client.Request, error) {
 // table at a time, so a large catalog is never decoded whole; a body that
 // is not a catalog is an error there, while json, yaml, jq and template
 // show it as it is.
-func printCatalog(w io.Writer, p output.Printer, db client.DatabaseName, raw []byte, which string) error {
+func printCatalog(ctx context.Context, w io.Writer, p output.Printer, db client.DatabaseName, raw []byte, which string) error {
 	var nameErr error
 	doc := output.Document{
 		Raw: raw,
@@ -134,7 +134,7 @@ func printCatalog(w io.Writer, p output.Printer, db client.DatabaseName, raw []b
 			return []output.Table{catalogTable(raw)}
 		},
 	}
-	err := p.Print(w, doc)
+	err := p.Print(ctx, w, doc)
 	if err == nil && nameErr != nil {
 		err = fmt.Errorf("the service's answer is not a catalog: %w", nameErr)
 	}

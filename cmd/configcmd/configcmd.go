@@ -11,7 +11,7 @@ import (
 
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/config"
-	"github.com/dbgov/dbgov/output"
+	"github.com/dbgov/dbgov/internal/secret"
 )
 
 // NewCmd builds the config command group.
@@ -31,7 +31,7 @@ The keys of a profile are:
 ` + keyList() + `.
 
 token, service_key and the values of headers are secrets: they are shown as
-` + output.Mask + ` unless --show-secrets is given. The file is written readable by
+` + secret.Mask + ` unless --show-secrets is given. The file is written readable by
 its owner alone. These commands send nothing to the service.`,
 		Example: `  dbgov config set url https://dbgov.example.com
   dbgov config set token - < token.txt

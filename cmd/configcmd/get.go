@@ -11,6 +11,7 @@ import (
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/config"
 	"github.com/dbgov/dbgov/internal/iostreams"
+	"github.com/dbgov/dbgov/internal/secret"
 	"github.com/dbgov/dbgov/output"
 )
 
@@ -87,8 +88,8 @@ func runGet(_ context.Context, opts *getOptions) error {
 func mask(key, value string) string {
 	if key == "headers" {
 		if name, _, ok := strings.Cut(value, ":"); ok {
-			return strings.TrimSpace(name) + ": " + output.Mask
+			return strings.TrimSpace(name) + ": " + secret.Mask
 		}
 	}
-	return output.Mask
+	return secret.Mask
 }

@@ -47,7 +47,7 @@ With -o json, --jq or --template the same document is given as JSON.`,
 	return cmd
 }
 
-func runView(_ context.Context, opts *viewOptions) error {
+func runView(ctx context.Context, opts *viewOptions) error {
 	file, _, err := opts.Open()
 	if err != nil {
 		return err
@@ -64,7 +64,7 @@ func runView(_ context.Context, opts *viewOptions) error {
 	if err != nil {
 		return err
 	}
-	return p.Print(opts.IO.Out, output.Document{
+	return p.Print(ctx, opts.IO.Out, output.Document{
 		Raw:  raw,
 		Text: func() string { return string(text) },
 	})

@@ -3,6 +3,7 @@ package dryrun
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -22,12 +23,12 @@ type request struct {
 // request is its method and URL on one line and its body below, requests
 // separated by a blank line; in the other formats one request is a document
 // with the fields method, url and body, and several are {"requests": [...]}.
-func Print(w io.Writer, p output.Printer, c *client.Client, reqs ...*client.Request) error {
+func Print(ctx context.Context, w io.Writer, p output.Printer, c *client.Client, reqs ...*client.Request) error {
 	doc, err := Document(c, reqs...)
 	if err != nil {
 		return err
 	}
-	return p.Print(w, doc)
+	return p.Print(ctx, w, doc)
 }
 
 // Document is the document Print prints.

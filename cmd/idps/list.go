@@ -57,7 +57,7 @@ func runList(ctx context.Context, opts *listOptions) error {
 	if err != nil {
 		return fmt.Errorf("list identity providers: %w", err)
 	}
-	return p.Print(opts.IO.Out, output.Document{
+	return p.Print(ctx, opts.IO.Out, output.Document{
 		Raw:       raw,
 		ListField: "identityProviders",
 		Names:     func() []string { return idpList.Names(resp.IdentityProviders) },

@@ -111,7 +111,7 @@ func runList(ctx context.Context, opts *listOptions) error {
 	if err != nil {
 		return err
 	}
-	return p.Print(opts.IO.Out, output.Document{
+	return p.Print(ctx, opts.IO.Out, output.Document{
 		Raw:       raw,
 		ListField: "policies",
 		Names:     func() []string { return policyList.Names(resp.Policies) },

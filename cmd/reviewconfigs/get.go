@@ -62,7 +62,7 @@ func runGet(ctx context.Context, opts *getOptions) error {
 	if err != nil {
 		return fmt.Errorf("get review config %s: %w", opts.ID, err)
 	}
-	return p.Print(opts.IO.Out, output.Document{
+	return p.Print(ctx, opts.IO.Out, output.Document{
 		Raw:    raw,
 		Names:  func() []string { return []string{cfg.Name} },
 		Tables: func() []output.Table { return tables(cfg) },

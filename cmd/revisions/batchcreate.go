@@ -151,7 +151,7 @@ func runBatchCreate(ctx context.Context, opts *batchCreateOptions) error {
 			}
 			reqs = append(reqs, req)
 		}
-		return dryrun.Print(opts.IO.Out, p, c, reqs...)
+		return dryrun.Print(ctx, opts.IO.Out, p, c, reqs...)
 	}
 
 	run := newRun(opts, revs)
@@ -199,7 +199,11 @@ func runBatchCreate(ctx context.Context, opts *batchCreateOptions) error {
 	run.clearProgress()
 	var printErr error
 	if sendErr == nil || len(run.created) > 0 {
-		if err := run.print(p); err != nil {
+		printCtx := ctx
+		if ctx.Err() != nil { // interrupted: what was created is still shown
+			printCtx = context.WithoutCancel(ctx)
+		}
+		if err := run.print(printCtx, p); err != nil {
 			printErr = fmt.Errorf("show the created revisions: %w", err)
 		}
 	}

@@ -1,6 +1,7 @@
 package revisions
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -120,7 +121,7 @@ func (r *run) document() []byte {
 
 // print shows the created revisions in the chosen format. Typed values are
 // decoded only when table or name output asks for them.
-func (r *run) print(p output.Printer) error {
+func (r *run) print(ctx context.Context, p output.Printer) error {
 	var (
 		revs      []client.Revision
 		decodeErr error
@@ -145,7 +146,7 @@ func (r *run) print(p output.Printer) error {
 			return []output.Table{revisionList.Table(decode(), r.opts.Database.String()+"/revisions/")}
 		},
 	}
-	if err := p.Print(r.opts.IO.Out, doc); err != nil {
+	if err := p.Print(ctx, r.opts.IO.Out, doc); err != nil {
 		return err
 	}
 	return decodeErr

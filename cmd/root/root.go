@@ -51,6 +51,7 @@ func New(f *factory.Factory) *cobra.Command {
 	version, _, _ := cmd.Find([]string{"version"})
 	cmd.RunE = func(c *cobra.Command, args []string) error {
 		if v, _ := c.Flags().GetBool("version"); v && len(args) == 0 {
+			version.SetContext(c.Context())
 			return version.RunE(version, nil)
 		}
 		return unknownCommand(c, args)

@@ -118,7 +118,7 @@ func runDiff(ctx context.Context, opts *diffOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := p.Print(opts.IO.Out, output.Document{
+	if err := p.Print(ctx, opts.IO.Out, output.Document{
 		Raw:  raw,
 		Text: func() string { return res.Diff },
 	}); err != nil {

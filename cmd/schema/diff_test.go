@@ -133,6 +133,21 @@ func TestDiff_exitCodeWhenSchemasDiffer(t *testing.T) {
 	}
 }
 
+func TestDiff_ambiguousAnswerIsInvalid(t *testing.T) {
+	// encoding/json keeps the last of two keys: the diff would read as empty.
+	for _, body := range []string{`{"diff": "DROP TABLE \"legacy\";", "diff": ""}`, `{"diff": "DROP TABLE \"legacy\";", "Diff": ""}`} {
+		for _, format := range [][]string{nil, {"-o", "json"}, {"-o", "yaml"}, {"--jq", ".diff"}} {
+			reg := httpmock.New(t)
+			reg.Register(http.MethodPost, diffPath, 200, body)
+			args := baseArgs(append([]string{"--schema-file", writeSchema(t, targetSchema), "--exit-code"}, format...)...)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, args...).Expect(t, 1).StderrHas(t, "invalid response: ")
+			if res.Stdout != "" {
+				t.Errorf("%s %v: stdout %q", body, format, res.Stdout)
+			}
+		}
+	}
+}
+
 func TestDiff_requests(t *testing.T) {
 	tests := []struct {
 		name  string

@@ -2,9 +2,7 @@ package users
 
 import (
 	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/url"
@@ -18,7 +16,7 @@ import (
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/internal/iostreams"
-	"github.com/dbgov/dbgov/internal/jsonscan"
+	"github.com/dbgov/dbgov/internal/jsondoc"
 	"github.com/dbgov/dbgov/output"
 )
 
@@ -51,7 +49,8 @@ spaces around a name are skipped. A user named more than once is asked for
 and shown once, where it was first named.
 
 The service answers for all the users or for none: if one of them does not
-exist, the command fails with exit code 5 and shows nobody.
+exist, the command fails with exit code 5 and shows nobody; an answer that
+lacks a user asked for, or holds another, fails with exit code 1.
 
 Temporary MFA secrets (tempOtpSecret, tempRecoveryCodes) print as ******** in
 -o json, -o yaml, --jq and --template unless --show-secrets is given; the table
@@ -91,43 +90,37 @@ func runBatchGet(ctx context.Context, opts *batchGetOptions) error {
 	if err != nil {
 		return exitcode.NewUsage(err)
 	}
-	r := calls[0]
-	// An answer may hold tens of thousands of users. It is decoded into the
-	// fields the table shows when a table or names will be printed, and
-	// otherwise only checked for its shape: -o json, yaml, --jq and
-	// --template print the body as it came.
-	var rows *rowsAnswer
-	var out any = new(shapeAnswer)
+	// An answer may hold tens of thousands of users. Only the fields the
+	// table shows are decoded when a table or names will be printed, and
+	// otherwise only the names: -o json, yaml, --jq and --template print the
+	// body as it came.
+	a := answer{parts: len(calls)}
 	if o, err := opts.Output(); err == nil && showsFields(o) {
-		rows = new(rowsAnswer)
-		out = rows
+		a.rows = []userRow{}
 	}
-	var raw []byte
-	if len(calls) == 1 {
-		raw, err = c.Send(ctx, r, out)
-	} else {
-		raw, err = sendInParts(ctx, c, calls)
-		if err == nil && rows != nil {
-			err = decodeAnswer(r, raw, rows)
+	for _, call := range calls {
+		if err := a.add(ctx, c, call); err != nil {
+			return fmt.Errorf("get %s: %w", describeUsers(opts.Emails), err)
 		}
 	}
-	if err != nil {
+	if err := a.check(opts.Emails); err != nil {
 		return fmt.Errorf("get %s: %w", describeUsers(opts.Emails), err)
 	}
 	var decodeErr error
 	// users are the decoded users, nil when the answer does not decode.
 	users := func() []userRow {
-		if rows == nil {
-			rows = new(rowsAnswer)
-			decodeErr = decodeAnswer(r, raw, rows)
+		if a.rows == nil {
+			var rows rowsAnswer
+			decodeErr = decodeAnswer(calls[0], a.raw, &rows)
+			a.rows = rows.Users
 		}
 		if decodeErr != nil {
 			return nil
 		}
-		return rows.Users
+		return a.rows
 	}
 	doc := output.Document{
-		Raw:       raw,
+		Raw:       a.raw,
 		ListField: "users",
 		Names:     func() []string { return userList.Names(users()) },
 		Tables: func() []output.Table {
@@ -139,13 +132,151 @@ func runBatchGet(ctx context.Context, opts *batchGetOptions) error {
 	}
 	// A printer asks for the names or the tables before it writes anything,
 	// so an answer that does not decode leaves stdout empty.
-	if err := p.Print(opts.IO.Out, doc); err != nil {
+	if err := p.Print(ctx, opts.IO.Out, doc); err != nil {
 		return err
 	}
 	if decodeErr != nil {
 		return fmt.Errorf("get %s: %w", describeUsers(opts.Emails), decodeErr)
 	}
 	return nil
+}
+
+// answer gathers the answer to a batch get, asked for in parts when the list
+// is long. Each part is kept as it arrives, its body dropped: as the rows of
+// the table, or its users appended, as the service sent them, to one joined
+// answer {"users": [...]}.
+type answer struct {
+	parts int
+	rows  []userRow // the table's fields, when a table or names are printed
+	names []string  // the names of the users answered, when rows is nil
+	raw   []byte    // the body of the one request, or the joined answer
+}
+
+// add sends call and adds its answer.
+func (a *answer) add(ctx context.Context, c *client.Client, call *client.Request) error {
+	var rows rowsAnswer
+	var names namesAnswer
+	out := any(&names)
+	if a.rows != nil {
+		out = &rows
+	}
+	raw, err := c.Send(ctx, call, out)
+	if err != nil {
+		return err
+	}
+	for _, u := range names.Users {
+		a.names = append(a.names, u.Name)
+	}
+	if a.parts == 1 {
+		a.raw = raw
+		if a.rows != nil {
+			a.rows = rows.Users
+		}
+		return nil
+	}
+	if a.rows != nil {
+		// The part is not printed: it is checked as it comes.
+		a.rows = append(a.rows, rows.Users...)
+		return jsondoc.Check(raw)
+	}
+	if a.raw == nil {
+		a.raw = append(make([]byte, 0, a.parts*len(raw)+64), `{"users":[]}`...)
+	}
+	return a.appendUsers(raw)
+}
+
+// appendUsers adds the users of the answer raw, as sent, to the joined
+// answer, which the printer checks; the list is refused here when the answer
+// gives it twice.
+func (a *answer) appendUsers(raw []byte) error {
+	list := a.raw[:len(a.raw)-len("]}")]
+	dec := jsondoc.NewDecoder(raw)
+	if _, err := dec.ReadToken(); err != nil { // '{': Send checked that it is an object
+		return err
+	}
+	lists := 0
+	for dec.PeekKind() == '"' {
+		name, err := dec.ReadToken()
+		if err != nil {
+			return err
+		}
+		if strings.EqualFold(name.String(), "users") {
+			if lists++; lists > 1 {
+				return fmt.Errorf("%w: the list of users is given twice", jsondoc.ErrInvalid)
+			}
+		}
+		if name.String() != "users" || dec.PeekKind() != '[' {
+			if err := dec.SkipValue(); err != nil {
+				return err
+			}
+			continue
+		}
+		dec.ReadToken() // '['
+		for dec.PeekKind() == '{' || dec.PeekKind() == 'n' {
+			user, err := dec.ReadValue()
+			if err != nil {
+				return err
+			}
+			if list[len(list)-1] != '[' {
+				list = append(list, ',')
+			}
+			list = append(list, user...)
+		}
+		dec.ReadToken() // ']'
+	}
+	a.raw = append(list, "]}"...)
+	return nil
+}
+
+// check reports an answer that does not hold exactly the users of emails:
+// one missing, or one not asked for (or given twice). Emails are compared
+// whatever their case, as the service compares them.
+func (a *answer) check(emails []string) error {
+	if a.rows != nil {
+		a.names = userList.Names(a.rows)
+	}
+	asked := make(map[string]int, len(emails))
+	for _, e := range emails {
+		asked[strings.ToLower(e)]++
+	}
+	var foreign, missing []string
+	for _, name := range a.names {
+		email, ok := strings.CutPrefix(name, "users/")
+		switch key := strings.ToLower(email); {
+		case ok && asked[key] > 0:
+			asked[key]--
+		case name == "":
+			foreign = append(foreign, "a user without a name")
+		default:
+			foreign = append(foreign, name)
+		}
+	}
+	for _, e := range emails {
+		if key := strings.ToLower(e); asked[key] > 0 {
+			asked[key]--
+			missing = append(missing, "users/"+e)
+		}
+	}
+	var problems []string
+	if len(missing) > 0 {
+		problems = append(problems, fmt.Sprintf("lacks %d of the %d users asked for (%s)", len(missing), len(emails), listSome(missing)))
+	}
+	if len(foreign) > 0 {
+		problems = append(problems, fmt.Sprintf("holds %d not asked for (%s)", len(foreign), listSome(foreign)))
+	}
+	if problems == nil {
+		return nil
+	}
+	return fmt.Errorf("%w: the answer %s", jsondoc.ErrInvalid, strings.Join(problems, " and "))
+}
+
+// listSome names the first few of names.
+func listSome(names []string) string {
+	const shown = 3
+	if len(names) <= shown {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:shown], ", "), len(names)-shown)
 }
 
 // maxQuery bounds the query of one users:batchGet request. Proxies in front
@@ -175,62 +306,6 @@ func batchGetCalls(emails []string) ([]*client.Request, error) {
 		return nil, err
 	}
 	return append(calls, call), nil
-}
-
-// sendInParts sends the requests of one batch get in turn and joins their
-// users into one answer, {"users": [...]}, each user as the service sent
-// it. The service answers for all the users or none: the first failure
-// fails the whole.
-func sendInParts(ctx context.Context, c *client.Client, calls []*client.Request) ([]byte, error) {
-	parts := make([][]byte, 0, len(calls))
-	size := len(`{"users":[]}`)
-	for _, call := range calls {
-		raw, err := c.Send(ctx, call, new(shapeAnswer))
-		if err != nil {
-			return nil, err
-		}
-		users := usersIn(raw)
-		parts = append(parts, users)
-		size += len(users) + 1
-	}
-	joined := make([]byte, 0, size)
-	joined = append(joined, `{"users":[`...)
-	for _, users := range parts {
-		if len(users) == 0 {
-			continue
-		}
-		if joined[len(joined)-1] != '[' {
-			joined = append(joined, ',')
-		}
-		joined = append(joined, users...)
-	}
-	return append(joined, "]}"...), nil
-}
-
-// usersIn returns the users of an answer whose shape was checked: the text
-// between the brackets of its top-level "users" list, nil when the list is
-// absent, null or empty. It is a slice of raw, not a copy.
-func usersIn(raw []byte) []byte {
-	i := jsonscan.SkipSpace(raw, 0)
-	if i >= len(raw) || raw[i] != '{' {
-		return nil
-	}
-	i = jsonscan.SkipSpace(raw, i+1)
-	for i < len(raw) && raw[i] == '"' {
-		kEnd := jsonscan.StringEnd(raw, i)
-		var key string
-		_ = json.Unmarshal(raw[i:kEnd], &key)
-		v := jsonscan.SkipSpace(raw, jsonscan.SkipSpace(raw, kEnd)+1)
-		end := jsonscan.ValueEnd(raw, v)
-		if key == "users" && v < len(raw) && raw[v] == '[' {
-			return bytes.TrimSpace(raw[v+1 : end-1])
-		}
-		i = jsonscan.SkipSpace(raw, end)
-		if i < len(raw) && raw[i] == ',' {
-			i = jsonscan.SkipSpace(raw, i+1)
-		}
-	}
-	return nil
 }
 
 // showsFields reports whether the output chosen prints fields of the users

@@ -1,6 +1,8 @@
 package users_test
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -69,27 +71,44 @@ func TestBatchGet_formats(t *testing.T) {
 	}
 }
 
-func TestBatchGet_emptyAnswerListsNobody(t *testing.T) {
+func TestBatchGet_answerNotMatchingTheRequestIsInvalid(t *testing.T) {
 	tests := []struct {
-		name string
-		args []string
-		want string
+		name, body, want string
+		asked            []string
 	}{
-		{"table", nil, "NAME   EMAIL   TITLE   TYPE   STATE   MFA   GROUPS\n"},
-		{"json", []string{"-o", "json"}, "{\n  \"users\": []\n}\n"},
-		{"name", []string{"-o", "name"}, ""},
+		{"empty answer", `{}`, "the answer lacks 1 of the 1 users asked for (users/alice@example.com)", []string{"alice@example.com"}},
+		{"one missing", `{"users": [{"name": "users/alice@example.com"}]}`,
+			"the answer lacks 1 of the 2 users asked for (users/bob@example.com)", []string{"alice@example.com", "bob@example.com"}},
+		{"one not asked for", `{"users": [{"name": "users/alice@example.com"}, {"name": "users/mallory@example.com"}]}`,
+			"the answer holds 1 not asked for (users/mallory@example.com)", []string{"alice@example.com"}},
+		{"one given twice", `{"users": [{"name": "users/alice@example.com"}, {"name": "users/alice@example.com"}]}`,
+			"the answer holds 1 not asked for (users/alice@example.com)", []string{"alice@example.com"}},
+		{"one without a name", `{"users": [{"email": "alice@example.com"}]}`,
+			"the answer lacks 1 of the 1 users asked for (users/alice@example.com) and holds 1 not asked for (a user without a name)", []string{"alice@example.com"}},
+		{"many missing", `{"users": []}`,
+			"the answer lacks 5 of the 5 users asked for (users/a@x.com, users/b@x.com, users/c@x.com and 2 more)", []string{"a@x.com", "b@x.com", "c@x.com", "d@x.com", "e@x.com"}},
 	}
+	formats := [][]string{nil, {"-o", "name"}, {"-o", "json"}, {"-o", "yaml"}, {"--jq", ".users"}, {"--template", "{{.users}}"}}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			reg := httpmock.New(t)
-			reg.Register(http.MethodGet, "/v1/users:batchGet", 200, `{}`)
-			args := append([]string{"users", "batch-get", "alice@example.com"}, tt.args...)
-			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, args...).Expect(t, 0)
-			if res.Stdout != tt.want {
-				t.Errorf("stdout %q, want %q", res.Stdout, tt.want)
-			}
-		})
+		for _, format := range formats {
+			t.Run(tt.name+"/"+strings.Join(format, " "), func(t *testing.T) {
+				reg := httpmock.New(t)
+				reg.Register(http.MethodGet, "/v1/users:batchGet", 200, tt.body)
+				args := append(append([]string{"users", "batch-get"}, tt.asked...), format...)
+				res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, args...).Expect(t, 1).StderrHas(t, "invalid response: "+tt.want)
+				if res.Stdout != "" {
+					t.Errorf("stdout: %q", res.Stdout)
+				}
+			})
+		}
 	}
+}
+
+func TestBatchGet_emailsMatchWhateverTheirCase(t *testing.T) {
+	reg := httpmock.New(t)
+	reg.Register(http.MethodGet, "/v1/users:batchGet", 200, `{"users": [{"name": "users/alice@example.com"}]}`)
+	cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, "users", "batch-get", "Alice@Example.com", "-o", "name").
+		Expect(t, 0).StdoutHas(t, "users/alice@example.com")
 }
 
 func TestBatchGet_request(t *testing.T) {
@@ -121,7 +140,7 @@ func TestBatchGet_request(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			reg := httpmock.New(t)
-			reg.Register(http.MethodGet, "/v1/users:batchGet", 200, `{"users": []}`).Query(tt.query)
+			reg.Register(http.MethodGet, "/v1/users:batchGet", 200, answerTo(t, tt.query)).Query(tt.query)
 			args := append([]string{"users", "batch-get"}, tt.args...)
 			cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), Stdin: tt.stdin}, args...).Expect(t, 0)
 			reqs := reg.Requests()
@@ -136,6 +155,20 @@ func TestBatchGet_request(t *testing.T) {
 			}
 		})
 	}
+}
+
+// answerTo is the answer to a batch get of the users in query.
+func answerTo(t *testing.T, query string) string {
+	t.Helper()
+	q, err := url.ParseQuery(query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var users []string
+	for _, name := range q["names"] {
+		users = append(users, fmt.Sprintf(`{"name": %q}`, name))
+	}
+	return `{"users": [` + strings.Join(users, ", ") + `]}`
 }
 
 func TestBatchGet_usage(t *testing.T) {
@@ -384,6 +417,43 @@ func TestBatchGet_longListsGoInSeveralRequests(t *testing.T) {
 	if n := strings.Count(res.Stdout, "\n"); n != 600 {
 		t.Errorf("table of %d rows, want 600", n)
 	}
+	// -o json prints the joined answer as it prints one answer holding them all.
+	var all []string
+	for i := 1; i <= 600; i++ {
+		all = append(all, fmt.Sprintf(`{"name": "users/user%04d@example.com", "email": "user%04d@example.com", "futureField": 1}`, i, i))
+	}
+	var whole bytes.Buffer
+	if err := json.Indent(&whole, []byte(`{"users": [`+strings.Join(all, ", ")+`]}`), "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	res = cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Stdin: names.String()}, "users", "batch-get", "-", "-o", "json").Expect(t, 0)
+	if res.Stdout != whole.String()+"\n" {
+		t.Errorf("-o json of the joined answer differs from one answer's")
+	}
+}
+
+func TestBatchGet_aPartLackingAUserFailsTheWhole(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var users []string
+		for _, kv := range strings.Split(r.URL.RawQuery, "&") {
+			if name, _ := url.QueryUnescape(strings.TrimPrefix(kv, "names=")); name != "users/user0400@example.com" {
+				users = append(users, fmt.Sprintf(`{"name": %q}`, name))
+			}
+		}
+		fmt.Fprintf(w, `{"users": [%s]}`, strings.Join(users, ", "))
+	}))
+	defer srv.Close()
+	var names strings.Builder
+	for i := 1; i <= 600; i++ {
+		fmt.Fprintf(&names, "user%04d@example.com\n", i)
+	}
+	for _, format := range []string{"table", "json"} {
+		res := cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Stdin: names.String()}, "users", "batch-get", "-", "-o", format).
+			Expect(t, 1).StderrHas(t, "get 600 users: invalid response: the answer lacks 1 of the 600 users asked for (users/user0400@example.com)")
+		if res.Stdout != "" {
+			t.Errorf("-o %s: stdout %q", format, res.Stdout)
+		}
+	}
 }
 
 func TestBatchGet_aFailedPartFailsTheWhole(t *testing.T) {
@@ -419,5 +489,29 @@ func TestBatchGet_fitsTheTerminal(t *testing.T) {
 		res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), TTY: true, Width: width},
 			"users", "batch-get", "alice@example.com", "users/carol@example.com", "deploy@workload.example.com").Expect(t, 0)
 		cmdtest.Golden(t, fmt.Sprintf("batch_get_tty_%d", width), res.Stdout)
+	}
+}
+
+func TestBatchGet_aPartGivingTheListTwiceIsInvalid(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var users []string
+		for _, kv := range strings.Split(r.URL.RawQuery, "&") {
+			name, _ := url.QueryUnescape(strings.TrimPrefix(kv, "names="))
+			users = append(users, fmt.Sprintf(`{"name": %q}`, name))
+		}
+		list := strings.Join(users, ", ")
+		fmt.Fprintf(w, `{"users": [%s], "users": [%s]}`, list, list)
+	}))
+	defer srv.Close()
+	var names strings.Builder
+	for i := 1; i <= 600; i++ {
+		fmt.Fprintf(&names, "user%04d@example.com\n", i)
+	}
+	for _, format := range []string{"table", "json", "yaml"} {
+		res := cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Stdin: names.String()}, "users", "batch-get", "-", "-o", format).
+			Expect(t, 1).StderrHas(t, "get 600 users: invalid response: ", "twice")
+		if res.Stdout != "" {
+			t.Errorf("-o %s: stdout %q", format, res.Stdout)
+		}
 	}
 }

@@ -70,13 +70,13 @@ func runUndelete(ctx context.Context, opts *undeleteOptions) error {
 		if err != nil {
 			return exitcode.NewUsage(err)
 		}
-		return dryrun.Print(opts.IO.Out, p, c, r)
+		return dryrun.Print(ctx, opts.IO.Out, p, c, r)
 	}
 	u, raw, err := c.UndeleteUser(ctx, opts.Email)
 	if err != nil {
 		return fmt.Errorf("undelete user %s: %w", opts.Email, err)
 	}
-	return p.Print(opts.IO.Out, output.Document{
+	return p.Print(ctx, opts.IO.Out, output.Document{
 		Raw:    raw,
 		Names:  func() []string { return []string{u.Name} },
 		Tables: func() []output.Table { return []output.Table{userList.Table([]userRow{rowOf(u)}, userCollection)} },

@@ -55,34 +55,11 @@ type rowsAnswer struct {
 	Users []userRow `json:"users"`
 }
 
-// shapeAnswer checks that a users:batchGet answer has the shape of one, a
-// list of objects, and decodes nothing of them.
-type shapeAnswer struct {
-	Users []objectShape `json:"users"`
-}
-
-// objectShape accepts a user, a JSON object (or null), and keeps nothing of
-// it.
-type objectShape struct{}
-
-// UnmarshalJSON refuses a value that is not an object or null, in the words
-// a decoding of the users would use.
-func (*objectShape) UnmarshalJSON(b []byte) error {
-	kind := "value"
-	switch {
-	case len(b) == 0:
-	case b[0] == '{', b[0] == 'n':
-		return nil
-	case b[0] == '"':
-		kind = "string"
-	case b[0] == '[':
-		kind = "array"
-	case b[0] == 't', b[0] == 'f':
-		kind = "bool"
-	default:
-		kind = "number"
-	}
-	return fmt.Errorf("field users holds a JSON %s, expected an object", kind)
+// namesAnswer is a users:batchGet answer decoded into the names alone.
+type namesAnswer struct {
+	Users []struct {
+		Name string `json:"name"`
+	} `json:"users"`
 }
 
 // decodeAnswer decodes body, the JSON object answering r, into out.

@@ -2,6 +2,7 @@
 package version
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"runtime"
@@ -35,13 +36,13 @@ which --jq and --template read too.`,
 		Example: "  dbgov version\n  dbgov version -o json\n  dbgov version --jq .version",
 		Args:    arity.Exact(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return run(opts)
+			return run(cmd.Context(), opts)
 		},
 	}
 	return cmd
 }
 
-func run(opts *options) error {
+func run(ctx context.Context, opts *options) error {
 	p, err := opts.Printer()
 	if err != nil {
 		return err
@@ -56,7 +57,7 @@ func run(opts *options) error {
 	if err != nil {
 		return fmt.Errorf("describe the version: %w", err)
 	}
-	return p.Print(opts.IO.Out, output.Document{
+	return p.Print(ctx, opts.IO.Out, output.Document{
 		Raw: raw,
 		Text: func() string {
 			return fmt.Sprintf("dbgov %s (commit %s, %s, %s)\n", opts.Version, opts.Commit, runtime.Version(), platform)

@@ -15,6 +15,7 @@ import (
 	"github.com/dbgov/dbgov/client"
 	"github.com/dbgov/dbgov/config"
 	"github.com/dbgov/dbgov/internal/input"
+	"github.com/dbgov/dbgov/internal/textsafe"
 	"github.com/dbgov/dbgov/output"
 )
 
@@ -219,7 +220,9 @@ func Write(w io.Writer, err error, asJSON bool) int {
 		}
 		line, merr := json.Marshal(map[string]body{"error": b})
 		if merr == nil {
-			fmt.Fprintf(w, "%s\n", line)
+			// C1 controls and format characters as JSON escapes: the same
+			// JSON, which cannot drive a terminal.
+			fmt.Fprintf(w, "%s\n", textsafe.JSON(string(line)))
 			return r.Code
 		}
 	}

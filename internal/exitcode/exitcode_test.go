@@ -115,6 +115,26 @@ func TestWrite_escapesControlCharacters(t *testing.T) {
 	}
 }
 
+func TestWrite_escapesWhatCouldDriveATerminal(t *testing.T) {
+	const message = "bad \x1b]0;pwned\x07 \u0085 \u202e \u2066 \u2028 \u200b thing"
+	for _, asJSON := range []bool{false, true} {
+		var buf bytes.Buffer
+		Write(&buf, &client.APIError{HTTPStatus: 500, CodeName: "INTERNAL", Message: message}, asJSON)
+		for _, r := range buf.String() {
+			if r < 0x20 && r != '\n' || r >= 0x80 && r <= 0x9f || r >= 0x2000 && r <= 0x206f {
+				t.Errorf("json %t: %U reached stderr: %q", asJSON, r, buf.String())
+			}
+		}
+		if !asJSON {
+			continue
+		}
+		var line struct{ Error struct{ Message string } }
+		if err := json.Unmarshal(buf.Bytes(), &line); err != nil || line.Error.Message != message {
+			t.Errorf("the JSON line reads back as %q, %v", line.Error.Message, err)
+		}
+	}
+}
+
 func TestWrite_incompleteSaysWhatWasDone(t *testing.T) {
 	err := &IncompleteError{Err: apiErr(409, "ALREADY_EXISTS"), Lines: []string{"created 2 of 5 revisions"}, Detail: map[string]int{"created": 2}}
 	var buf bytes.Buffer

@@ -24,7 +24,7 @@ const (
 	credential
 )
 
-// fields are the secret field names, in the normalized form of normalize.
+// fields are the secret field names, in the form of fold.
 var fields = map[string]kind{
 	"clientsecret":      data,
 	"bindpassword":      data,
@@ -37,28 +37,39 @@ var fields = map[string]kind{
 	"refreshtoken":      credential,
 }
 
-// normalize folds a field name to the form fields holds: lower case, with
+// fold appends name to dst in the form fields holds: lower case, with
 // underscores and dashes dropped, so that clientSecret, client_secret,
 // ClientSecret and CLIENT_SECRET are one name.
-func normalize(name string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '_' || r == '-' {
-			return -1
+func fold(dst []byte, name string) []byte {
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; {
+		case c == '_' || c == '-':
+		case 'A' <= c && c <= 'Z':
+			dst = append(dst, c+'a'-'A')
+		default:
+			dst = append(dst, c)
 		}
-		if 'A' <= r && r <= 'Z' {
-			return r + ('a' - 'A')
-		}
-		return r
-	}, name)
+	}
+	return dst
+}
+
+// normalize returns name folded.
+func normalize(name string) string { return string(fold(nil, name)) }
+
+// lookup returns the kind of the field name. It does not allocate: it runs
+// on every key of every answer printed.
+func lookup(name string) kind {
+	var buf [32]byte
+	return fields[string(fold(buf[:0], name))]
 }
 
 // IsData reports whether the field name holds a secret the service keeps,
 // masked in output unless secrets are asked for.
-func IsData(name string) bool { return fields[normalize(name)] == data }
+func IsData(name string) bool { return lookup(name) == data }
 
 // IsField reports whether the field name holds any secret: kept out of the
 // debug log and error messages whatever the output flags.
-func IsField(name string) bool { return fields[normalize(name)] != 0 }
+func IsField(name string) bool { return lookup(name) != 0 }
 
 // URL returns raw with the user information hidden: a password becomes
 // Mask, and a user name with no password (which may be a token, as in

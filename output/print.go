@@ -1,0 +1,86 @@
+package output
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/dbgov/dbgov/internal/jsondoc"
+	"github.com/dbgov/dbgov/internal/textsafe"
+)
+
+// checked is what New returns: it refuses a document that means different
+// things in different formats before anything is printed, and stops writing
+// once the context is done.
+type checked struct{ Printer }
+
+// Print checks doc.Raw, when set, and prints doc with p.
+func (p checked) Print(ctx context.Context, w io.Writer, doc Document) error {
+	if doc.Raw != nil {
+		if err := jsondoc.Check(doc.Raw); err != nil {
+			return err
+		}
+	}
+	if ctx.Done() != nil {
+		w = ctxWriter{ctx: ctx, w: w}
+	}
+	return p.Printer.Print(ctx, w, doc)
+}
+
+// ctxWriter fails every write once its context is done, also one already
+// waiting on a slow reader: that write is left behind, and the caller must
+// not reuse its bytes (bufio.Writer, after an error, does not).
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+// Write writes p unless the context is done first.
+func (c ctxWriter) Write(p []byte) (int, error) {
+	if c.ctx.Err() != nil {
+		return 0, context.Cause(c.ctx)
+	}
+	type result struct {
+		n   int
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		n, err := c.w.Write(p)
+		done <- result{n, err}
+	}()
+	select {
+	case r := <-done:
+		return r.n, r.err
+	case <-c.ctx.Done():
+		return 0, context.Cause(c.ctx)
+	}
+}
+
+// style is how the formats that print the document itself (json, yaml,
+// --jq, --template) show it.
+type style struct {
+	mask bool // secret fields print as secret.Mask
+	tty  bool // stdout is a terminal: what could drive it is escaped
+}
+
+// output runs print on a buffer to w, escaped on a terminal (with JSON's
+// escapes when asJSON), and flushes it; what names the output in errors.
+func (s style) output(w io.Writer, asJSON bool, what string, print func(*bufio.Writer) error) error {
+	var tw *textsafe.Writer
+	if s.tty {
+		tw = textsafe.NewWriter(w, asJSON)
+		w = tw
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	err := print(bw)
+	ferr := bw.Flush()
+	if ferr == nil && tw != nil {
+		ferr = tw.Flush()
+	}
+	if ferr != nil && err == nil {
+		err = fmt.Errorf("write %s: %w", what, ferr)
+	}
+	return err
+}
