@@ -15,6 +15,7 @@ import (
 	"github.com/dbgov/dbgov/cmd/arity"
 	"github.com/dbgov/dbgov/cmd/dbname"
 	"github.com/dbgov/dbgov/cmd/factory"
+	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/internal/iostreams"
 	"github.com/dbgov/dbgov/output"
 )
@@ -42,28 +43,24 @@ type dbOptions struct {
 
 // current returns the printer, the client and the catalog of the database
 // as the service sent it.
-func (o *dbOptions) current(ctx context.Context) (output.Printer, *client.Client, []byte, error) {
-	p, err := o.Printer()
-	if err != nil {
-		return nil, nil, nil, err
+func (o *dbOptions) current(ctx context.Context) (p output.Printer, c *client.Client, raw []byte, err error) {
+	if p, err = o.Printer(); err == nil {
+		c, err = o.Client()
 	}
-	c, err := o.Client()
-	if err != nil {
-		return nil, nil, nil, err
+	if err == nil {
+		if raw, err = c.GetCatalog(ctx, o.Database); err != nil {
+			err = fmt.Errorf("read the catalog of %s: %w", o.Database, err)
+		}
 	}
-	raw, err := c.GetCatalog(ctx, o.Database)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("read the catalog of %s: %w", o.Database, err)
-	}
-	return p, c, raw, nil
+	return p, c, raw, err
 }
 
 //go:embed help
 var help embed.FS
 
-// onDatabase builds the command use (its verb first) on one database: its
-// help comes from help/VERB.txt (the examples after "Examples:"), and it
-// resolves the database flags into opts.Database before it calls run.
+// onDatabase builds the command use (its verb first) on one database, its
+// help from help/VERB.txt; it resolves opts.Database, and checks that a
+// command with -f got it, before it calls run.
 func onDatabase(f *factory.Factory, use, short string, opts *dbOptions, run func(context.Context) error) *cobra.Command {
 	*opts = dbOptions{IO: f.IO, Client: f.Client, Printer: f.PrintFlags().ToPrinter}
 	verb, _, _ := strings.Cut(use, " ")
@@ -71,12 +68,14 @@ func onDatabase(f *factory.Factory, use, short string, opts *dbOptions, run func
 	long, example, _ := strings.Cut(strings.TrimSpace(string(text)), "\n\nExamples:\n")
 	var db dbname.Flags
 	cmd := &cobra.Command{Use: use, Short: short, Long: long, Example: example, Args: arity.Exact(0, "no arguments"),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			d, err := db.Resolve()
+		RunE: func(cmd *cobra.Command, _ []string) (err error) {
+			opts.Database, err = db.Resolve()
+			if file := cmd.Flags().Lookup("file"); err == nil && file != nil && file.Value.String() == "" {
+				err = exitcode.Usagef("-f/--file is required: the catalog, as JSON or YAML (- for standard input)")
+			}
 			if err != nil {
 				return err
 			}
-			opts.Database = d
 			return run(cmd.Context())
 		}}
 	db.Add(cmd)

@@ -1,12 +1,9 @@
 package catalog
 
 import (
-	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 
 	"github.com/spf13/cobra"
@@ -17,25 +14,13 @@ import (
 	"github.com/dbgov/dbgov/internal/catalogjson"
 	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/internal/input"
-	"github.com/dbgov/dbgov/output"
 )
 
-type updateOptions struct {
-	dbOptions
-	File         string
-	AllowMissing bool
-	Merge        bool
-	DryRun       bool
-}
-
 func newUpdateCmd(f *factory.Factory) *cobra.Command {
-	opts := &updateOptions{}
+	opts := &fileOptions{}
 	cmd := onDatabase(f, "update --instance I --database D -f FILE", "Replace the metadata catalog of a database, or merge a file into it", &opts.dbOptions,
 		func(ctx context.Context) error {
-			switch {
-			case opts.File == "":
-				return exitcode.Usagef("-f/--file is required: the catalog to send, as JSON or YAML (- for standard input)")
-			case opts.Merge && opts.AllowMissing:
+			if opts.Merge && opts.AllowMissing {
 				return exitcode.Usagef("--merge needs a catalog to merge into: it cannot be used with --allow-missing")
 			}
 			return runUpdate(ctx, opts)
@@ -47,13 +32,9 @@ func newUpdateCmd(f *factory.Factory) *cobra.Command {
 	return cmd
 }
 
-func runUpdate(ctx context.Context, opts *updateOptions) error {
+func runUpdate(ctx context.Context, opts *fileOptions) error {
 	if opts.Merge {
-		file, err := readCatalogFile(opts.File, opts.IO.In)
-		if err != nil {
-			return err
-		}
-		return edit(ctx, &opts.dbOptions, file, opts.File, opts.DryRun, func([]catalogjson.Change) error { return nil })
+		return compare(ctx, opts)
 	}
 	p, err := opts.Printer()
 	if err != nil {
@@ -63,9 +44,21 @@ func runUpdate(ctx context.Context, opts *updateOptions) error {
 	if err != nil {
 		return err
 	}
-	req, err := updateRequest(opts, data)
-	if err != nil {
-		return err
+	// A JSON file that decoding would not change is sent as it is, so that a
+	// large catalog is neither decoded nor encoded again; --dry-run shows it
+	// decoded.
+	body, verbatim := catalogjson.Verbatim(data, opts.Database.String()+"/catalog")
+	req, err := client.UpdateCatalogJSONCall(opts.Database, body, opts.AllowMissing)
+	if !verbatim || opts.DryRun || err != nil {
+		var cat client.DatabaseCatalog
+		if err := input.Decode(input.Name(opts.File), data, &cat); err != nil {
+			return err
+		}
+		if req, err = client.UpdateCatalogCall(opts.Database, &cat, opts.AllowMissing); err != nil {
+			return exitcode.NewUsage(fmt.Errorf("%s: %w", input.Name(opts.File), err))
+		}
+	} else {
+		req.ReuseBody = true // the answer may take the file's memory
 	}
 	c, err := opts.Client()
 	if err != nil {
@@ -86,60 +79,4 @@ func runUpdate(ctx context.Context, opts *updateOptions) error {
 		return err
 	}
 	return printCatalog(ctx, opts.IO.Out, p, opts.Database, raw, "the updated")
-}
-
-// updateRequest is the PATCH sending the file data. A JSON file that decoding
-// would not change is sent as it is, so that a large catalog is neither
-// decoded nor encoded again; --dry-run shows it decoded.
-func updateRequest(opts *updateOptions, data []byte) (*client.Request, error) {
-	if body, ok := catalogjson.Verbatim(data, opts.Database.String()+"/catalog"); ok && !opts.DryRun {
-		if req, err := client.UpdateCatalogJSONCall(opts.Database, body, opts.AllowMissing); err == nil {
-			req.ReuseBody = true // the answer may take the file's memory
-			return req, nil
-		}
-	}
-	var cat client.DatabaseCatalog
-	if err := input.Decode(input.Name(opts.File), data, &cat); err != nil {
-		return nil, err
-	}
-	req, err := client.UpdateCatalogCall(opts.Database, &cat, opts.AllowMissing)
-	if err != nil {
-		return nil, exitcode.NewUsage(fmt.Errorf("%s: %w", input.Name(opts.File), err))
-	}
-	return req, nil
-}
-
-// printCatalog prints the catalog raw of db, which is what (the updated
-// catalog, the current one). Table and name output read raw as they go, a
-// table at a time, so a large catalog is never decoded whole; a body that
-// is not a catalog is an error there, while json, yaml, jq and template
-// show it as it is.
-func printCatalog(ctx context.Context, w io.Writer, p output.Printer, db client.DatabaseName, raw []byte, which string) error {
-	var nameErr error
-	doc := output.Document{
-		Raw: raw,
-		Names: func() []string {
-			var cat struct {
-				Name string `json:"name"`
-			}
-			if nameErr = json.Unmarshal(raw, &cat); nameErr == nil {
-				nameErr = catalogjson.EachTable(raw, func(string, *client.TableCatalog) error { return nil })
-			}
-			if nameErr != nil {
-				return nil
-			}
-			return []string{cmp.Or(cat.Name, db.String()+"/catalog")}
-		},
-		Tables: func() []output.Table {
-			return []output.Table{catalogTable(raw)}
-		},
-	}
-	err := p.Print(ctx, w, doc)
-	if err == nil && nameErr != nil {
-		err = fmt.Errorf("the service's answer is not a catalog: %w", nameErr)
-	}
-	if err != nil {
-		return fmt.Errorf("show %s catalog of %s: %w", which, db, err)
-	}
-	return nil
 }

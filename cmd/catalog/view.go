@@ -1,8 +1,12 @@
 package catalog
 
 import (
+	"cmp"
+	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
@@ -10,6 +14,32 @@ import (
 	"github.com/dbgov/dbgov/internal/catalogjson"
 	"github.com/dbgov/dbgov/output"
 )
+
+// printCatalog prints the catalog raw of db, which is what (the updated
+// catalog, the current one). Table and name output read it a table at a
+// time and refuse an answer that is not a catalog; the others show it as it is.
+func printCatalog(ctx context.Context, w io.Writer, p output.Printer, db client.DatabaseName, raw []byte, which string) error {
+	var nameErr error
+	err := p.Print(ctx, w, output.Document{Raw: raw,
+		Tables: func() []output.Table { return []output.Table{catalogTable(raw)} },
+		Names: func() []string {
+			var cat struct{ Name string }
+			if nameErr = json.Unmarshal(raw, &cat); nameErr == nil {
+				nameErr = catalogjson.EachTable(raw, func(string, *client.TableCatalog) error { return nil })
+			}
+			if nameErr != nil {
+				return nil
+			}
+			return []string{cmp.Or(cat.Name, db.String()+"/catalog")}
+		}})
+	if err == nil && nameErr != nil {
+		err = fmt.Errorf("the service's answer is not a catalog: %w", nameErr)
+	}
+	if err != nil {
+		return fmt.Errorf("show %s catalog of %s: %w", which, db, err)
+	}
+	return nil
+}
 
 // row is one line of the catalog table: a table's own line (column nil)
 // or one of its columns. It points into the decoded table, so building
@@ -82,33 +112,21 @@ var errEnough = errors.New("enough rows")
 // labels shows a label map as k=v pairs sorted by key, joined by ", ",
 // building the one string it returns and nothing else for usual maps.
 func labels(m map[string]string) string {
-	switch len(m) {
-	case 0:
-		return ""
-	case 1:
-		for k, v := range m {
-			return k + "=" + v
-		}
-	}
 	var buf [16]string
-	keys := buf[:0]
-	size := 0
+	keys, size := buf[:0], 0
 	for k, v := range m {
-		keys = append(keys, k)
-		size += len(k) + 1 + len(v) + 2
+		keys, size = append(keys, k), size+len(k)+len(v)+3
 	}
 	slices.Sort(keys)
 	var b strings.Builder
-	b.Grow(size - 2)
-	for i, k := range keys {
-		if i > 0 {
-			b.WriteString(", ")
-		}
+	b.Grow(size)
+	for _, k := range keys {
 		b.WriteString(k)
 		b.WriteByte('=')
 		b.WriteString(m[k])
+		b.WriteString(", ")
 	}
-	return b.String()
+	return strings.TrimSuffix(b.String(), ", ")
 }
 
 // withObjectSchema is the semantic type s, then the type of the object
