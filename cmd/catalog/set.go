@@ -28,7 +28,7 @@ type node struct {
 
 func newSetCmd(f *factory.Factory) *cobra.Command {
 	opts := &fileOptions{Merge: true}
-	var schema, table, column, classification, semanticType string
+	var schema, table, column string
 	var labels, removeLabels []string
 	var create bool
 	var cmd *cobra.Command
@@ -36,11 +36,14 @@ func newSetCmd(f *factory.Factory) *cobra.Command {
 		"Change one table or column of the metadata catalog of a database", &opts.dbOptions, func(ctx context.Context) error {
 			changed := cmd.Flags().Changed
 			target := node{Name: cmp.Or(column, table)}
-			if changed("classification") {
-				target.Classification = orNull(classification)
-			}
-			if changed("semantic-type") {
-				target.SemanticType = orNull(semanticType)
+			for flag, field := range map[string]**any{"classification": &target.Classification, "semantic-type": &target.SemanticType} {
+				if fl := cmd.Flags().Lookup(flag); fl.Changed {
+					v := any(fl.Value.String())
+					if v == "" { // removes the field
+						v = nil
+					}
+					*field = &v
+				}
 			}
 			var err error
 			switch {
@@ -78,22 +81,13 @@ func newSetCmd(f *factory.Factory) *cobra.Command {
 	cmd.Flags().StringVar(&schema, "schema", "", "schema `name` (default: the empty schema name)")
 	cmd.Flags().StringVar(&table, "table", "", "table `name`")
 	cmd.Flags().StringVar(&column, "column", "", "column `name`: change this column of the table")
-	cmd.Flags().StringVar(&classification, "classification", "", "set the classification `id`; empty removes it")
-	cmd.Flags().StringVar(&semanticType, "semantic-type", "", "set the semantic `type` of the column; empty removes it")
+	cmd.Flags().String("classification", "", "set the classification `id`; empty removes it")
+	cmd.Flags().String("semantic-type", "", "set the semantic `type` of the column; empty removes it")
 	cmd.Flags().StringArrayVar(&labels, "label", nil, "set the label `key=value` of the column (repeatable)")
 	cmd.Flags().StringArrayVar(&removeLabels, "remove-label", nil, "remove the label `key` of the column (repeatable)")
 	cmd.Flags().BoolVar(&create, "create", false, "create the table or column (and schema) when it does not exist")
 	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "print the changes and the request that would be sent, and send nothing")
 	return cmd
-}
-
-// orNull is s, or null (remove the field) when it is empty.
-func orNull(s string) *any {
-	var v any = s
-	if s == "" {
-		v = nil
-	}
-	return &v
 }
 
 // labelChanges is the labels object of --label key=value and of

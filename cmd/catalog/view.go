@@ -41,9 +41,9 @@ func printCatalog(ctx context.Context, w io.Writer, p output.Printer, db client.
 	return nil
 }
 
-// row is one line of the catalog table: a table's own line (column nil)
-// or one of its columns. It points into the decoded table, so building
-// the row copies no strings.
+// row is one line of the catalog table: one of a table's columns, or the
+// table's own line, whose column holds the table's classification and
+// object schema. It points into the decoded table: building it copies no strings.
 type row struct {
 	schema string
 	table  *client.TableCatalog
@@ -53,30 +53,12 @@ type row struct {
 var catalogColumns = []output.Column[row]{
 	{Header: "SCHEMA", Priority: 1, Value: func(r *row) string { return r.schema }},
 	{Header: "TABLE", Value: func(r *row) string { return r.table.Name }},
-	{Header: "COLUMN", Value: func(r *row) string {
-		if r.column == nil {
-			return ""
-		}
-		return r.column.Name
-	}},
+	{Header: "COLUMN", Value: func(r *row) string { return r.column.Name }},
 	{Header: "SEMANTIC TYPE", Priority: 2, MinWidth: 13, Value: func(r *row) string {
-		if r.column == nil {
-			return withObjectSchema("", r.table.ObjectSchema)
-		}
 		return withObjectSchema(r.column.SemanticType, r.column.ObjectSchema)
 	}},
-	{Header: "CLASSIFICATION", Priority: 1, Value: func(r *row) string {
-		if r.column == nil {
-			return r.table.Classification
-		}
-		return r.column.Classification
-	}},
-	{Header: "LABELS", Priority: 3, MinWidth: 15, Value: func(r *row) string {
-		if r.column == nil {
-			return ""
-		}
-		return labels(r.column.Labels)
-	}},
+	{Header: "CLASSIFICATION", Priority: 1, Value: func(r *row) string { return r.column.Classification }},
+	{Header: "LABELS", Priority: 3, MinWidth: 15, Value: func(r *row) string { return labels(r.column.Labels) }},
 }
 
 // catalogTable is the table of the catalog document raw, read a table at
@@ -84,19 +66,17 @@ var catalogColumns = []output.Column[row]{
 func catalogTable(raw []byte) output.Table {
 	return output.TableEach(catalogColumns, func(yield func(*row) bool) error {
 		var r row
+		var own client.ColumnCatalog
 		err := catalogjson.EachTable(raw, func(schema string, table *client.TableCatalog) error {
-			if r = (row{schema: schema, table: table}); !yield(&r) {
-				return errEnough
-			}
-			if table.Columns == nil {
-				return nil
-			}
-			for k := range table.Columns.Columns {
-				if r.column = &table.Columns.Columns[k]; !yield(&r) {
-					return errEnough
+			own = client.ColumnCatalog{Classification: table.Classification, ObjectSchema: table.ObjectSchema}
+			r = row{schema, table, &own}
+			for k := 0; yield(&r); k++ {
+				if table.Columns == nil || k == len(table.Columns.Columns) {
+					return nil
 				}
+				r.column = &table.Columns.Columns[k]
 			}
-			return nil
+			return errEnough
 		})
 		if err != nil && !errors.Is(err, errEnough) {
 			return fmt.Errorf("the service's answer is not a catalog: %w", err)
