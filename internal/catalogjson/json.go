@@ -8,7 +8,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -39,21 +38,17 @@ func (o object) get(name string) jsontext.Value {
 	return nil
 }
 
-// reader splits JSON objects and lists into their parts, slices of the
-// text split, reusing one decoder. It checks the syntax, not that names
-// are given once.
+// reader splits JSON objects and lists into slices of their text, with
+// one decoder, checking the syntax but not that names are given once.
 type reader struct {
-	dec   jsontext.Decoder
-	in    bytes.Buffer      // what dec reads
-	names map[string]string // the member names read, by their JSON text
-	// The members of the objects read, and the objects of the lists read;
-	// merger.level frees those it read when it returns.
-	members []member
-	objects []object
+	dec     jsontext.Decoder
+	in      bytes.Buffer      // what dec reads
+	names   map[string]string // the member names read, by their JSON text
+	members []member          // of the objects read, until freed
+	objects []object          // of the lists read, until freed
 }
 
-// lenient are the decoder's options: duplicate names and invalid UTF-8 are
-// left to who reads the values.
+// lenient leaves duplicate names and invalid UTF-8 to who reads the values.
 var lenient = []jsontext.Options{jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)}
 
 // kinds names the kinds of JSON values.
@@ -150,10 +145,8 @@ func (r *reader) list(v jsontext.Value) ([]object, error) {
 	return r.objects[first:len(r.objects):len(r.objects)], err
 }
 
-// EachTable calls fn with each table of the catalog document raw and the
-// name of its schema, in order, decoding one table at a time, so that a
-// large catalog is never decoded whole. The table passed to fn is reused
-// for the next; an error of fn ends the walk and is returned as it is.
+// EachTable calls fn with each table of the catalog raw, decoded one at a
+// time into the same table, and the name of its schema; fn's error ends it.
 func EachTable(raw []byte, fn func(schema string, table *client.TableCatalog) error) error {
 	var r reader
 	cat, err := r.object(raw)
@@ -232,23 +225,19 @@ func verbatim(dec *jsontext.Decoder, shape string) bool {
 	return err == nil
 }
 
-// Verbatim returns the catalog file raw as it can be sent for the catalog
-// called name: as it is, or with that name put first when it gives none.
-// It reports false when the file must be decoded instead: input.Decode
-// refuses it, or what it decodes, encoded, would differ (a null, a key in
-// another case), or the file names another catalog. It decodes nothing.
+// Verbatim returns the catalog file raw to send as the catalog name, with
+// that name put first when it gives none; false when the file must be
+// decoded (Decode refuses it, encoding what it decodes would change it) or
+// names another catalog.
 func Verbatim(raw []byte, name string) ([]byte, bool) {
-	var r reader
-	cat, err := r.object(raw)
-	dec := jsontext.NewDecoder(bytes.NewBuffer(raw))
-	if err != nil || !verbatim(dec, "{catalog") {
+	var cat struct {
+		Name *string `json:"name"`
+	}
+	if jsonv2.Unmarshal(raw, &cat) != nil || !verbatim(jsontext.NewDecoder(bytes.NewBuffer(raw)), "{catalog") {
 		return nil, false
 	}
-	if _, err := dec.ReadToken(); err != io.EOF {
-		return nil, false
-	}
-	if cat.get("name") != nil {
-		return raw, cat.name == name
+	if cat.Name != nil {
+		return raw, *cat.Name == name
 	}
 	quoted, _ := json.Marshal(name)
 	body := append(append(make([]byte, 0, cap(raw)+len(quoted)+10), `{"name":`...), quoted...)
