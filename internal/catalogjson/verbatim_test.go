@@ -37,6 +37,8 @@ var verbatimCases = []struct {
 	{"number for a string", `{"name": 1}`, false},
 	{"number for a label", `{"schemas": [{"tables": [{"columns": {"columns": [{"labels": {"k": 1}}]}}]}]}`, false},
 	{"unknown enum value", `{"schemas": [{"tables": [{"objectSchema": {"type": "BLOB"}}]}]}`, false},
+	{"enum value in another case", `{"schemas": [{"tables": [{"objectSchema": {"type": "string"}}]}]}`, false},
+	{"empty enum value", `{"schemas": [{"tables": [{"objectSchema": {"type": ""}}]}]}`, false},
 	{"empty lists", `{"schemas": [{"tables": [{"columns": {"columns": []}}]}]}`, true},
 	{"trailing data", `{"name": "x"} {}`, false},
 	{"trailing comma", `{"name": "x",}`, false},
