@@ -2,6 +2,7 @@ package devserver
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/base64"
@@ -18,8 +19,8 @@ import (
 	"github.com/dbgov/dbgov/client"
 )
 
-// request is what an operation's handler gets: the path (unescaped, without
-// /v1/ and the custom method), its ids, the query and the raw body.
+// request is what an operation gets: the path (unescaped, without /v1/ and
+// the custom method), its ids, the query and the raw body.
 type request struct {
 	path  string
 	user  string // users/{email} of the token; "" on an open route
@@ -31,31 +32,52 @@ type request struct {
 // route is one operation: its method, path pattern ("{}" matches one
 // segment, an id), custom method suffix, permission and handler.
 type route struct {
-	method     string
-	pattern    []string
-	verb       string
-	open       bool   // needs no credentials
-	permission string // needed unless open
-	handle     func(*Server, *request) (any, *apiError)
+	method, verb string
+	pattern      []string
+	open         bool   // needs no credentials
+	permission   string // needed unless open
+	handle       handler
+}
+
+type handler func(*Server, *request) (any, *apiError)
+
+// withBody decodes the body strictly into a B (what names it in an error),
+// then runs op with it holding s.mu.
+func withBody[B any](what string, op func(*Server, *request, *B) (any, *apiError)) handler {
+	return func(s *Server, req *request) (any, *apiError) {
+		var body B
+		if err := decodeStrict(req.body, &body); err != nil {
+			return nil, invalidArgument("invalid %s: %v", what, err)
+		}
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return op(s, req, &body)
+	}
+}
+
+// locked runs an operation without a body holding s.mu.
+func locked(op handler) handler {
+	return withBody("", func(s *Server, req *request, _ *struct{}) (any, *apiError) { return op(s, req) })
 }
 
 func routes() []route {
+	body := "request body"
 	return []route{
-		{method: http.MethodPost, pattern: []string{"auth", "login"}, open: true, handle: (*Server).login},
-		{method: http.MethodGet, pattern: []string{"idps"}, open: true, handle: (*Server).listIdentityProviders},
-		{method: http.MethodGet, pattern: []string{"users", "me"}, handle: (*Server).currentUser},
-		{method: http.MethodGet, pattern: []string{"users"}, verb: "batchGet", permission: PermissionUsersGet, handle: (*Server).batchGetUsers},
-		{method: http.MethodPost, pattern: []string{"users", "{}"}, verb: "undelete", permission: PermissionUsersUndelete, handle: (*Server).undeleteUser},
-		{method: http.MethodGet, pattern: []string{"reviewConfigs", "{}"}, permission: PermissionReviewConfigGet, handle: (*Server).getReviewConfig},
-		{method: http.MethodGet, pattern: []string{"instances", "{}", "databases", "{}", "catalog"}, permission: PermissionCatalogGet, handle: (*Server).getCatalog},
+		{method: http.MethodPost, pattern: []string{"auth", "login"}, open: true, handle: withBody("login request", (*Server).login)},
+		{method: http.MethodGet, pattern: []string{"idps"}, open: true, handle: locked((*Server).listIdentityProviders)},
+		{method: http.MethodGet, pattern: []string{"users", "me"}, handle: locked((*Server).currentUser)},
+		{method: http.MethodGet, pattern: []string{"users"}, verb: "batchGet", permission: PermissionUsersGet, handle: locked((*Server).batchGetUsers)},
+		{method: http.MethodPost, pattern: []string{"users", "{}"}, verb: "undelete", permission: PermissionUsersUndelete, handle: withBody(body, (*Server).undeleteUser)},
+		{method: http.MethodGet, pattern: []string{"reviewConfigs", "{}"}, permission: PermissionReviewConfigGet, handle: locked((*Server).getReviewConfig)},
+		{method: http.MethodGet, pattern: []string{"instances", "{}", "databases", "{}", "catalog"}, permission: PermissionCatalogGet, handle: locked((*Server).getCatalog)},
 		{method: http.MethodPatch, pattern: []string{"instances", "{}", "databases", "{}", "catalog"}, permission: PermissionCatalogUpdate, handle: (*Server).updateCatalog},
-		{method: http.MethodPost, pattern: []string{"instances", "{}", "databases", "{}", "revisions"}, verb: "batchCreate", permission: PermissionRevisionsCreate, handle: (*Server).batchCreateRevisions},
-		{method: http.MethodGet, pattern: []string{"instances", "{}", "databases", "{}", "policies"}, permission: PermissionPoliciesList, handle: (*Server).listPolicies},
-		{method: http.MethodGet, pattern: []string{"environments", "{}", "policies"}, permission: PermissionPoliciesList, handle: (*Server).listPolicies},
-		{method: http.MethodGet, pattern: []string{"projects", "{}", "policies"}, permission: PermissionPoliciesList, handle: (*Server).listPolicies},
-		{method: http.MethodGet, pattern: []string{"policies"}, permission: PermissionPoliciesList, handle: (*Server).listPolicies},
-		{method: http.MethodPost, pattern: []string{"instances", "{}", "databases", "{}", "changelogs", "{}"}, verb: "diffSchema", permission: PermissionDatabasesGet, handle: (*Server).diffSchema},
-		{method: http.MethodPost, pattern: []string{"instances", "{}", "databases", "{}"}, verb: "diffSchema", permission: PermissionDatabasesGet, handle: (*Server).diffSchema},
+		{method: http.MethodPost, pattern: []string{"instances", "{}", "databases", "{}", "revisions"}, verb: "batchCreate", permission: PermissionRevisionsCreate, handle: withBody(body, (*Server).batchCreateRevisions)},
+		{method: http.MethodGet, pattern: []string{"instances", "{}", "databases", "{}", "policies"}, permission: PermissionPoliciesList, handle: locked((*Server).listPolicies)},
+		{method: http.MethodGet, pattern: []string{"environments", "{}", "policies"}, permission: PermissionPoliciesList, handle: locked((*Server).listPolicies)},
+		{method: http.MethodGet, pattern: []string{"projects", "{}", "policies"}, permission: PermissionPoliciesList, handle: locked((*Server).listPolicies)},
+		{method: http.MethodGet, pattern: []string{"policies"}, permission: PermissionPoliciesList, handle: locked((*Server).listPolicies)},
+		{method: http.MethodPost, pattern: []string{"instances", "{}", "databases", "{}", "changelogs", "{}"}, verb: "diffSchema", permission: PermissionDatabasesGet, handle: withBody(body, (*Server).diffSchema)},
+		{method: http.MethodPost, pattern: []string{"instances", "{}", "databases", "{}"}, verb: "diffSchema", permission: PermissionDatabasesGet, handle: withBody(body, (*Server).diffSchema)},
 	}
 }
 
@@ -182,12 +204,9 @@ func parseQuery(raw string) (url.Values, *apiError) {
 			continue
 		}
 		rawKey, rawValue, _ := strings.Cut(pair, "=")
-		key, err := url.QueryUnescape(rawKey)
-		if err != nil {
-			return nil, invalidArgument("malformed query parameter %q: %v", pair, err)
-		}
-		value, err := url.QueryUnescape(rawValue)
-		if err != nil {
+		key, keyErr := url.QueryUnescape(rawKey)
+		value, valueErr := url.QueryUnescape(rawValue)
+		if err := cmp.Or(keyErr, valueErr); err != nil {
 			return nil, invalidArgument("malformed query parameter %q: %v", pair, err)
 		}
 		q[key] = append(q[key], value)
@@ -219,19 +238,13 @@ func (s *Server) authenticate(header, permission string) (string, *apiError) {
 }
 
 // login exchanges a service account's email and key for a token.
-func (s *Server) login(req *request) (any, *apiError) {
-	var body client.LoginRequest
-	if err := decodeStrict(req.body, &body); err != nil {
-		return nil, invalidArgument("invalid login request: %v", err)
-	}
+func (s *Server) login(_ *request, body *client.LoginRequest) (any, *apiError) {
 	switch {
 	case body.Email == "":
 		return nil, invalidArgument("email is required")
 	case body.Password == "":
 		return nil, invalidArgument("password is required")
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	acct, known := s.st.serviceAccounts[body.Email]
 	if !known || subtle.ConstantTimeCompare([]byte(acct.Key), []byte(body.Password)) != 1 {
 		return nil, newError(codeUnauthenticated, "invalid email or password")
@@ -252,8 +265,6 @@ func (s *Server) login(req *request) (any, *apiError) {
 
 // currentUser answers GET /v1/users/me: the user the token stands for.
 func (s *Server) currentUser(req *request) (any, *apiError) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	if u := s.st.users[strings.TrimPrefix(req.user, "users/")]; u != nil {
 		return u, nil
 	}
@@ -306,34 +317,21 @@ func (r *statusRecorder) Write(p []byte) (int, error) {
 	return r.ResponseWriter.Write(p)
 }
 
-// logRequests writes one line per request to the server's log.
-func (s *Server) logRequests(next http.Handler) http.Handler {
-	if s.log == nil {
-		return next
-	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		start := time.Now()
-		rec := &statusRecorder{ResponseWriter: w}
-		next.ServeHTTP(rec, r)
-		s.logMu.Lock()
-		defer s.logMu.Unlock()
-		fmt.Fprintf(s.log, "%s %s %d %s\n", r.Method, r.URL.EscapedPath(), rec.status, time.Since(start).Round(time.Microsecond))
-	})
-}
-
 // recoverPanics answers 500 INTERNAL instead of dropping the connection
-// should an operation panic.
+// should an operation panic, and logs each request when the server logs.
 func (s *Server) recoverPanics(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rec := &statusRecorder{ResponseWriter: w}
+		start, rec := time.Now(), &statusRecorder{ResponseWriter: w}
 		defer func() {
-			if v := recover(); v != nil {
-				if v == http.ErrAbortHandler {
-					panic(v)
-				}
-				if rec.status == 0 {
-					writeError(rec, newError(codeInternal, "internal error: %v", v))
-				}
+			if v := recover(); v == http.ErrAbortHandler {
+				panic(v)
+			} else if v != nil && rec.status == 0 {
+				writeError(rec, newError(codeInternal, "internal error: %v", v))
+			}
+			if s.log != nil {
+				s.logMu.Lock()
+				defer s.logMu.Unlock()
+				fmt.Fprintf(s.log, "%s %s %d %s\n", r.Method, r.URL.EscapedPath(), rec.status, time.Since(start).Round(time.Microsecond))
 			}
 		}()
 		next.ServeHTTP(rec, r)
@@ -343,15 +341,9 @@ func (s *Server) recoverPanics(next http.Handler) http.Handler {
 // formatTime formats t as protobuf JSON does: RFC 3339 in UTC, with 0, 3, 6
 // or 9 fractional digits.
 func formatTime(t time.Time) string {
-	t = t.UTC()
-	switch ns := t.Nanosecond(); {
-	case ns == 0:
-		return t.Format("2006-01-02T15:04:05Z")
-	case ns%1e6 == 0:
-		return t.Format("2006-01-02T15:04:05.000Z")
-	case ns%1e3 == 0:
-		return t.Format("2006-01-02T15:04:05.000000Z")
-	default:
-		return t.Format("2006-01-02T15:04:05.000000000Z")
+	s := t.UTC().Format("2006-01-02T15:04:05.000000000")
+	for strings.HasSuffix(s, "000") {
+		s = s[:len(s)-3]
 	}
+	return strings.TrimSuffix(s, ".") + "Z"
 }

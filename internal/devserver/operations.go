@@ -11,8 +11,6 @@ import (
 
 // listIdentityProviders answers GET /v1/idps, secrets included.
 func (s *Server) listIdentityProviders(*request) (any, *apiError) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	return client.ListIdentityProvidersResponse{IdentityProviders: slices.Clone(s.st.idps)}, nil
 }
 
@@ -23,8 +21,6 @@ func (s *Server) batchGetUsers(req *request) (any, *apiError) {
 	if len(names) == 0 {
 		return nil, invalidArgument("names is required: give one names=users/{email} query parameter per user")
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	users := make([]client.User, 0, len(names))
 	for _, name := range names {
 		id, ok := strings.CutPrefix(name, "users/")
@@ -41,11 +37,7 @@ func (s *Server) batchGetUsers(req *request) (any, *apiError) {
 }
 
 // undeleteUser answers POST /v1/users/{email}:undelete.
-func (s *Server) undeleteUser(req *request) (any, *apiError) {
-	var body client.UndeleteUserRequest
-	if err := decodeStrict(req.body, &body); err != nil {
-		return nil, invalidArgument("invalid request body: %v", err)
-	}
+func (s *Server) undeleteUser(req *request, body *client.UndeleteUserRequest) (any, *apiError) {
 	want := "users/" + req.ids[0]
 	switch {
 	case body.Name == "":
@@ -53,8 +45,6 @@ func (s *Server) undeleteUser(req *request) (any, *apiError) {
 	case body.Name != want:
 		return nil, invalidArgument("name %q does not match the user of the path, %q", body.Name, want)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	u := s.st.users[req.ids[0]]
 	switch {
 	case u == nil:
@@ -68,8 +58,6 @@ func (s *Server) undeleteUser(req *request) (any, *apiError) {
 
 // getReviewConfig answers GET /v1/reviewConfigs/{id}.
 func (s *Server) getReviewConfig(req *request) (any, *apiError) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	rc := s.st.reviewConfigs[req.ids[0]]
 	if rc == nil {
 		return nil, notFound("review config %q not found", "reviewConfigs/"+req.ids[0])
@@ -79,8 +67,6 @@ func (s *Server) getReviewConfig(req *request) (any, *apiError) {
 
 // getCatalog answers GET /v1/instances/{i}/databases/{d}/catalog.
 func (s *Server) getCatalog(req *request) (any, *apiError) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	db, apiErr := s.database(req.ids[0], req.ids[1])
 	if apiErr != nil {
 		return nil, apiErr
@@ -93,6 +79,7 @@ func (s *Server) getCatalog(req *request) (any, *apiError) {
 
 // updateCatalog answers PATCH /v1/instances/{i}/databases/{d}/catalog: the
 // body replaces the whole catalog; allowMissing=true creates a missing one.
+// It reads its query before its body, so it decodes and locks itself.
 func (s *Server) updateCatalog(req *request) (any, *apiError) {
 	allowMissing, apiErr := boolParam(req.query, "allowMissing", "allow_missing")
 	if apiErr != nil {
@@ -126,11 +113,7 @@ func (s *Server) updateCatalog(req *request) (any, *apiError) {
 // batchCreateRevisions answers POST .../revisions:batchCreate. Parents are
 // checked first; then each revision is checked and created in turn, so a
 // failure leaves the revisions before it created, as on the real service.
-func (s *Server) batchCreateRevisions(req *request) (any, *apiError) {
-	var body client.BatchCreateRevisionsRequest
-	if err := decodeStrict(req.body, &body); err != nil {
-		return nil, invalidArgument("invalid request body: %v", err)
-	}
+func (s *Server) batchCreateRevisions(req *request, body *client.BatchCreateRevisionsRequest) (any, *apiError) {
 	parent := databaseName(req.ids[0], req.ids[1])
 	switch body.Parent {
 	case "", parent:
@@ -142,8 +125,6 @@ func (s *Server) batchCreateRevisions(req *request) (any, *apiError) {
 			return nil, invalidArgument("requests[%d].parent %q does not equal the batch parent %q", i, r.Parent, parent)
 		}
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	db, apiErr := s.database(req.ids[0], req.ids[1])
 	if apiErr != nil {
 		return nil, apiErr
@@ -207,8 +188,6 @@ func (s *Server) listPolicies(req *request) (any, *apiError) {
 	if apiErr != nil {
 		return nil, apiErr
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	policies := s.st.policies
 	if len(req.ids) == 2 {
 		db, apiErr := s.database(req.ids[0], req.ids[1])
@@ -233,11 +212,7 @@ func (s *Server) listPolicies(req *request) (any, *apiError) {
 // .../databases/{d}:diffSchema: the statements migrating the changelog's
 // schema, or the database's current one, to the given schema or to another
 // changelog's schema.
-func (s *Server) diffSchema(req *request) (any, *apiError) {
-	var body client.DiffSchemaRequest
-	if err := decodeStrict(req.body, &body); err != nil {
-		return nil, invalidArgument("invalid request body: %v", err)
-	}
+func (s *Server) diffSchema(req *request, body *client.DiffSchemaRequest) (any, *apiError) {
 	self := req.path
 	switch {
 	case body.Name == "" && len(req.ids) == 3:
@@ -247,29 +222,25 @@ func (s *Server) diffSchema(req *request) (any, *apiError) {
 	case (body.Schema == "") == (body.Changelog == ""):
 		return nil, invalidArgument("give exactly one of schema (a target schema) and changelog (another changelog's name)")
 	}
-	var target struct{ instance, database, changelog string }
+	var target []string
 	if body.Changelog != "" {
-		parts := strings.Split(body.Changelog, "/")
-		if len(parts) != 6 || parts[0] != "instances" || parts[2] != "databases" || parts[4] != "changelogs" ||
-			!validID(parts[1]) || !validID(parts[3]) || !validID(parts[5]) {
+		target = strings.Split(body.Changelog, "/")
+		if len(target) != 6 || target[0] != "instances" || target[2] != "databases" || target[4] != "changelogs" ||
+			!validID(target[1]) || !validID(target[3]) || !validID(target[5]) {
 			return nil, invalidArgument("changelog %q is not of the form instances/{instance}/databases/{database}/changelogs/{changelog}", body.Changelog)
 		}
-		target.instance, target.database, target.changelog = parts[1], parts[3], parts[5]
 	}
-	s.mu.Lock()
-	var from string
 	db, apiErr := s.database(req.ids[0], req.ids[1])
-	switch {
-	case apiErr == nil && len(req.ids) == 3:
+	if apiErr != nil {
+		return nil, apiErr
+	}
+	from, to := db.currentSchema(), body.Schema
+	if len(req.ids) == 3 {
 		from, apiErr = s.changelog(req.ids[0], req.ids[1], req.ids[2])
-	case apiErr == nil:
-		from = db.currentSchema()
 	}
-	to := body.Schema
-	if apiErr == nil && body.Changelog != "" {
-		to, apiErr = s.changelog(target.instance, target.database, target.changelog)
+	if apiErr == nil && target != nil {
+		to, apiErr = s.changelog(target[1], target[3], target[5])
 	}
-	s.mu.Unlock()
 	if apiErr != nil {
 		return nil, apiErr
 	}

@@ -123,7 +123,7 @@ func New(opts Options) (*Server, error) {
 	for _, a := range doc.ServiceAccounts {
 		s.accounts = append(s.accounts, ServiceAccountInfo{Email: a.Email, Key: a.Key, Permissions: slices.Clone(a.Permissions)})
 	}
-	s.handler = s.logRequests(s.recoverPanics(http.HandlerFunc(s.serveAPI)))
+	s.handler = s.recoverPanics(http.HandlerFunc(s.serveAPI))
 	return s, nil
 }
 
