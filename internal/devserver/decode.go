@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -15,10 +16,9 @@ import (
 )
 
 // decodeStrict decodes one JSON object from data into v, a pointer to a
-// struct, the way protobuf JSON is parsed: field names are matched exactly,
-// an unknown field, a value of the wrong type, an unknown enum name, malformed
-// JSON or data after the object is refused with an error naming it. Empty
-// data is the empty object. null stands for the zero value anywhere.
+// struct, as protobuf JSON is parsed: exact field names, and an unknown field,
+// a wrong type, an unknown enum name, malformed JSON or trailing data refused
+// with an error naming it. Empty data is the empty object; null is zero.
 func decodeStrict(data []byte, v any) error {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil
@@ -26,8 +26,14 @@ func decodeStrict(data []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var tree any
-	if err := dec.Decode(&tree); err != nil {
-		return describeSyntaxError(err)
+	var syntax *json.SyntaxError
+	switch err := dec.Decode(&tree); {
+	case errors.As(err, &syntax):
+		return fmt.Errorf("malformed JSON at byte %d: %s", syntax.Offset, strings.TrimPrefix(syntax.Error(), "json: "))
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		return errors.New("malformed JSON: unexpected end of input")
+	case err != nil:
+		return fmt.Errorf("malformed JSON: %w", err)
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return errors.New("malformed JSON: unexpected data after the top-level value")
@@ -35,8 +41,7 @@ func decodeStrict(data []byte, v any) error {
 	if _, isObject := tree.(map[string]any); !isObject && tree != nil {
 		return fmt.Errorf("the body must be a JSON object, not %s", jsonKind(tree))
 	}
-	c := checker{fields: map[reflect.Type]map[string]reflect.StructField{}}
-	if err := c.check(tree, reflect.TypeOf(v).Elem(), nil); err != nil {
+	if err := (fieldCache{}).check(tree, reflect.TypeOf(v).Elem()); err != nil {
 		return err
 	}
 	if err := json.Unmarshal(data, v); err != nil {
@@ -45,48 +50,21 @@ func decodeStrict(data []byte, v any) error {
 	return nil
 }
 
-func describeSyntaxError(err error) error {
-	var syntax *json.SyntaxError
-	switch {
-	case errors.As(err, &syntax):
-		return fmt.Errorf("malformed JSON at byte %d: %s", syntax.Offset, strings.TrimPrefix(syntax.Error(), "json: "))
-	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
-		return errors.New("malformed JSON: unexpected end of input")
-	default:
-		return fmt.Errorf("malformed JSON: %w", err)
-	}
-}
-
-// enumValues lists the names accepted for the enum types the server checks.
-// Enums whose set is open on the service (rule types, engines) are not checked.
-func enumValues(t reflect.Type) ([]string, bool) {
-	switch t {
-	case reflect.TypeFor[client.RevisionType]():
-		return enumNames(client.RevisionTypes()), true
-	case reflect.TypeFor[client.ObjectSchemaType]():
-		return enumNames(client.ObjectSchemaTypes()), true
-	case reflect.TypeFor[client.PolicyType]():
-		return append([]string{string(client.PolicyTypeUnspecified)}, enumNames(client.PolicyTypes())...), true
-	case reflect.TypeFor[client.UserState]():
-		return []string{"STATE_UNSPECIFIED", "ACTIVE", "DELETED"}, true
-	case reflect.TypeFor[client.UserType]():
-		return []string{"USER_TYPE_UNSPECIFIED", "USER", "SYSTEM_BOT", "SERVICE_ACCOUNT", "WORKLOAD_IDENTITY"}, true
-	case reflect.TypeFor[client.WorkloadProviderType]():
-		return []string{"PROVIDER_TYPE_UNSPECIFIED", "GITHUB", "GITLAB"}, true
-	case reflect.TypeFor[client.PolicyResourceType]():
-		return []string{"RESOURCE_TYPE_UNSPECIFIED", "WORKSPACE", "ENVIRONMENT", "PROJECT"}, true
-	case reflect.TypeFor[client.AdminDataSourceRestriction]():
-		return []string{"RESTRICTION_UNSPECIFIED", "FALLBACK", "DISALLOW"}, true
-	case reflect.TypeFor[client.IdentityProviderType]():
-		return []string{"IDENTITY_PROVIDER_TYPE_UNSPECIFIED", "OAUTH2", "OIDC", "LDAP"}, true
-	case reflect.TypeFor[client.OAuth2AuthStyle]():
-		return []string{"OAUTH2_AUTH_STYLE_UNSPECIFIED", "IN_PARAMS", "IN_HEADER"}, true
-	case reflect.TypeFor[client.LDAPSecurityProtocol]():
-		return []string{"SECURITY_PROTOCOL_UNSPECIFIED", "START_TLS", "LDAPS"}, true
-	case reflect.TypeFor[client.RuleLevel]():
-		return []string{"LEVEL_UNSPECIFIED", "ERROR", "WARNING"}, true
-	}
-	return nil, false
+// enums lists the names accepted for the enum types the server checks;
+// enums whose set is open on the service (rule types, engines) are not.
+var enums = map[reflect.Type][]string{
+	reflect.TypeFor[client.RevisionType]():               enumNames(client.RevisionTypes()),
+	reflect.TypeFor[client.ObjectSchemaType]():           enumNames(client.ObjectSchemaTypes()),
+	reflect.TypeFor[client.PolicyType]():                 append([]string{string(client.PolicyTypeUnspecified)}, enumNames(client.PolicyTypes())...),
+	reflect.TypeFor[client.UserState]():                  {"STATE_UNSPECIFIED", "ACTIVE", "DELETED"},
+	reflect.TypeFor[client.UserType]():                   {"USER_TYPE_UNSPECIFIED", "USER", "SYSTEM_BOT", "SERVICE_ACCOUNT", "WORKLOAD_IDENTITY"},
+	reflect.TypeFor[client.WorkloadProviderType]():       {"PROVIDER_TYPE_UNSPECIFIED", "GITHUB", "GITLAB"},
+	reflect.TypeFor[client.PolicyResourceType]():         {"RESOURCE_TYPE_UNSPECIFIED", "WORKSPACE", "ENVIRONMENT", "PROJECT"},
+	reflect.TypeFor[client.AdminDataSourceRestriction](): {"RESTRICTION_UNSPECIFIED", "FALLBACK", "DISALLOW"},
+	reflect.TypeFor[client.IdentityProviderType]():       {"IDENTITY_PROVIDER_TYPE_UNSPECIFIED", "OAUTH2", "OIDC", "LDAP"},
+	reflect.TypeFor[client.OAuth2AuthStyle]():            {"OAUTH2_AUTH_STYLE_UNSPECIFIED", "IN_PARAMS", "IN_HEADER"},
+	reflect.TypeFor[client.LDAPSecurityProtocol]():       {"SECURITY_PROTOCOL_UNSPECIFIED", "START_TLS", "LDAPS"},
+	reflect.TypeFor[client.RuleLevel]():                  {"LEVEL_UNSPECIFIED", "ERROR", "WARNING"},
 }
 
 func enumNames[T ~string](values []T) []string {
@@ -97,13 +75,35 @@ func enumNames[T ~string](values []T) []string {
 	return names
 }
 
-// checker walks a decoded JSON tree along a Go type, remembering the JSON
-// fields of each struct type it met.
-type checker struct {
-	fields map[reflect.Type]map[string]reflect.StructField
+// fieldError is a problem at a place in a JSON document, whose path
+// (".requests[0].revision.type") is put together as the error goes up.
+type fieldError struct{ path, problem string }
+
+func (e *fieldError) Error() string {
+	if e.problem == "" {
+		return fmt.Sprintf("unknown field %q", strings.TrimPrefix(e.path, "."))
+	}
+	return fmt.Sprintf("field %q: %s", strings.TrimPrefix(e.path, "."), e.problem)
 }
 
-func (c *checker) check(value any, t reflect.Type, path *pathStep) error {
+// under puts the problem of a value, if any, at step of its parent.
+func (e *fieldError) under(step string) *fieldError {
+	if e != nil {
+		e.path = step + e.path
+	}
+	return e
+}
+
+func wrongType(want string, got any) *fieldError {
+	return &fieldError{problem: "expected " + want + ", got " + jsonKind(got)}
+}
+
+// fieldCache maps the JSON names of the fields of each struct type met.
+type fieldCache map[reflect.Type]map[string]reflect.StructField
+
+// check walks a decoded tree along t, visiting object keys in order so that
+// the first problem reported is the same on every run.
+func (c fieldCache) check(value any, t reflect.Type) *fieldError {
 	if value == nil {
 		return nil
 	}
@@ -114,73 +114,73 @@ func (c *checker) check(value any, t reflect.Type, path *pathStep) error {
 	case reflect.Struct:
 		object, ok := value.(map[string]any)
 		if !ok {
-			return wrongType(path, "an object", value)
+			return wrongType("an object", value)
 		}
-		fields := c.structFields(t)
-		for _, k := range sortedKeys(object) {
+		fields := c.fields(t)
+		for _, k := range slices.Sorted(maps.Keys(object)) {
 			f, known := fields[k]
 			if !known {
-				return fmt.Errorf("unknown field %q", (&pathStep{parent: path, field: k}).String())
+				return &fieldError{path: "." + k}
 			}
-			if err := c.check(object[k], f.Type, &pathStep{parent: path, field: k}); err != nil {
-				return err
-			}
-		}
-	case reflect.Slice:
-		list, ok := value.([]any)
-		if !ok {
-			return wrongType(path, "an array", value)
-		}
-		for i, item := range list {
-			if err := c.check(item, t.Elem(), &pathStep{parent: path, index: i, isIndex: true}); err != nil {
+			if err := c.check(object[k], f.Type).under("." + k); err != nil {
 				return err
 			}
 		}
 	case reflect.Map:
 		object, ok := value.(map[string]any)
 		if !ok {
-			return wrongType(path, "an object", value)
+			return wrongType("an object", value)
 		}
-		for _, k := range sortedKeys(object) {
-			if err := c.check(object[k], t.Elem(), &pathStep{parent: path, field: k, isKey: true}); err != nil {
+		for _, k := range slices.Sorted(maps.Keys(object)) {
+			if err := c.check(object[k], t.Elem()).under("[" + k + "]"); err != nil {
+				return err
+			}
+		}
+	case reflect.Slice:
+		list, ok := value.([]any)
+		if !ok {
+			return wrongType("an array", value)
+		}
+		for i, item := range list {
+			if err := c.check(item, t.Elem()).under("[" + strconv.Itoa(i) + "]"); err != nil {
 				return err
 			}
 		}
 	case reflect.String:
 		s, ok := value.(string)
 		if !ok {
-			return wrongType(path, "a string", value)
+			return wrongType("a string", value)
 		}
-		if allowed, isEnum := enumValues(t); isEnum && !slices.Contains(allowed, s) {
-			return fmt.Errorf("field %q: unknown enum value %q (known: %s)", path, s, strings.Join(allowed, ", "))
+		if allowed, isEnum := enums[t]; isEnum && !slices.Contains(allowed, s) {
+			return &fieldError{problem: fmt.Sprintf("unknown enum value %q (known: %s)", s, strings.Join(allowed, ", "))}
 		}
 	case reflect.Bool:
 		if _, ok := value.(bool); !ok {
-			return wrongType(path, "a boolean", value)
+			return wrongType("a boolean", value)
 		}
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		n, ok := value.(json.Number)
 		if !ok {
-			return wrongType(path, "an integer", value)
+			return wrongType("an integer", value)
 		}
 		if _, err := strconv.ParseInt(n.String(), 10, t.Bits()); err != nil {
-			return fmt.Errorf("field %q: %s is not a %d-bit integer", path, n, t.Bits())
+			return &fieldError{problem: fmt.Sprintf("%s is not a %d-bit integer", n, t.Bits())}
 		}
 	case reflect.Float32, reflect.Float64:
 		n, ok := value.(json.Number)
 		if !ok {
-			return wrongType(path, "a number", value)
+			return wrongType("a number", value)
 		}
 		if _, err := strconv.ParseFloat(n.String(), t.Bits()); err != nil {
-			return fmt.Errorf("field %q: %s is not a valid number", path, n)
+			return &fieldError{problem: fmt.Sprintf("%s is not a valid number", n)}
 		}
 	}
 	return nil
 }
 
-// structFields maps the JSON names of t's fields, embedded structs flattened.
-func (c *checker) structFields(t reflect.Type) map[string]reflect.StructField {
-	if fields, ok := c.fields[t]; ok {
+// fields maps the JSON names of t's fields, embedded structs flattened.
+func (c fieldCache) fields(t reflect.Type) map[string]reflect.StructField {
+	if fields, ok := c[t]; ok {
 		return fields
 	}
 	fields := map[string]reflect.StructField{}
@@ -190,60 +190,15 @@ func (c *checker) structFields(t reflect.Type) map[string]reflect.StructField {
 		case name == "-" || (!f.IsExported() && !f.Anonymous):
 			continue
 		case f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct:
-			for k, inner := range c.structFields(f.Type) {
-				fields[k] = inner
-			}
+			maps.Copy(fields, c.fields(f.Type))
 			continue
 		case name == "":
 			name = f.Name
 		}
 		fields[name] = f
 	}
-	c.fields[t] = fields
+	c[t] = fields
 	return fields
-}
-
-// sortedKeys returns the keys of an object in order, so that the first
-// problem reported is the same on every run.
-func sortedKeys(object map[string]any) []string {
-	keys := make([]string, 0, len(object))
-	for k := range object {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
-// pathStep is one step of the way to a value in a JSON document: a field,
-// a list index or a map key. Steps are spelled out only for an error.
-type pathStep struct {
-	parent  *pathStep
-	field   string
-	index   int
-	isIndex bool
-	isKey   bool
-}
-
-// String spells a path as "requests[0].revision.type" or "labels[pii]".
-func (p *pathStep) String() string {
-	if p == nil {
-		return ""
-	}
-	parent := p.parent.String()
-	switch {
-	case p.isIndex:
-		return fmt.Sprintf("%s[%d]", parent, p.index)
-	case p.isKey:
-		return parent + "[" + p.field + "]"
-	case parent == "":
-		return p.field
-	default:
-		return parent + "." + p.field
-	}
-}
-
-func wrongType(path *pathStep, want string, got any) error {
-	return fmt.Errorf("field %q: expected %s, got %s", path, want, jsonKind(got))
 }
 
 func jsonKind(v any) string {
