@@ -1,6 +1,7 @@
 package devserver
 
 import (
+	"cmp"
 	"fmt"
 	"net/http"
 )
@@ -24,31 +25,16 @@ type apiError struct {
 	message string
 }
 
-// httpStatusOf maps a gRPC code to its HTTP status as the service does.
-func httpStatusOf(code int) int {
-	switch code {
-	case codeInvalidArgument, codeFailedPrecondition, 11:
-		return http.StatusBadRequest
-	case codeUnauthenticated:
-		return http.StatusUnauthorized
-	case codePermissionDenied:
-		return http.StatusForbidden
-	case codeNotFound:
-		return http.StatusNotFound
-	case codeAlreadyExists, 10:
-		return http.StatusConflict
-	case 8:
-		return http.StatusTooManyRequests
-	case 12:
-		return http.StatusNotImplemented
-	case 14:
-		return http.StatusServiceUnavailable
-	case 4:
-		return http.StatusGatewayTimeout
-	default:
-		return http.StatusInternalServerError
-	}
+// httpStatuses maps the gRPC codes that are not 500 to their HTTP status, as
+// the service does.
+var httpStatuses = map[int]int{
+	codeInvalidArgument: http.StatusBadRequest, codeFailedPrecondition: http.StatusBadRequest, 11: http.StatusBadRequest,
+	codeUnauthenticated: http.StatusUnauthorized, codePermissionDenied: http.StatusForbidden, codeNotFound: http.StatusNotFound,
+	codeAlreadyExists: http.StatusConflict, 10: http.StatusConflict, 8: http.StatusTooManyRequests,
+	12: http.StatusNotImplemented, 14: http.StatusServiceUnavailable, 4: http.StatusGatewayTimeout,
 }
+
+func httpStatusOf(code int) int { return cmp.Or(httpStatuses[code], http.StatusInternalServerError) }
 
 func newError(code int, format string, args ...any) *apiError {
 	return &apiError{status: httpStatusOf(code), code: code, message: fmt.Sprintf(format, args...)}

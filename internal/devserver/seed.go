@@ -16,26 +16,14 @@ import (
 // seedDoc is the JSON document that fills a server's state; the package doc
 // describes it.
 type seedDoc struct {
-	Tokens            []seedToken               `json:"tokens,omitempty"`
-	ServiceAccounts   []seedServiceAccount      `json:"serviceAccounts,omitempty"`
+	Tokens            []TokenInfo               `json:"tokens,omitempty"`
+	ServiceAccounts   []ServiceAccountInfo      `json:"serviceAccounts,omitempty"`
 	Instances         []seedInstance            `json:"instances,omitempty"`
 	Policies          []seedPolicy              `json:"policies,omitempty"`
 	Sheets            []seedSheet               `json:"sheets,omitempty"`
 	ReviewConfigs     []client.ReviewConfig     `json:"reviewConfigs,omitempty"`
 	Users             []client.User             `json:"users,omitempty"`
 	IdentityProviders []client.IdentityProvider `json:"identityProviders,omitempty"`
-}
-
-type seedToken struct {
-	Token       string   `json:"token"`
-	User        string   `json:"user"`
-	Permissions []string `json:"permissions,omitempty"`
-}
-
-type seedServiceAccount struct {
-	Email       string   `json:"email"`
-	Key         string   `json:"key"`
-	Permissions []string `json:"permissions,omitempty"`
 }
 
 type seedInstance struct {
@@ -70,7 +58,7 @@ type seedSheet struct {
 // state is everything the server holds; the Server's mutex guards it.
 type state struct {
 	tokens          map[string]*grant
-	serviceAccounts map[string]seedServiceAccount
+	serviceAccounts map[string]ServiceAccountInfo
 	instances       map[string]map[string]*database
 	sheets          map[string]string
 	reviewConfigs   map[string]*client.ReviewConfig
@@ -112,7 +100,7 @@ func loadSeed(r io.Reader) (*seedDoc, error) {
 func newState(doc *seedDoc) (*state, error) {
 	st := &state{
 		tokens:          map[string]*grant{},
-		serviceAccounts: map[string]seedServiceAccount{},
+		serviceAccounts: map[string]ServiceAccountInfo{},
 		instances:       map[string]map[string]*database{},
 		sheets:          map[string]string{},
 		reviewConfigs:   map[string]*client.ReviewConfig{},

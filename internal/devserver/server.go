@@ -81,20 +81,19 @@ type Server struct {
 	st *state
 }
 
-// TokenInfo describes a token of the seed: what a user of the server may
-// pass as `Authorization: Bearer <Token>`.
+// TokenInfo is a token of the seed, to send as `Authorization: Bearer <Token>`.
 type TokenInfo struct {
-	Token       string   // the bearer token
-	User        string   // the user it stands for, users/{email}
-	Permissions []string // what it may do
+	Token       string   `json:"token"`
+	User        string   `json:"user"` // users/{email}
+	Permissions []string `json:"permissions,omitempty"`
 }
 
-// ServiceAccountInfo describes a service account of the seed, which may log
-// in with POST /v1/auth/login to get a token valid for Options.TokenLifetime.
+// ServiceAccountInfo is a service account of the seed, which may log in with
+// POST /v1/auth/login (Key as password) for a token of Options.TokenLifetime.
 type ServiceAccountInfo struct {
-	Email       string   // the login email
-	Key         string   // the service key, sent as password
-	Permissions []string // what its tokens may do
+	Email       string   `json:"email"`
+	Key         string   `json:"key"`
+	Permissions []string `json:"permissions,omitempty"` // of its tokens
 }
 
 // New builds a server holding the demo data, or the seed of opts when given.
@@ -113,15 +112,10 @@ func New(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("check seed: %w", err)
 	}
-	s := &Server{now: opts.Now, lifetime: cmp.Or(opts.TokenLifetime, TokenLifetime), log: opts.Log, st: st, routes: routes()}
+	s := &Server{now: opts.Now, lifetime: cmp.Or(opts.TokenLifetime, TokenLifetime), log: opts.Log, st: st, routes: routes(),
+		tokens: doc.Tokens, accounts: doc.ServiceAccounts}
 	if s.now == nil {
 		s.now = time.Now
-	}
-	for _, t := range doc.Tokens {
-		s.tokens = append(s.tokens, TokenInfo{Token: t.Token, User: t.User, Permissions: slices.Clone(t.Permissions)})
-	}
-	for _, a := range doc.ServiceAccounts {
-		s.accounts = append(s.accounts, ServiceAccountInfo{Email: a.Email, Key: a.Key, Permissions: slices.Clone(a.Permissions)})
 	}
 	s.handler = s.recoverPanics(http.HandlerFunc(s.serveAPI))
 	return s, nil
@@ -172,18 +166,18 @@ func (s *Server) AdminToken() string {
 
 // Tokens returns the tokens of the seed and what each may do.
 func (s *Server) Tokens() []TokenInfo {
-	out := make([]TokenInfo, len(s.tokens))
-	for i, t := range s.tokens {
-		out[i] = TokenInfo{Token: t.Token, User: t.User, Permissions: slices.Clone(t.Permissions)}
+	out := slices.Clone(s.tokens)
+	for i := range out {
+		out[i].Permissions = slices.Clone(out[i].Permissions)
 	}
 	return out
 }
 
 // ServiceAccounts returns the service accounts of the seed, which may log in.
 func (s *Server) ServiceAccounts() []ServiceAccountInfo {
-	out := make([]ServiceAccountInfo, len(s.accounts))
-	for i, a := range s.accounts {
-		out[i] = ServiceAccountInfo{Email: a.Email, Key: a.Key, Permissions: slices.Clone(a.Permissions)}
+	out := slices.Clone(s.accounts)
+	for i := range out {
+		out[i].Permissions = slices.Clone(out[i].Permissions)
 	}
 	return out
 }
