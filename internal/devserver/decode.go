@@ -15,10 +15,8 @@ import (
 	"github.com/dbgov/dbgov/client"
 )
 
-// decodeStrict decodes one JSON object from data into v, a pointer to a
-// struct, as protobuf JSON is parsed: exact field names, and an unknown field,
-// a wrong type, an unknown enum name, malformed JSON or trailing data refused
-// with an error naming it. Empty data is the empty object; null is zero.
+// decodeStrict decodes a JSON object into v, a struct pointer, as strictly as
+// protobuf JSON: exact names, no unknown field or enum name, no wrong type.
 func decodeStrict(data []byte, v any) error {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil

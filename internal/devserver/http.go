@@ -81,8 +81,7 @@ func routes() []route {
 	}
 }
 
-// match returns the ids of path segments (already unescaped) matched by the
-// route, and whether they match.
+// match returns the ids of the unescaped segments, if the route matches.
 func (rt route) match(segments []string, verb string) ([]string, bool) {
 	if len(segments) != len(rt.pattern) || verb != rt.verb {
 		return nil, false
@@ -100,8 +99,7 @@ func (rt route) match(segments []string, verb string) ([]string, bool) {
 }
 
 // splitPath cuts an escaped /v1 path into unescaped segments and the custom
-// method of the last one: the text after its last literal colon, so that an
-// escaped colon (%3A) stays part of an id.
+// method after the last literal colon; an escaped one (%3A) is part of an id.
 func splitPath(escaped string) (segments []string, verb string, ok bool) {
 	rest, ok := strings.CutPrefix(escaped, "/v1/")
 	if !ok {
@@ -123,10 +121,8 @@ func splitPath(escaped string) (segments []string, verb string, ok bool) {
 	return segments, verb, true
 }
 
-// serveAPI routes a request, checks its credentials and runs its operation.
-// Order of checks: route (404, or 405 for a known path with another method),
-// credentials (401), permission (403), body and parameters (400), then the
-// operation itself.
+// serveAPI checks a request's route (404, 405), credentials (401),
+// permission (403), then query and body (400), and runs its operation.
 func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	segments, verb, ok := splitPath(r.URL.EscapedPath())
 	var (
@@ -192,9 +188,8 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, resp)
 }
 
-// parseQuery reads a query string as url.ParseQuery does, but with no cap
-// on the number of parameters: a users:batchGet may name 50,000 users,
-// beyond the 10,000 parameters the standard library stops at.
+// parseQuery reads a query as url.ParseQuery does, but without its cap of
+// 10,000 parameters: a users:batchGet may name 50,000 users.
 func parseQuery(raw string) (url.Values, *apiError) {
 	q := url.Values{}
 	for raw != "" {

@@ -77,9 +77,8 @@ func (s *Server) getCatalog(req *request) (any, *apiError) {
 	return *db.catalog, nil
 }
 
-// updateCatalog answers PATCH /v1/instances/{i}/databases/{d}/catalog: the
-// body replaces the whole catalog; allowMissing=true creates a missing one.
-// It reads its query before its body, so it decodes and locks itself.
+// updateCatalog answers PATCH .../catalog, replacing it. It reads its query
+// before its body, so it decodes and locks itself.
 func (s *Server) updateCatalog(req *request) (any, *apiError) {
 	allowMissing, apiErr := boolParam(req.query, "allowMissing", "allow_missing")
 	if apiErr != nil {
@@ -110,9 +109,8 @@ func (s *Server) updateCatalog(req *request) (any, *apiError) {
 	return catalog, nil
 }
 
-// batchCreateRevisions answers POST .../revisions:batchCreate. Parents are
-// checked first; then each revision is checked and created in turn, so a
-// failure leaves the revisions before it created, as on the real service.
+// batchCreateRevisions answers POST .../revisions:batchCreate: parents are
+// checked first, then each revision in turn, as the real service does.
 func (s *Server) batchCreateRevisions(req *request, body *client.BatchCreateRevisionsRequest) (any, *apiError) {
 	parent := databaseName(req.ids[0], req.ids[1])
 	switch body.Parent {
@@ -169,19 +167,16 @@ func (s *Server) batchCreateRevisions(req *request, body *client.BatchCreateRevi
 	return resp, nil
 }
 
-// listPolicies answers GET /v1/{parent}/policies, of a database, an
-// environment, a project or the workspace, with the policyType and
-// showDeleted filters.
+// listPolicies answers GET /v1/{parent}/policies of a database, an
+// environment, a project or the workspace, filtered.
 func (s *Server) listPolicies(req *request) (any, *apiError) {
 	policyType, _, apiErr := singleParam(req.query, "policyType", "policy_type")
 	if apiErr != nil {
 		return nil, apiErr
 	}
 	filter := client.PolicyType(policyType)
-	if filter == client.PolicyTypeUnspecified {
-		filter = ""
-	}
-	if filter != "" && !filter.Known() {
+	all := filter == "" || filter == client.PolicyTypeUnspecified
+	if !all && !filter.Known() {
 		return nil, invalidArgument("invalid policyType %q: want one of %s", policyType, strings.Join(enumNames(client.PolicyTypes()), ", "))
 	}
 	showDeleted, apiErr := boolParam(req.query, "showDeleted", "show_deleted")
@@ -201,17 +196,15 @@ func (s *Server) listPolicies(req *request) (any, *apiError) {
 		if len(req.ids) != 2 && !strings.HasPrefix(p.Name, req.path+"/") {
 			continue
 		}
-		if (filter == "" || p.Type == filter) && (showDeleted || !p.Deleted) {
+		if (all || p.Type == filter) && (showDeleted || !p.Deleted) {
 			resp.Policies = append(resp.Policies, p.Policy)
 		}
 	}
 	return resp, nil
 }
 
-// diffSchema answers POST .../changelogs/{c}:diffSchema and POST
-// .../databases/{d}:diffSchema: the statements migrating the changelog's
-// schema, or the database's current one, to the given schema or to another
-// changelog's schema.
+// diffSchema answers POST .../changelogs/{c}:diffSchema and .../databases/{d}:diffSchema:
+// migrating the changelog's, or the database's, schema to another.
 func (s *Server) diffSchema(req *request, body *client.DiffSchemaRequest) (any, *apiError) {
 	self := req.path
 	switch {
@@ -247,8 +240,7 @@ func (s *Server) diffSchema(req *request, body *client.DiffSchemaRequest) (any, 
 	return client.DiffSchemaResponse{Diff: sqlDiff(from, to)}, nil
 }
 
-// currentSchema is the database's schema now: the one its latest changelog,
-// the highest numbered, recorded.
+// currentSchema is the schema of the database's highest numbered changelog.
 func (db *database) currentSchema() string {
 	schema, latest := "", -1
 	for id, s := range db.changelogs {
@@ -285,8 +277,7 @@ func (s *Server) changelog(instance, db, id string) (string, *apiError) {
 	return schema, nil
 }
 
-// singleParam returns the one value of a query parameter known under any of
-// names; a parameter given twice is refused.
+// singleParam returns the one value of a query parameter of any of names.
 func singleParam(q url.Values, names ...string) (string, bool, *apiError) {
 	var values []string
 	for _, n := range names {

@@ -13,8 +13,7 @@ import (
 	"github.com/dbgov/dbgov/client"
 )
 
-// seedDoc is the JSON document that fills a server's state; the package doc
-// describes it.
+// seedDoc is the JSON document that fills a server's state.
 type seedDoc struct {
 	Tokens            []TokenInfo               `json:"tokens,omitempty"`
 	ServiceAccounts   []ServiceAccountInfo      `json:"serviceAccounts,omitempty"`
@@ -95,8 +94,7 @@ func loadSeed(r io.Reader) (*seedDoc, error) {
 	return &doc, nil
 }
 
-// newState builds the server's state from a seed, checking what a seed must
-// hold: unique ids, names in the forms the API uses, known permissions.
+// newState builds the server's state from a seed, checking its ids, names and permissions.
 func newState(doc *seedDoc) (*state, error) {
 	st := &state{
 		tokens:          map[string]*grant{},
@@ -283,8 +281,7 @@ func fillStatementFields(rev *client.Revision) {
 	}
 }
 
-// completeUser fills a user's name from its email or the other way round,
-// and refuses a user whose two disagree.
+// completeUser fills a user's name from its email or the other way round.
 func completeUser(u *client.User) error {
 	id, hasPrefix := strings.CutPrefix(u.Name, "users/")
 	switch {

@@ -33,16 +33,11 @@ func Permissions() []string {
 		PermissionUsersGet, PermissionUsersUndelete, PermissionPoliciesList, PermissionDatabasesGet}
 }
 
-// Limits of the HTTP server run by Serve.
+// Limits of the server.
 const (
-	// MaxHeaderBytes bounds the request line and headers: a users:batchGet of
-	// 50,000 names puts about 2 MB in the query.
-	MaxHeaderBytes = 16 << 20
-	// MaxBodyBytes bounds a request body.
-	MaxBodyBytes = 256 << 20
-	// TokenLifetime is how long a token issued by POST /v1/auth/login is
-	// valid when Options.TokenLifetime is 0.
-	TokenLifetime = time.Hour
+	MaxHeaderBytes = 16 << 20  // request line and headers, under Serve: a batchGet of 50,000 users is 2 MB
+	MaxBodyBytes   = 256 << 20 // a request body
+	TokenLifetime  = time.Hour // of a login's token when Options.TokenLifetime is 0
 )
 
 //go:embed demo_seed.json
@@ -54,16 +49,10 @@ func DemoSeed() []byte { return bytes.Clone(demoSeed) }
 
 // Options configures a Server.
 type Options struct {
-	// Seed, when not nil, is a JSON seed (see the package doc) that replaces
-	// the demo data.
-	Seed io.Reader
-	// Log receives one line per request: method, path, status and duration.
-	// Nil keeps the server silent.
-	Log io.Writer
-	// Now is the clock for creation times and token expiry; nil is time.Now.
-	Now func() time.Time
-	// TokenLifetime is how long a login's token is valid; 0 means an hour.
-	TokenLifetime time.Duration
+	Seed          io.Reader        // a JSON seed replacing the demo data, when not nil
+	Log           io.Writer        // one line per request (method, path, status, duration), when not nil
+	Now           func() time.Time // the clock of creation times and token expiry; nil is time.Now
+	TokenLifetime time.Duration    // of a login's token; 0 is TokenLifetime
 }
 
 // Server is an in-memory reference implementation of the /v1 API.
@@ -124,29 +113,20 @@ func New(opts Options) (*Server, error) {
 // Handler returns the HTTP handler of the API, for httptest or any server.
 func (s *Server) Handler() http.Handler { return s.handler }
 
-// Serve answers requests on l until ctx is done, then stops accepting new
-// connections and waits up to five seconds for the requests in flight. It
-// returns nil after such a stop, or the error that ended serving.
+// Serve answers requests on l until ctx is done, then stops accepting
+// connections and waits up to five seconds for the requests in flight.
 func (s *Server) Serve(ctx context.Context, l net.Listener) error {
-	srv := &http.Server{
-		Handler:           s.handler,
-		MaxHeaderBytes:    MaxHeaderBytes,
-		ReadHeaderTimeout: 30 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	srv := &http.Server{Handler: s.handler, MaxHeaderBytes: MaxHeaderBytes, ReadHeaderTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute}
+	defer srv.Close()
 	stopped := make(chan error, 1)
-	go func() {
-		<-ctx.Done()
+	defer context.AfterFunc(ctx, func() {
 		shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		err := srv.Shutdown(shutdownCtx)
-		if err != nil {
-			err = errors.Join(fmt.Errorf("shut down gracefully: %w", err), srv.Close())
+		if err := srv.Shutdown(shutdownCtx); err != nil {
+			stopped <- fmt.Errorf("shut down gracefully: %w", err)
 		}
-		stopped <- err
-	}()
+		close(stopped)
+	})()
 	if err := srv.Serve(l); !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("serve on %s: %w", l.Addr(), err)
 	}
