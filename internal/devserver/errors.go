@@ -18,11 +18,11 @@ const (
 	codeUnauthenticated    = 16
 )
 
-// apiError is a failure answered as the service's error body.
+// apiError is a failure, whose JSON is the service's error body.
 type apiError struct {
 	status  int
-	code    int
-	message string
+	Code    int    `json:"code"`
+	Message string `json:"message"`
 }
 
 // httpStatuses maps the gRPC codes that are not 500 to their HTTP status, as
@@ -37,7 +37,7 @@ var httpStatuses = map[int]int{
 func httpStatusOf(code int) int { return cmp.Or(httpStatuses[code], http.StatusInternalServerError) }
 
 func newError(code int, format string, args ...any) *apiError {
-	return &apiError{status: httpStatusOf(code), code: code, message: fmt.Sprintf(format, args...)}
+	return &apiError{status: httpStatusOf(code), Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
 func invalidArgument(format string, args ...any) *apiError {
@@ -51,5 +51,5 @@ func notFound(format string, args ...any) *apiError {
 // routeError is what an unmatched route gets: the HTTP status of the routing
 // failure with code UNKNOWN, as a gRPC gateway answers.
 func routeError(status int) *apiError {
-	return &apiError{status: status, code: codeUnknown, message: http.StatusText(status)}
+	return &apiError{status: status, Code: codeUnknown, Message: http.StatusText(status)}
 }

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -100,92 +101,75 @@ func (rt route) match(segments []string, verb string) ([]string, bool) {
 
 // splitPath cuts an escaped /v1 path into unescaped segments and the custom
 // method after the last literal colon; an escaped one (%3A) is part of an id.
-func splitPath(escaped string) (segments []string, verb string, ok bool) {
+// It returns no segments for another path.
+func splitPath(escaped string) (segments []string, verb string) {
 	rest, ok := strings.CutPrefix(escaped, "/v1/")
 	if !ok {
-		return nil, "", false
+		return nil, ""
 	}
 	raw := strings.Split(rest, "/")
 	last := raw[len(raw)-1]
 	if i := strings.LastIndexByte(last, ':'); i >= 0 {
 		raw[len(raw)-1], verb = last[:i], last[i+1:]
 	}
-	segments = make([]string, len(raw))
-	for i, r := range raw {
+	for _, r := range raw {
 		seg, err := url.PathUnescape(r)
 		if err != nil {
-			return nil, "", false
+			return nil, ""
 		}
-		segments[i] = seg
+		segments = append(segments, seg)
 	}
-	return segments, verb, true
+	return segments, verb
 }
 
 // serveAPI checks a request's route (404, 405), credentials (401),
 // permission (403), then query and body (400), and runs its operation.
 func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
-	segments, verb, ok := splitPath(r.URL.EscapedPath())
-	var (
-		found   *route
-		ids     []string
-		allowed []string
-	)
-	if ok {
-		for _, rt := range s.routes {
-			m, matched := rt.match(segments, verb)
-			if !matched {
-				continue
-			}
-			if rt.method != r.Method {
-				allowed = append(allowed, rt.method)
-				continue
-			}
-			found, ids = &rt, m
-			break
+	if resp, apiErr := s.call(w, r); apiErr != nil {
+		writeJSON(w, apiErr.status, apiErr)
+	} else {
+		writeJSON(w, http.StatusOK, resp)
+	}
+}
+
+// call finds a request's route and runs its operation.
+func (s *Server) call(w http.ResponseWriter, r *http.Request) (any, *apiError) {
+	segments, verb := splitPath(r.URL.EscapedPath())
+	var found *route
+	var ids, allowed []string
+	for i := 0; i < len(s.routes) && found == nil; i++ {
+		if m, matched := s.routes[i].match(segments, verb); matched && s.routes[i].method == r.Method {
+			found, ids = &s.routes[i], m
+		} else if matched {
+			allowed = append(allowed, s.routes[i].method)
 		}
 	}
 	switch {
 	case found == nil && len(allowed) > 0:
 		w.Header().Set("Allow", strings.Join(allowed, ", "))
-		writeError(w, routeError(http.StatusMethodNotAllowed))
-		return
+		return nil, routeError(http.StatusMethodNotAllowed)
 	case found == nil:
-		writeError(w, routeError(http.StatusNotFound))
-		return
+		return nil, routeError(http.StatusNotFound)
 	}
-	var user string
-	if !found.open {
-		var apiErr *apiError
-		if user, apiErr = s.authenticate(r.Header.Get("Authorization"), found.permission); apiErr != nil {
-			writeError(w, apiErr)
-			return
-		}
+	user, apiErr := s.authenticate(r.Header.Get("Authorization"), found)
+	if apiErr != nil {
+		return nil, apiErr
 	}
 	query, apiErr := parseQuery(r.URL.RawQuery)
 	if apiErr != nil {
-		writeError(w, apiErr)
-		return
+		return nil, apiErr
 	}
 	req := &request{path: strings.Join(segments, "/"), user: user, ids: ids, query: query}
 	if r.Method != http.MethodGet {
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
-		var tooLarge *http.MaxBytesError
-		switch {
-		case errors.As(err, &tooLarge):
-			writeError(w, invalidArgument("request body exceeds %d bytes", tooLarge.Limit))
-			return
-		case err != nil:
-			writeError(w, invalidArgument("read request body: %v", err))
-			return
+		if tooLarge := (*http.MaxBytesError)(nil); errors.As(err, &tooLarge) {
+			return nil, invalidArgument("request body exceeds %d bytes", tooLarge.Limit)
+		} else if err != nil {
+			return nil, invalidArgument("read request body: %v", err)
 		}
 		req.body = body
 	}
-	resp, apiErr := found.handle(s, req)
-	if apiErr != nil {
-		writeError(w, apiErr)
-		return
-	}
-	writeJSON(w, http.StatusOK, resp)
+	return found.handle(s, req)
 }
 
 // parseQuery reads a query as url.ParseQuery does, but without its cap of
@@ -209,9 +193,12 @@ func parseQuery(raw string) (url.Values, *apiError) {
 	return q, nil
 }
 
-// authenticate checks that a bearer token is valid and holds the
-// permission, and returns the user it stands for.
-func (s *Server) authenticate(header, permission string) (string, *apiError) {
+// authenticate checks that a bearer token is valid and holds the route's
+// permission, and returns the user it stands for; an open route needs none.
+func (s *Server) authenticate(header string, rt *route) (string, *apiError) {
+	if rt.open {
+		return "", nil
+	}
 	scheme, token, _ := strings.Cut(header, " ")
 	token = strings.TrimSpace(token)
 	if !strings.EqualFold(scheme, "Bearer") || token == "" {
@@ -220,14 +207,13 @@ func (s *Server) authenticate(header, permission string) (string, *apiError) {
 	s.mu.Lock()
 	g := s.st.tokens[token]
 	s.mu.Unlock()
-	now := s.now()
 	switch {
 	case g == nil:
 		return "", newError(codeUnauthenticated, "invalid token")
-	case !g.expires.IsZero() && !now.Before(g.expires):
+	case g.expired(s.now()):
 		return "", newError(codeUnauthenticated, "token expired at %s", formatTime(g.expires))
-	case permission != "" && !slices.Contains(g.permissions, permission):
-		return "", newError(codePermissionDenied, "permission denied: %s does not have permission %q", g.user, permission)
+	case rt.permission != "" && !slices.Contains(g.permissions, rt.permission):
+		return "", newError(codePermissionDenied, "permission denied: %s does not have permission %q", g.user, rt.permission)
 	}
 	return g.user, nil
 }
@@ -245,11 +231,7 @@ func (s *Server) login(_ *request, body *client.LoginRequest) (any, *apiError) {
 		return nil, newError(codeUnauthenticated, "invalid email or password")
 	}
 	now := s.now()
-	for t, g := range s.st.tokens {
-		if !g.expires.IsZero() && !now.Before(g.expires) {
-			delete(s.st.tokens, t)
-		}
-	}
+	maps.DeleteFunc(s.st.tokens, func(_ string, g *grant) bool { return g.expired(now) })
 	expires := now.Add(s.lifetime)
 	// Shaped as a JWT, as the service's are: its payload says when it expires.
 	claims, _ := json.Marshal(map[string]any{"sub": "users/" + acct.Email, "exp": expires.Unix()})
@@ -264,17 +246,6 @@ func (s *Server) currentUser(req *request) (any, *apiError) {
 		return u, nil
 	}
 	return client.User{Name: req.user, Email: strings.TrimPrefix(req.user, "users/")}, nil
-}
-
-// errorBody is the service's error document.
-type errorBody struct {
-	Code    int    `json:"code"`
-	Message string `json:"message"`
-	Details []any  `json:"details,omitempty"`
-}
-
-func writeError(w http.ResponseWriter, e *apiError) {
-	writeJSON(w, e.status, errorBody{Code: e.code, Message: e.message})
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
@@ -321,7 +292,8 @@ func (s *Server) recoverPanics(next http.Handler) http.Handler {
 			if v := recover(); v == http.ErrAbortHandler {
 				panic(v)
 			} else if v != nil && rec.status == 0 {
-				writeError(rec, newError(codeInternal, "internal error: %v", v))
+				e := newError(codeInternal, "internal error: %v", v)
+				writeJSON(rec, e.status, e)
 			}
 			if s.log != nil {
 				s.logMu.Lock()

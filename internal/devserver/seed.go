@@ -73,6 +73,8 @@ type grant struct {
 	expires     time.Time // zero: never
 }
 
+func (g *grant) expired(now time.Time) bool { return !g.expires.IsZero() && !now.Before(g.expires) }
+
 type database struct {
 	catalog    *client.DatabaseCatalog
 	changelogs map[string]string
