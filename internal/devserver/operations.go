@@ -89,13 +89,10 @@ func (s *Server) updateCatalog(req *request) (any, *apiError) {
 		return nil, invalidArgument("invalid catalog: %v", err)
 	}
 	want := databaseName(req.ids[0], req.ids[1]) + "/catalog"
-	switch catalog.Name {
-	case "":
-		catalog.Name = want
-	case want:
-	default:
+	if catalog.Name != "" && catalog.Name != want {
 		return nil, invalidArgument("catalog name %q does not match the path's catalog %q", catalog.Name, want)
 	}
+	catalog.Name = want
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	db, apiErr := s.database(req.ids[0], req.ids[1])
@@ -113,9 +110,7 @@ func (s *Server) updateCatalog(req *request) (any, *apiError) {
 // checked first, then each revision in turn, as the real service does.
 func (s *Server) batchCreateRevisions(req *request, body *client.BatchCreateRevisionsRequest) (any, *apiError) {
 	parent := databaseName(req.ids[0], req.ids[1])
-	switch body.Parent {
-	case "", parent:
-	default:
+	if body.Parent != "" && body.Parent != parent {
 		return nil, invalidArgument("parent %q does not match the database of the path, %q", body.Parent, parent)
 	}
 	for i, r := range body.Requests {
@@ -153,12 +148,10 @@ func (s *Server) batchCreateRevisions(req *request, body *client.BatchCreateRevi
 			Type:       in.Type,
 			CreateTime: formatTime(s.now()),
 		}
-		if rev.Sheet != "" {
-			statement, known := s.st.sheets[rev.Sheet]
-			if !known {
-				statement = "-- statement of " + rev.Sheet + " (a sheet the server does not hold)\n"
-			}
+		if statement, known := s.st.sheets[rev.Sheet]; known {
 			rev.Statement = statement
+		} else if rev.Sheet != "" {
+			rev.Statement = "-- statement of " + rev.Sheet + " (a sheet the server does not hold)\n"
 		}
 		fillStatementFields(&rev)
 		db.revisions = append(db.revisions, rev)

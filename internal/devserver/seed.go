@@ -209,14 +209,11 @@ func (st *state) newDatabase(instance string, sd seedDatabase) (*database, error
 	}
 	dbName := databaseName(instance, sd.ID)
 	db := &database{changelogs: map[string]string{}, catalog: sd.Catalog}
-	if db.catalog != nil {
-		switch db.catalog.Name {
-		case "":
-			db.catalog.Name = dbName + "/catalog"
-		case dbName + "/catalog":
-		default:
-			return nil, fmt.Errorf("catalog name %q is not %q", db.catalog.Name, dbName+"/catalog")
+	if c := db.catalog; c != nil {
+		if c.Name != "" && c.Name != dbName+"/catalog" {
+			return nil, fmt.Errorf("catalog name %q is not %q", c.Name, dbName+"/catalog")
 		}
+		c.Name = dbName + "/catalog"
 	}
 	for i, cl := range sd.Changelogs {
 		if !validID(cl.ID) {
@@ -246,7 +243,6 @@ func (st *state) newDatabase(instance string, sd seedDatabase) (*database, error
 		db.revisions = append(db.revisions, rev)
 		db.lastID = max(db.lastID, n)
 	}
-	seen := map[string]bool{}
 	for i, p := range sd.Policies {
 		if p.Type == "" || p.Type == client.PolicyTypeUnspecified {
 			return nil, fmt.Errorf("policies[%d]: type is required", i)
@@ -254,10 +250,9 @@ func (st *state) newDatabase(instance string, sd seedDatabase) (*database, error
 		if p.Name == "" {
 			p.Name = dbName + "/policies/" + strings.ToLower(string(p.Type))
 		}
-		if seen[p.Name] {
+		if slices.ContainsFunc(db.policies, func(q seedPolicy) bool { return q.Name == p.Name }) {
 			return nil, fmt.Errorf("policies[%d]: policy %q given twice", i, p.Name)
 		}
-		seen[p.Name] = true
 		db.policies = append(db.policies, p)
 	}
 	return db, nil
