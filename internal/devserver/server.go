@@ -85,15 +85,10 @@ type ServiceAccountInfo struct {
 	Permissions []string `json:"permissions,omitempty"` // of its tokens
 }
 
-// New builds a server holding the demo data, or the seed of opts when given.
-// A seed that is not valid JSON, holds an unknown field or breaks a rule of
-// the format is refused with an error naming the problem.
+// New builds a server holding the demo data, or the seed of opts when given;
+// a seed that breaks the format is refused with an error naming the problem.
 func New(opts Options) (*Server, error) {
-	seed := opts.Seed
-	if seed == nil {
-		seed = bytes.NewReader(demoSeed)
-	}
-	doc, err := loadSeed(seed)
+	doc, err := loadSeed(cmp.Or[io.Reader](opts.Seed, bytes.NewReader(demoSeed)))
 	if err != nil {
 		return nil, err
 	}
