@@ -138,16 +138,8 @@ func (s *Server) batchCreateRevisions(req *request, body *client.BatchCreateRevi
 			return nil, newError(codeAlreadyExists, "a %s revision of version %q already exists in %s", in.Type, in.Version, parent)
 		}
 		db.lastID++
-		rev := client.Revision{
-			Name:       parent + "/revisions/" + strconv.Itoa(db.lastID),
-			Release:    in.Release,
-			File:       in.File,
-			Version:    in.Version,
-			Sheet:      in.Sheet,
-			TaskRun:    in.TaskRun,
-			Type:       in.Type,
-			CreateTime: formatTime(s.now()),
-		}
+		rev := client.Revision{Name: parent + "/revisions/" + strconv.Itoa(db.lastID), Release: in.Release, File: in.File,
+			Version: in.Version, Sheet: in.Sheet, TaskRun: in.TaskRun, Type: in.Type, CreateTime: formatTime(s.now())}
 		if statement, known := s.st.sheets[rev.Sheet]; known {
 			rev.Statement = statement
 		} else if rev.Sheet != "" {

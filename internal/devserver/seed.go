@@ -108,63 +108,57 @@ func newState(doc *seedDoc) (*state, error) {
 		idps:            doc.IdentityProviders,
 	}
 	for i, t := range doc.Tokens {
-		where := fmt.Sprintf("tokens[%d]", i)
-		switch {
+		switch err := checkPermissions(t.Permissions); {
 		case t.Token == "":
-			return nil, fmt.Errorf("%s: token is empty", where)
+			return nil, fmt.Errorf("tokens[%d]: token is empty", i)
 		case st.tokens[t.Token] != nil:
-			return nil, fmt.Errorf("%s: token %q given twice", where, t.Token)
+			return nil, fmt.Errorf("tokens[%d]: token %q given twice", i, t.Token)
 		case t.User == "":
-			return nil, fmt.Errorf("%s: user is empty", where)
-		}
-		if err := checkPermissions(t.Permissions); err != nil {
-			return nil, fmt.Errorf("%s: %w", where, err)
+			return nil, fmt.Errorf("tokens[%d]: user is empty", i)
+		case err != nil:
+			return nil, fmt.Errorf("tokens[%d]: %w", i, err)
 		}
 		st.tokens[t.Token] = &grant{user: t.User, permissions: t.Permissions}
 	}
 	for i, a := range doc.ServiceAccounts {
-		where := fmt.Sprintf("serviceAccounts[%d]", i)
-		if _, dup := st.serviceAccounts[a.Email]; dup {
-			return nil, fmt.Errorf("%s: email %q given twice", where, a.Email)
-		}
-		if a.Email == "" || a.Key == "" {
-			return nil, fmt.Errorf("%s: email and key are required", where)
-		}
-		if err := checkPermissions(a.Permissions); err != nil {
-			return nil, fmt.Errorf("%s: %w", where, err)
+		_, dup := st.serviceAccounts[a.Email]
+		switch err := checkPermissions(a.Permissions); {
+		case dup:
+			return nil, fmt.Errorf("serviceAccounts[%d]: email %q given twice", i, a.Email)
+		case a.Email == "" || a.Key == "":
+			return nil, fmt.Errorf("serviceAccounts[%d]: email and key are required", i)
+		case err != nil:
+			return nil, fmt.Errorf("serviceAccounts[%d]: %w", i, err)
 		}
 		st.serviceAccounts[a.Email] = a
 	}
 	for i, sh := range doc.Sheets {
-		where := fmt.Sprintf("sheets[%d]", i)
 		if !validSheetName(sh.Name) {
-			return nil, fmt.Errorf("%s: name %q is not of the form projects/{project}/sheets/{sheet}", where, sh.Name)
+			return nil, fmt.Errorf("sheets[%d]: name %q is not of the form projects/{project}/sheets/{sheet}", i, sh.Name)
 		}
 		if _, dup := st.sheets[sh.Name]; dup {
-			return nil, fmt.Errorf("%s: sheet %q given twice", where, sh.Name)
+			return nil, fmt.Errorf("sheets[%d]: sheet %q given twice", i, sh.Name)
 		}
 		st.sheets[sh.Name] = sh.Statement
 	}
 	for i, inst := range doc.Instances {
-		where := fmt.Sprintf("instances[%d]", i)
-		if !validID(inst.ID) {
-			return nil, fmt.Errorf("%s: id %q is empty or holds a slash", where, inst.ID)
+		switch {
+		case !validID(inst.ID):
+			return nil, fmt.Errorf("instances[%d]: id %q is empty or holds a slash", i, inst.ID)
+		case st.instances[inst.ID] != nil:
+			return nil, fmt.Errorf("instances[%d]: instance %q given twice", i, inst.ID)
 		}
-		if st.instances[inst.ID] != nil {
-			return nil, fmt.Errorf("%s: instance %q given twice", where, inst.ID)
-		}
-		dbs := map[string]*database{}
+		st.instances[inst.ID] = map[string]*database{}
 		for j, sd := range inst.Databases {
 			db, err := st.newDatabase(inst.ID, sd)
+			if err == nil && st.instances[inst.ID][sd.ID] != nil {
+				err = fmt.Errorf("database %q given twice", sd.ID)
+			}
 			if err != nil {
-				return nil, fmt.Errorf("%s.databases[%d]: %w", where, j, err)
+				return nil, fmt.Errorf("instances[%d].databases[%d]: %w", i, j, err)
 			}
-			if dbs[sd.ID] != nil {
-				return nil, fmt.Errorf("%s.databases[%d]: database %q given twice", where, j, sd.ID)
-			}
-			dbs[sd.ID] = db
+			st.instances[inst.ID][sd.ID] = db
 		}
-		st.instances[inst.ID] = dbs
 	}
 	for i, p := range doc.Policies {
 		parts := strings.Split(p.Name, "/")
@@ -230,10 +224,10 @@ func (st *state) newDatabase(instance string, sd seedDatabase) (*database, error
 		if !ok || err != nil || n <= 0 {
 			return nil, fmt.Errorf("revisions[%d]: name %q is not of the form %s/revisions/{positive number}", i, rev.Name, dbName)
 		}
-		if rev.Version == "" {
+		switch {
+		case rev.Version == "":
 			return nil, fmt.Errorf("revisions[%d]: version is empty", i)
-		}
-		if db.hasRevision(rev.Type, rev.Version) {
+		case db.hasRevision(rev.Type, rev.Version):
 			return nil, fmt.Errorf("revisions[%d]: a %s revision of version %q is given twice", i, rev.Type, rev.Version)
 		}
 		if rev.Statement == "" && rev.Sheet != "" {
@@ -259,9 +253,7 @@ func (st *state) newDatabase(instance string, sd seedDatabase) (*database, error
 }
 
 func (db *database) hasRevision(t client.RevisionType, version string) bool {
-	return slices.ContainsFunc(db.revisions, func(r client.Revision) bool {
-		return r.Type == t && r.Version == version
-	})
+	return slices.ContainsFunc(db.revisions, func(r client.Revision) bool { return r.Type == t && r.Version == version })
 }
 
 // fillStatementFields derives the size and digest of a revision's statement.
