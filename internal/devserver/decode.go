@@ -32,11 +32,9 @@ func decodeStrict(data []byte, v any) error {
 		return errors.New("malformed JSON: unexpected end of input")
 	case err != nil:
 		return fmt.Errorf("malformed JSON: %w", err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+	case len(bytes.Trim(data[dec.InputOffset():], " \t\r\n")) > 0:
 		return errors.New("malformed JSON: unexpected data after the top-level value")
-	}
-	if _, isObject := tree.(map[string]any); !isObject && tree != nil {
+	case tree != nil && jsonKind(tree) != "an object":
 		return fmt.Errorf("the body must be a JSON object, not %s", jsonKind(tree))
 	}
 	if err := (fieldCache{}).check(tree, reflect.TypeOf(v).Elem()); err != nil {

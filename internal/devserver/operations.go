@@ -77,33 +77,29 @@ func (s *Server) getCatalog(req *request) (any, *apiError) {
 	return *db.catalog, nil
 }
 
-// updateCatalog answers PATCH .../catalog, replacing it. It reads its query
-// before its body, so it decodes and locks itself.
+// updateCatalog answers PATCH .../catalog, replacing it; it reads its query
+// before its body.
 func (s *Server) updateCatalog(req *request) (any, *apiError) {
 	allowMissing, apiErr := boolParam(req.query, "allowMissing", "allow_missing")
 	if apiErr != nil {
 		return nil, apiErr
 	}
-	var catalog client.DatabaseCatalog
-	if err := decodeStrict(req.body, &catalog); err != nil {
-		return nil, invalidArgument("invalid catalog: %v", err)
-	}
-	want := databaseName(req.ids[0], req.ids[1]) + "/catalog"
-	if catalog.Name != "" && catalog.Name != want {
-		return nil, invalidArgument("catalog name %q does not match the path's catalog %q", catalog.Name, want)
-	}
-	catalog.Name = want
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	db, apiErr := s.database(req.ids[0], req.ids[1])
-	if apiErr != nil {
-		return nil, apiErr
-	}
-	if db.catalog == nil && !allowMissing {
-		return nil, notFound("catalog %q not found (allowMissing=true creates it)", want)
-	}
-	db.catalog = &catalog
-	return catalog, nil
+	return withBody("catalog", func(s *Server, req *request, catalog *client.DatabaseCatalog) (any, *apiError) {
+		want := databaseName(req.ids[0], req.ids[1]) + "/catalog"
+		if catalog.Name != "" && catalog.Name != want {
+			return nil, invalidArgument("catalog name %q does not match the path's catalog %q", catalog.Name, want)
+		}
+		catalog.Name = want
+		db, apiErr := s.database(req.ids[0], req.ids[1])
+		if apiErr != nil {
+			return nil, apiErr
+		}
+		if db.catalog == nil && !allowMissing {
+			return nil, notFound("catalog %q not found (allowMissing=true creates it)", want)
+		}
+		db.catalog = catalog
+		return *catalog, nil
+	})(s, req)
 }
 
 // batchCreateRevisions answers POST .../revisions:batchCreate: parents are
