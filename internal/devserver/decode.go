@@ -2,6 +2,7 @@ package devserver
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -46,8 +47,7 @@ func decodeStrict(data []byte, v any) error {
 	return nil
 }
 
-// enums lists the names accepted for the enum types the server checks;
-// enums whose set is open on the service (rule types, engines) are not.
+// enums lists the names of the enum types whose set is closed on the service.
 var enums = map[reflect.Type][]string{
 	reflect.TypeFor[client.RevisionType]():               enumNames(client.RevisionTypes()),
 	reflect.TypeFor[client.ObjectSchemaType]():           enumNames(client.ObjectSchemaTypes()),
@@ -184,14 +184,11 @@ func (c fieldCache) fields(t reflect.Type) map[string]reflect.StructField {
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 		switch {
 		case name == "-" || (!f.IsExported() && !f.Anonymous):
-			continue
 		case f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct:
 			maps.Copy(fields, c.fields(f.Type))
-			continue
-		case name == "":
-			name = f.Name
+		default:
+			fields[cmp.Or(name, f.Name)] = f
 		}
-		fields[name] = f
 	}
 	c[t] = fields
 	return fields

@@ -25,8 +25,7 @@ type apiError struct {
 	Message string `json:"message"`
 }
 
-// httpStatuses maps the gRPC codes that are not 500 to their HTTP status, as
-// the service does.
+// httpStatuses maps gRPC codes to HTTP statuses as the service does; others are 500.
 var httpStatuses = map[int]int{
 	codeInvalidArgument: http.StatusBadRequest, codeFailedPrecondition: http.StatusBadRequest, 11: http.StatusBadRequest,
 	codeUnauthenticated: http.StatusUnauthorized, codePermissionDenied: http.StatusForbidden, codeNotFound: http.StatusNotFound,
@@ -48,8 +47,7 @@ func notFound(format string, args ...any) *apiError {
 	return newError(codeNotFound, format, args...)
 }
 
-// routeError is what an unmatched route gets: the HTTP status of the routing
-// failure with code UNKNOWN, as a gRPC gateway answers.
+// routeError answers an unmatched route with code UNKNOWN, as a gRPC gateway does.
 func routeError(status int) *apiError {
 	return &apiError{status: status, Code: codeUnknown, Message: http.StatusText(status)}
 }

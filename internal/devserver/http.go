@@ -100,8 +100,7 @@ func (rt route) match(segments []string, verb string) ([]string, bool) {
 }
 
 // splitPath cuts an escaped /v1 path into unescaped segments and the custom
-// method after the last literal colon; an escaped one (%3A) is part of an id.
-// It returns no segments for another path.
+// method after the last literal colon (%3A is part of an id), or nothing.
 func splitPath(escaped string) (segments []string, verb string) {
 	rest, ok := strings.CutPrefix(escaped, "/v1/")
 	if !ok {
@@ -305,8 +304,7 @@ func (s *Server) recoverPanics(next http.Handler) http.Handler {
 	})
 }
 
-// formatTime formats t as protobuf JSON does: RFC 3339 in UTC, with 0, 3, 6
-// or 9 fractional digits.
+// formatTime formats t as protobuf JSON does: RFC 3339 UTC, 0, 3, 6 or 9 digits of fraction.
 func formatTime(t time.Time) string {
 	s := t.UTC().Format("2006-01-02T15:04:05.000000000")
 	for strings.HasSuffix(s, "000") {

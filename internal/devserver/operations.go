@@ -24,14 +24,14 @@ func (s *Server) batchGetUsers(req *request) (any, *apiError) {
 	users := make([]client.User, 0, len(names))
 	for _, name := range names {
 		id, ok := strings.CutPrefix(name, "users/")
-		if !ok || id == "" {
+		switch u := s.st.users[id]; {
+		case !ok || id == "":
 			return nil, invalidArgument("invalid user name %q: want users/{email}", name)
-		}
-		u := s.st.users[id]
-		if u == nil {
+		case u == nil:
 			return nil, notFound("user %q not found", name)
+		default:
+			users = append(users, *u)
 		}
-		users = append(users, *u)
 	}
 	return client.BatchGetUsersResponse{Users: users}, nil
 }
@@ -77,8 +77,7 @@ func (s *Server) getCatalog(req *request) (any, *apiError) {
 	return *db.catalog, nil
 }
 
-// updateCatalog answers PATCH .../catalog, replacing it; it reads its query
-// before its body.
+// updateCatalog answers PATCH .../catalog, replacing it; its query comes before its body.
 func (s *Server) updateCatalog(req *request) (any, *apiError) {
 	allowMissing, apiErr := boolParam(req.query, "allowMissing", "allow_missing")
 	if apiErr != nil {
@@ -174,10 +173,8 @@ func (s *Server) listPolicies(req *request) (any, *apiError) {
 	}
 	var resp client.ListPoliciesResponse
 	for _, p := range policies {
-		if len(req.ids) != 2 && !strings.HasPrefix(p.Name, req.path+"/") {
-			continue
-		}
-		if (all || p.Type == filter) && (showDeleted || !p.Deleted) {
+		ofParent := len(req.ids) == 2 || strings.HasPrefix(p.Name, req.path+"/")
+		if ofParent && (all || p.Type == filter) && (showDeleted || !p.Deleted) {
 			resp.Policies = append(resp.Policies, p.Policy)
 		}
 	}

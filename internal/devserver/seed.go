@@ -83,7 +83,7 @@ type database struct {
 	policies   []seedPolicy
 }
 
-// loadSeed decodes a seed strictly and checks it, naming the first problem.
+// loadSeed reads a seed and decodes it strictly, naming the first problem.
 func loadSeed(r io.Reader) (*seedDoc, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
