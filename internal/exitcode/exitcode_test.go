@@ -46,6 +46,8 @@ func TestClassify_followsTheContractTable(t *testing.T) {
 		{"503", apiErr(503, "UNAVAILABLE"), Service},
 		{"501", apiErr(501, "UNIMPLEMENTED"), Service},
 		{"405", apiErr(405, "UNKNOWN"), Failure},
+		{"a status beyond 5xx is no service failure", apiErr(600, "UNKNOWN"), Failure},
+		{"999", apiErr(999, "UNKNOWN"), Failure},
 		{"no answer", &client.TransportError{Message: "connection refused"}, NoAnswer},
 		{"invalid response", &client.InvalidResponseError{HTTPStatus: 200, Err: errors.New("truncated")}, Failure},
 		{"differences", &SilentError{Code: Differences}, Differences},
@@ -168,6 +170,29 @@ func TestWrite_commandHintReplacesTheGeneralOne(t *testing.T) {
 	want := "dbgov: get thing: the service says no (HTTP 401 UNAUTHENTICATED)\nhint: drop --x\n"
 	if code != Auth || buf.String() != want {
 		t.Fatalf("Write = %d %q, want %d %q", code, buf.String(), Auth, want)
+	}
+}
+
+func TestErrorJSON_isTheObjectOfTheErrorLine(t *testing.T) {
+	for _, err := range []error{apiErr(404, "NOT_FOUND"), Usagef("bad flag"), &IncompleteError{Err: apiErr(409, "ALREADY_EXISTS"), Detail: map[string]int{"created": 2}}} {
+		var line bytes.Buffer
+		code := Write(&line, err, true)
+		obj, objCode := ErrorJSON(err)
+		want, _ := json.Marshal(map[string]any{"error": obj})
+		if objCode != code || line.String() != string(want)+"\n" {
+			t.Errorf("ErrorJSON(%v) = %s, %d; Write printed %s, %d", err, want, objCode, line.String(), code)
+		}
+	}
+}
+
+func TestWrite_silentErrorSaysItsMessageOnly(t *testing.T) {
+	var buf bytes.Buffer
+	if code := Write(&buf, &SilentError{Code: Differences}, false); code != Differences || buf.Len() != 0 {
+		t.Errorf("Write = %d %q, want 9 and nothing said", code, buf.String())
+	}
+	if code := Write(&buf, &SilentError{Code: NotFound, Message: "1 of 3 databases failed (1 not found)"}, false); code != NotFound ||
+		buf.String() != "dbgov: 1 of 3 databases failed (1 not found)\n" {
+		t.Errorf("Write = %d %q", code, buf.String())
 	}
 }
 
