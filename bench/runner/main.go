@@ -97,7 +97,7 @@ type benchCase struct {
 	wall, rss     float64  // every run under this many seconds and MiB, when not 0
 	wallNote      string
 	rssNote       string
-	prep          func() error               // before each run
+	prep          func(run int)              // before each run, the warm-up's 0
 	then          func(wall []float64) error // after the runs, given dbgov's wall times
 }
 
@@ -125,7 +125,7 @@ func (b *bench) run(users, tables, columns, revisions int) (err error) {
 	defer os.RemoveAll(b.tmp)
 	tmp := func(name string) string { return filepath.Join(b.tmp, name) }
 	url, token, stop, err := b.startServer(tmp("server.log"), "--generate-users", fmt.Sprint(users),
-		"--generate-tables", fmt.Sprint(tables), "--generate-columns", fmt.Sprint(columns))
+		"--generate-tables", fmt.Sprint(tables), "--generate-columns", fmt.Sprint(columns), "--generate-databases", fmt.Sprint(b.runs+1))
 	if err != nil {
 		return err
 	}
@@ -178,6 +178,13 @@ func (b *bench) run(users, tables, columns, revisions int) (err error) {
 	}
 
 	batches := (revisions + 99) / 100
+	revs := make([]string, revisions)
+	for i := range revs {
+		revs[i] = fmt.Sprintf(`{"version":"1.%d","type":"VERSIONED","file":"migrations/%05d.sql","sheet":"projects/orders/sheets/101"}`, i+1, i+1)
+	}
+	if err := os.WriteFile(tmp("revisions.json"), []byte("["+strings.Join(revs, ",")+"]"), 0o600); err != nil {
+		return err
+	}
 	var dbs, ids strings.Builder
 	for i := 1; i <= 1000; i++ {
 		fmt.Fprintf(&dbs, "fleet-pg/db%04d\n", i) // 16 bytes a line
@@ -213,9 +220,11 @@ func (b *bench) run(users, tables, columns, revisions int) (err error) {
 	large(fmt.Sprintf("catalog update (%d×%d)", tables, columns), answer, []string{"catalog", "update", "--database", db, "-f", tmp("catalog.json")}, "",
 		".schemas[].tables[].name", fmt.Sprintf("curl -sf -X PATCH -H 'Authorization: Bearer %s' -H 'Content-Type: application/json' --data-binary @%s '%s/v1/%s/catalog'",
 			token, tmp("catalog.json"), url, db))
+	// Each run sends the revisions to a database of its own: the server checks
+	// a revision against every one the database holds.
+	revArgs := []string{"revisions", "batch-create", "--instance", "fleet-pg", "--database", "", "-f", tmp("revisions.json"), "--batch-size", "100", "-o", "json"}
 	cases = append(cases, benchCase{section: "4. batch create", name: fmt.Sprintf("revisions batch-create (%d in batches of 100)", revisions),
-		args: []string{"revisions", "batch-create", "--instance", "prod-pg", "--database", "orders", "-f", tmp("revisions.json"), "--batch-size", "100", "-o", "json"},
-		prep: func() error { return writeRevisions(tmp("revisions.json"), revisions) },
+		args: revArgs, prep: func(run int) { revArgs[5] = fmt.Sprintf("db%04d", run+1) },
 		then: func(wall []float64) error { return b.serverTime(tmp("server.log"), batches, wall) }})
 	for _, verb := range []string{"diff", "update --merge"} {
 		cases = append(cases, benchCase{section: "5. catalog as code", name: fmt.Sprintf("catalog %s (%d×%d, %s)", verb, tables, columns, mib(len(generated))),
@@ -260,9 +269,7 @@ func (b *bench) measure(c benchCase) error {
 	var wall, rss, refWall, refRSS, ratio []float64
 	for i := 0; i <= b.runs; i++ {
 		if c.prep != nil {
-			if err := c.prep(); err != nil {
-				return err
-			}
+			c.prep(i)
 		}
 		w, m, err := b.once(env, c.stdin, append([]string{b.bin}, c.args...)...)
 		rw, rm := 1.0, 0.0
@@ -397,16 +404,6 @@ func writeCatalog(tables, columns int) []byte {
 	}
 	sb.WriteString("]}]}")
 	return []byte(sb.String())
-}
-
-// writeRevisions writes n revisions of versions no run has sent yet.
-func writeRevisions(path string, n int) error {
-	revs := make([]string, n)
-	stamp := time.Now().UnixNano()
-	for i := range revs {
-		revs[i] = fmt.Sprintf(`{"version":"%d.%d","type":"VERSIONED","file":"migrations/%05d.sql","sheet":"projects/orders/sheets/101"}`, stamp, i+1, i+1)
-	}
-	return os.WriteFile(path, []byte("["+strings.Join(revs, ",")+"]"), 0o600)
 }
 
 // serverTime reads from the reference server's log the time it spent on
