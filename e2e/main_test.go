@@ -272,23 +272,31 @@ func (c *cli) runStdin(t *testing.T, stdin string, args ...string) result {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
 	defer cancel()
-	cmd := c.command(ctx, args...)
+	r := runProcess(t, ctx, c.command(ctx, args...), stdin)
+	r.args = args
+	if strings.Contains(r.stderr, "panic:") || strings.Contains(r.stderr, "goroutine ") {
+		t.Errorf("dbgov %s panicked\n%s", strings.Join(args, " "), r.dump())
+	}
+	return r
+}
+
+// runProcess runs cmd, made with ctx, with stdin, and returns what it
+// printed and its exit code; the test fails when ctx ends first.
+func runProcess(t *testing.T, ctx context.Context, cmd *exec.Cmd, stdin string) result {
+	t.Helper()
 	cmd.Stdin = strings.NewReader(stdin)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
-	r := result{args: args, stdout: stdout.String(), stderr: stderr.String()}
+	r := result{args: cmd.Args[1:], stdout: stdout.String(), stderr: stderr.String()}
 	var exitErr *exec.ExitError
 	switch {
 	case ctx.Err() != nil:
-		t.Fatalf("dbgov %s: still running after %s\n%s", strings.Join(args, " "), runTimeout, r.dump())
+		t.Fatalf("%s: still running after %s\n%s", strings.Join(cmd.Args, " "), runTimeout, r.dump())
 	case errors.As(err, &exitErr):
 		r.code = exitErr.ExitCode()
 	case err != nil:
-		t.Fatalf("run dbgov %s: %v", strings.Join(args, " "), err)
-	}
-	if strings.Contains(r.stderr, "panic:") || strings.Contains(r.stderr, "goroutine ") {
-		t.Errorf("dbgov %s panicked\n%s", strings.Join(args, " "), r.dump())
+		t.Fatalf("run %s: %v", strings.Join(cmd.Args, " "), err)
 	}
 	return r
 }
