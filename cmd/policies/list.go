@@ -1,7 +1,10 @@
+// Package policies implements `dbgov policies`: the policies set on a
+// database.
 package policies
 
 import (
 	"context"
+	"embed"
 	"errors"
 	"fmt"
 	"net/http"
@@ -15,16 +18,21 @@ import (
 	"github.com/dbgov/dbgov/cmd/arity"
 	"github.com/dbgov/dbgov/cmd/dbname"
 	"github.com/dbgov/dbgov/cmd/factory"
+	"github.com/dbgov/dbgov/cmd/helptext"
 	"github.com/dbgov/dbgov/internal/exitcode"
-	"github.com/dbgov/dbgov/internal/iostreams"
 	"github.com/dbgov/dbgov/output"
 )
 
-type listOptions struct {
-	IO      *iostreams.IOStreams
-	Client  func() (*client.Client, error)
-	Printer func() (output.Printer, error)
+//go:embed help
+var help embed.FS
 
+// NewCmd builds the policies command group.
+func NewCmd(f *factory.Factory) *cobra.Command {
+	return helptext.Command(help, &cobra.Command{Use: "policies <command>", Aliases: []string{"policy"}, Short: "Read the policies of a database"}, newListCmd(f))
+}
+
+type listOptions struct {
+	factory.Deps
 	Parent      client.PolicyParent
 	DB          dbname.Flags
 	f           *factory.Factory
@@ -36,8 +44,8 @@ type listOptions struct {
 // does not know the database route.
 const parentsHint = "this version of the service lists no policies of a database: list those of its environment (--environment), its project (--project) or the workspace (--workspace)"
 
-func newListCmd(f *factory.Factory, runF func(context.Context, *listOptions) error) *cobra.Command {
-	opts := &listOptions{IO: f.IO, Client: f.Client, Printer: f.PrintFlags().ToPrinter, f: f}
+func newListCmd(f *factory.Factory) *cobra.Command {
+	opts := &listOptions{Deps: f.Deps(), f: f}
 	db := &opts.DB
 	var policyType string
 	var workspace bool
@@ -83,9 +91,6 @@ MASKING_RULE), one of:
 					return err
 				}
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
 			return runList(cmd.Context(), opts)
 		},
 	}
@@ -109,11 +114,7 @@ func runList(ctx context.Context, opts *listOptions) error {
 			return dbname.Result{Doc: listDoc(resp, raw, parent)}, err
 		})
 	}
-	p, err := opts.Printer()
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
+	p, c, err := opts.Connect()
 	if err != nil {
 		return err
 	}
