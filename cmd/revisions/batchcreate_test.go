@@ -484,42 +484,13 @@ func TestBatchCreate_usage(t *testing.T) {
 }
 
 func TestBatchCreate_serviceErrors(t *testing.T) {
-	for _, tt := range cmdtest.ServiceErrors() {
-		t.Run(tt.CodeName, func(t *testing.T) {
-			reg := httpmock.New(t)
-			body := tt.Body("revisions say no")
-			reg.Register(http.MethodPost, batchPath, tt.Status, body).Times(2)
-			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, batchCreate("-f", "testdata/revisions.yaml")...).Expect(t, tt.Exit)
-			if res.Stdout != "" {
-				t.Errorf("stdout: %q", res.Stdout)
-			}
-			want := fmt.Sprintf("dbgov: create entries 1-3 (versions 1.0.0, 1.1.0, 2024.06) in instances/prod-pg/databases/orders: revisions say no (HTTP %d %s)\n", tt.Status, tt.CodeName)
-			if !strings.Contains(res.Stderr, want) {
-				t.Errorf("stderr %q, want it to hold %q", res.Stderr, want)
-			}
-
-			res = cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, batchCreate("-f", "testdata/revisions.yaml", "-o", "json")...).Expect(t, tt.Exit)
-			lines := strings.Split(strings.TrimSuffix(res.Stderr, "\n"), "\n")
-			var got struct {
-				Error struct {
-					HTTPStatus int    `json:"httpStatus"`
-					Code       string `json:"code"`
-					Message    string `json:"message"`
-				} `json:"error"`
-			}
-			if err := json.Unmarshal([]byte(lines[len(lines)-1]), &got); err != nil {
-				t.Fatalf("the last line of stderr is not JSON: %v\n%s", err, res.Stderr)
-			}
-			if got.Error.HTTPStatus != tt.Status || got.Error.Code != tt.CodeName || got.Error.Message != "revisions say no" {
-				t.Errorf("JSON error %+v", got.Error)
-			}
-			for _, l := range lines {
-				if !json.Valid([]byte(l)) {
-					t.Errorf("stderr line is not JSON: %s", l)
-				}
-			}
-		})
+	var failures []cmdtest.Failure
+	for _, e := range cmdtest.ServiceErrors() {
+		failures = append(failures, cmdtest.Failure{Name: e.CodeName, Status: e.Status, Body: e.Body("revisions say no"), Code: e.Exit,
+			Line: fmt.Sprintf("dbgov: create entries 1-3 (versions 1.0.0, 1.1.0, 2024.06) in instances/prod-pg/databases/orders: revisions say no (HTTP %d %s)\n", e.Status, e.CodeName),
+			JSON: fmt.Sprintf(`{"error":{"httpStatus":%d,"code":%q,"message":"revisions say no",`, e.Status, e.CodeName)})
 	}
+	created.Failures(t, http.MethodPost, batchPath, failures)
 }
 
 func TestBatchCreate_interruptedDuringABatch(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
@@ -72,19 +73,24 @@ func TestBatchGet_answerNotMatchingTheRequestIsInvalid(t *testing.T) {
 		{"many missing", `{"users": []}`,
 			"the answer lacks 5 of the 5 users asked for (users/a@x.com, users/b@x.com, users/c@x.com and 2 more)", []string{"a@x.com", "b@x.com", "c@x.com", "d@x.com", "e@x.com"}},
 	}
-	formats := [][]string{nil, {"-o", "name"}, {"-o", "json"}, {"-o", "yaml"}, {"--jq", ".users"}, {"--template", "{{.users}}"}}
 	for _, tt := range tests {
-		for _, format := range formats {
-			t.Run(tt.name+"/"+strings.Join(format, " "), func(t *testing.T) {
-				reg := httpmock.New(t)
-				reg.Register(http.MethodGet, "/v1/users:batchGet", 200, tt.body)
-				args := append(append([]string{"users", "batch-get"}, tt.asked...), format...)
-				res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, args...).Expect(t, 1).StderrHas(t, "invalid response: "+tt.want)
-				if res.Stdout != "" {
-					t.Errorf("stdout: %q", res.Stdout)
-				}
-			})
-		}
+		invalidInEveryFormat(t, tt.name, tt.body, append([]string{"users", "batch-get"}, tt.asked...), "invalid response: "+tt.want)
+	}
+}
+
+// invalidInEveryFormat runs args against the answer body in every format, a
+// subtest each: each run must exit 1 with stderr holding want, and print
+// nothing.
+func invalidInEveryFormat(t *testing.T, name, body string, args []string, want ...string) {
+	for _, format := range [][]string{nil, {"-o", "name"}, {"-o", "json"}, {"-o", "yaml"}, {"--jq", ".users"}, {"--template", "{{.users}}"}} {
+		t.Run(name+"/"+strings.Join(format, " "), func(t *testing.T) {
+			reg := httpmock.New(t)
+			reg.Register(http.MethodGet, "/v1/users:batchGet", 200, body)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, append(slices.Clone(args), format...)...).Expect(t, 1).StderrHas(t, want...)
+			if res.Stdout != "" {
+				t.Errorf("stdout: %q", res.Stdout)
+			}
+		})
 	}
 }
 
@@ -248,20 +254,9 @@ func TestBatchGet_invalidAnswerPrintsNothing(t *testing.T) {
 		{"user a list", `{"users": [{"name": "users/a@example.com"}, []]}`, "field users holds a JSON array, expected an object"},
 		{"user a number", `{"users": [null, -1]}`, "field users holds a JSON number, expected an object"},
 	}
-	formats := [][]string{nil, {"-o", "name"}, {"-o", "json"}, {"-o", "yaml"}, {"--jq", ".users"}, {"--template", "{{.users}}"}}
 	for _, b := range bodies {
-		for _, format := range formats {
-			t.Run(b.name+"/"+strings.Join(format, " "), func(t *testing.T) {
-				reg := httpmock.New(t)
-				reg.Register(http.MethodGet, "/v1/users:batchGet", 200, b.body)
-				args := append([]string{"users", "batch-get", "a@example.com"}, format...)
-				res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, args...).Expect(t, 1).
-					StderrHas(t, "get user a@example.com: invalid response to GET /v1/users:batchGet", b.want)
-				if res.Stdout != "" {
-					t.Errorf("stdout: %q", res.Stdout)
-				}
-			})
-		}
+		invalidInEveryFormat(t, b.name, b.body, []string{"users", "batch-get", "a@example.com"},
+			"get user a@example.com: invalid response to GET /v1/users:batchGet", b.want)
 	}
 }
 
@@ -297,26 +292,44 @@ func TestBatchGet_wrongFieldType(t *testing.T) {
 	}
 }
 
+// sixHundred names 600 users, user0001@example.com to user0600@example.com,
+// one a line.
+var sixHundred = func() string {
+	var names strings.Builder
+	for i := 1; i <= 600; i++ {
+		fmt.Fprintf(&names, "user%04d@example.com\n", i)
+	}
+	return names.String()
+}()
+
+// queried returns the user names a batch get asks for, read by hand:
+// net/url stops at 10,000 parameters.
+func queried(r *http.Request) []string {
+	var names []string
+	for _, kv := range strings.Split(r.URL.RawQuery, "&") {
+		name, _ := url.QueryUnescape(strings.TrimPrefix(kv, "names="))
+		names = append(names, name)
+	}
+	return names
+}
+
 func TestBatchGet_longListsGoInSeveralRequests(t *testing.T) {
 	var queries []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		queries = append(queries, r.URL.RawQuery)
-		// The names are read by hand: net/url stops at 10,000 parameters.
 		var users []string
-		for _, kv := range strings.Split(r.URL.RawQuery, "&") {
-			name, _ := url.QueryUnescape(strings.TrimPrefix(kv, "names="))
+		for _, name := range queried(r) {
 			users = append(users, fmt.Sprintf(`{"name": %q, "email": %q, "futureField": 1}`, name, strings.TrimPrefix(name, "users/")))
 		}
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintf(w, `{"users": [%s]}`, strings.Join(users, ", "))
 	}))
 	defer srv.Close()
-	var names, want strings.Builder
+	var want strings.Builder
 	for i := 1; i <= 600; i++ {
-		fmt.Fprintf(&names, "user%04d@example.com\n", i)
 		fmt.Fprintf(&want, "users/user%04d@example.com\n", i)
 	}
-	res := cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Stdin: names.String()}, "users", "batch-get", "-", "-o", "name").Expect(t, 0)
+	res := cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Stdin: sixHundred}, "users", "batch-get", "-", "-o", "name").Expect(t, 0)
 	if res.Stdout != want.String() {
 		t.Errorf("names differ from the 600 asked for, in order:\n%s", res.Stdout)
 	}
@@ -329,11 +342,11 @@ func TestBatchGet_longListsGoInSeveralRequests(t *testing.T) {
 		}
 	}
 	// The joined answer keeps every field of every user, in every format.
-	res = cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Stdin: names.String()}, "users", "batch-get", "-", "--jq", "[.users[] | .futureField] | length").Expect(t, 0)
+	res = cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Stdin: sixHundred}, "users", "batch-get", "-", "--jq", "[.users[] | .futureField] | length").Expect(t, 0)
 	if res.Stdout != "600\n" {
 		t.Errorf("--jq on the joined answer: %q", res.Stdout)
 	}
-	res = cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Stdin: names.String()}, "users", "batch-get", "-", "--no-headers").Expect(t, 0)
+	res = cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Stdin: sixHundred}, "users", "batch-get", "-", "--no-headers").Expect(t, 0)
 	if n := strings.Count(res.Stdout, "\n"); n != 600 {
 		t.Errorf("table of %d rows, want 600", n)
 	}
@@ -346,7 +359,7 @@ func TestBatchGet_longListsGoInSeveralRequests(t *testing.T) {
 	if err := json.Indent(&whole, []byte(`{"users": [`+strings.Join(all, ", ")+`]}`), "", "  "); err != nil {
 		t.Fatal(err)
 	}
-	res = cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Stdin: names.String()}, "users", "batch-get", "-", "-o", "json").Expect(t, 0)
+	res = cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Stdin: sixHundred}, "users", "batch-get", "-", "-o", "json").Expect(t, 0)
 	if res.Stdout != whole.String()+"\n" {
 		t.Errorf("-o json of the joined answer differs from one answer's")
 	}
@@ -355,20 +368,16 @@ func TestBatchGet_longListsGoInSeveralRequests(t *testing.T) {
 func TestBatchGet_aPartLackingAUserFailsTheWhole(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var users []string
-		for _, kv := range strings.Split(r.URL.RawQuery, "&") {
-			if name, _ := url.QueryUnescape(strings.TrimPrefix(kv, "names=")); name != "users/user0400@example.com" {
+		for _, name := range queried(r) {
+			if name != "users/user0400@example.com" {
 				users = append(users, fmt.Sprintf(`{"name": %q}`, name))
 			}
 		}
 		fmt.Fprintf(w, `{"users": [%s]}`, strings.Join(users, ", "))
 	}))
 	defer srv.Close()
-	var names strings.Builder
-	for i := 1; i <= 600; i++ {
-		fmt.Fprintf(&names, "user%04d@example.com\n", i)
-	}
 	for _, format := range []string{"table", "json"} {
-		res := cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Stdin: names.String()}, "users", "batch-get", "-", "-o", format).
+		res := cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Stdin: sixHundred}, "users", "batch-get", "-", "-o", format).
 			Expect(t, 1).StderrHas(t, "get 600 users: invalid response: the answer lacks 1 of the 600 users asked for (users/user0400@example.com)")
 		if res.Stdout != "" {
 			t.Errorf("-o %s: stdout %q", format, res.Stdout)
@@ -389,11 +398,7 @@ func TestBatchGet_aFailedPartFailsTheWhole(t *testing.T) {
 		fmt.Fprint(w, `{"users": [{"name": "users/x@example.com"}]}`)
 	}))
 	defer srv.Close()
-	var names strings.Builder
-	for i := 1; i <= 600; i++ {
-		fmt.Fprintf(&names, "user%04d@example.com\n", i)
-	}
-	res := cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Stdin: names.String()}, "users", "batch-get", "-").Expect(t, 5)
+	res := cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Stdin: sixHundred}, "users", "batch-get", "-").Expect(t, 5)
 	if res.Stdout != "" {
 		t.Errorf("stdout %q, want nothing: the service answers for all or none", res.Stdout)
 	}
@@ -409,20 +414,15 @@ func TestBatchGet_fitsTheTerminal(t *testing.T) {
 func TestBatchGet_aPartGivingTheListTwiceIsInvalid(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var users []string
-		for _, kv := range strings.Split(r.URL.RawQuery, "&") {
-			name, _ := url.QueryUnescape(strings.TrimPrefix(kv, "names="))
+		for _, name := range queried(r) {
 			users = append(users, fmt.Sprintf(`{"name": %q}`, name))
 		}
 		list := strings.Join(users, ", ")
 		fmt.Fprintf(w, `{"users": [%s], "users": [%s]}`, list, list)
 	}))
 	defer srv.Close()
-	var names strings.Builder
-	for i := 1; i <= 600; i++ {
-		fmt.Fprintf(&names, "user%04d@example.com\n", i)
-	}
 	for _, format := range []string{"table", "json", "yaml"} {
-		res := cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Stdin: names.String()}, "users", "batch-get", "-", "-o", format).
+		res := cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Stdin: sixHundred}, "users", "batch-get", "-", "-o", format).
 			Expect(t, 1).StderrHas(t, "get 600 users: invalid response: ", "twice")
 		if res.Stdout != "" {
 			t.Errorf("-o %s: stdout %q", format, res.Stdout)
