@@ -49,25 +49,10 @@ func newListCmd(f *factory.Factory) *cobra.Command {
 	db := &opts.DB
 	var policyType string
 	var workspace bool
-	cmd := &cobra.Command{
+	cmd := helptext.Command(help, &cobra.Command{
 		Use:   "list (--instance I --database D | --databases-from FILE | --environment E | --project P | --workspace) [--type TYPE] [--show-deleted]",
 		Short: "List the policies of a database, an environment, a project or the workspace",
-		Long: `List the policies set on one parent, one a row: its type, the kind of
-resource it is attached to, whether it is enforced and inherited from the
-parent, and a summary of its payload. Give exactly one parent: a database
-(--instance and --database), an environment, a project, or the workspace.
-Recent versions of the service list no policies of a database.
-
---type keeps the policies of one type, named in any case (masking_rule is
-MASKING_RULE), one of:
-  ` + typeList() + `
---show-deleted includes deleted policies.`,
-		Example: `  dbgov policies list --instance prod-pg --database orders
-  dbgov policies list --environment prod --type rollout_policy
-  dbgov policies list --project orders --type masking_rule -o json
-  dbgov policies list --workspace
-  dbgov policies list --databases-from dbs.txt --type masking_rule -o jsonl`,
-		Args: arity.Exact(0, "no arguments"),
+		Args:  arity.Exact(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			given := 0
 			for _, set := range []bool{db.Instance != "" || db.Database != "" || db.Many(), opts.Parent.Environment != "", opts.Parent.Project != "", workspace} {
@@ -93,7 +78,7 @@ MASKING_RULE), one of:
 			}
 			return runList(cmd.Context(), opts)
 		},
-	}
+	})
 	db.AddMany(cmd)
 	cmd.Flags().StringVar(&opts.Parent.Environment, "environment", "", "list the policies of the environment with this `id`")
 	cmd.Flags().StringVar(&opts.Parent.Project, "project", "", "list the policies of the project with this `id`")

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dbgov/dbgov/client"
 	"github.com/dbgov/dbgov/internal/cmdtest"
 	"github.com/dbgov/dbgov/internal/httpmock"
 )
@@ -300,4 +301,12 @@ func TestList_parentCompletionOffersNoFiles(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestList_helpNamesEveryType(t *testing.T) {
+	var types []string
+	for _, pt := range client.PolicyTypes() {
+		types = append(types, string(pt))
+	}
+	cmdtest.Run(t, cmdtest.Options{}, "policies", "list", "--help").Expect(t, 0).StdoutHas(t, "one of:\n  "+strings.Join(types, ", ")+"\n")
 }
