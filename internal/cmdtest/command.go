@@ -16,7 +16,6 @@ import (
 // Format is a way a command's output is printed: the flags that choose it,
 // and whether stdout is a terminal, of Width columns.
 type Format struct {
-	Name  string
 	Args  []string
 	TTY   bool
 	Width int
@@ -61,7 +60,6 @@ func (c Command) Format(name string) Format {
 	case !ok:
 		panic("cmdtest: no format " + name)
 	}
-	f.Name = name
 	return f
 }
 
