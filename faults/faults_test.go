@@ -368,10 +368,15 @@ func TestFault_connectionCutMidAnswer(t *testing.T) {
 	}
 }
 
-// closedPort returns the address of a port on 127.0.0.1 that nothing listens on.
+// closedPort returns the address of a loopback port that nothing listens on:
+// on 127.0.0.2 where the system has it, so that the servers other tests start
+// on 127.0.0.1 cannot take the port meanwhile.
 func closedPort(t *testing.T) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := net.Listen("tcp", "127.0.0.2:0")
+	if err != nil {
+		ln, err = net.Listen("tcp", "127.0.0.1:0")
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
