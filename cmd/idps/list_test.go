@@ -60,11 +60,8 @@ func TestList_worksWithoutCredentials(t *testing.T) {
 			reg.Register(http.MethodGet, "/v1/idps", 200, threeIdps).Query("")
 			tt.opts.URL = reg.URL()
 			cmdtest.Run(t, tt.opts, "idps", "list", "-o", "name").Expect(t, 0).StdoutHas(t, "idps/okta\n")
-			reqs := reg.Requests()
-			if len(reqs) != 1 {
-				t.Fatalf("sent %d requests, want only GET /v1/idps (no login)", len(reqs))
-			}
-			if got := reqs[0].Header.Get("Authorization"); got != "" {
+			req := reg.Only()
+			if got := req.Header.Get("Authorization"); got != "" {
 				t.Errorf("sent credentials to a call that needs none: Authorization %q", got)
 			}
 		})

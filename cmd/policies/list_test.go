@@ -127,11 +127,8 @@ func TestList_request(t *testing.T) {
 			reg.Register(http.MethodGet, tt.path, 200, `{"policies": []}`).Query(tt.query)
 			args := append([]string{"policies", "list"}, tt.args...)
 			cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, args...).Expect(t, 0)
-			reqs := reg.Requests()
-			if len(reqs) != 1 {
-				t.Fatalf("sent %d requests, want 1", len(reqs))
-			}
-			if got := reqs[0].Header.Get("Authorization"); got != "Bearer test-token" {
+			req := reg.Only()
+			if got := req.Header.Get("Authorization"); got != "Bearer test-token" {
 				t.Errorf("Authorization %q, want the token", got)
 			}
 		})

@@ -133,15 +133,12 @@ func TestBatchGet_request(t *testing.T) {
 			reg.Register(http.MethodGet, "/v1/users:batchGet", 200, answerTo(t, tt.query)).Query(tt.query)
 			args := append([]string{"users", "batch-get"}, tt.args...)
 			cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), Stdin: tt.stdin}, args...).Expect(t, 0)
-			reqs := reg.Requests()
-			if len(reqs) != 1 {
-				t.Fatalf("sent %d requests, want 1", len(reqs))
-			}
-			if got := reqs[0].Header.Get("Authorization"); got != "Bearer test-token" {
+			req := reg.Only()
+			if got := req.Header.Get("Authorization"); got != "Bearer test-token" {
 				t.Errorf("Authorization %q, want the token", got)
 			}
-			if len(reqs[0].Body) != 0 {
-				t.Errorf("GET sent a body: %s", reqs[0].Body)
+			if len(req.Body) != 0 {
+				t.Errorf("GET sent a body: %s", req.Body)
 			}
 		})
 	}

@@ -56,11 +56,8 @@ func TestUndelete_request(t *testing.T) {
 			reg := httpmock.New(t)
 			reg.Register(http.MethodPost, tt.path, 200, `{"name": "users/x"}`).Query("").JSONBody(tt.body)
 			cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, "users", "undelete", tt.arg).Expect(t, 0)
-			reqs := reg.Requests()
-			if len(reqs) != 1 {
-				t.Fatalf("sent %d requests, want 1", len(reqs))
-			}
-			if got := reqs[0].Header.Get("Content-Type"); !strings.HasPrefix(got, "application/json") {
+			req := reg.Only()
+			if got := req.Header.Get("Content-Type"); !strings.HasPrefix(got, "application/json") {
 				t.Errorf("Content-Type %q", got)
 			}
 		})
