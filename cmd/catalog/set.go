@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dbgov/dbgov/client"
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/internal/catalogjson"
 	"github.com/dbgov/dbgov/internal/exitcode"
@@ -32,7 +33,7 @@ func newSetCmd(f *factory.Factory) *cobra.Command {
 	var labels, removeLabels []string
 	var create bool
 	var cmd *cobra.Command
-	cmd = onDatabase(f, "set --instance I --database D [--schema S] --table T [--column C] [--classification X] [--semantic-type Y] [--label K=V]... [--remove-label K]...",
+	cmd = onDatabase(f, "set (--instance I --database D | --databases-from FILE) [--schema S] --table T [--column C] [--classification X] [--semantic-type Y] [--label K=V]... [--remove-label K]...",
 		"Change one table or column of the metadata catalog of a database", &opts.dbOptions, func(ctx context.Context) error {
 			changed := cmd.Flags().Changed
 			target := node{Name: cmp.Or(column, table)}
@@ -67,10 +68,10 @@ func newSetCmd(f *factory.Factory) *cobra.Command {
 				return err
 			}
 			kinds := map[string]string{schema: "schema", schema + "." + table: "table", schema + "." + table + "." + column: "column"}
-			opts.Check = func(changes []catalogjson.Change) error {
+			opts.Check = func(db client.DatabaseName, changes []catalogjson.Change) error {
 				for _, ch := range changes {
 					if ch.Op == "add" && ch.Field == "" && !create {
-						return exitcode.WithCode(fmt.Errorf("%s %s is not in the catalog of %s (--create creates it)", kinds[ch.Path], ch.Path, opts.Database),
+						return exitcode.WithCode(fmt.Errorf("%s %s is not in the catalog of %s (--create creates it)", kinds[ch.Path], ch.Path, db),
 							exitcode.NotFound, "NOT_FOUND")
 					}
 				}

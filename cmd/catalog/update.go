@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"sync"
 
 	"github.com/spf13/cobra"
 
 	"github.com/dbgov/dbgov/client"
+	"github.com/dbgov/dbgov/cmd/dbname"
 	"github.com/dbgov/dbgov/cmd/dryrun"
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/internal/catalogjson"
@@ -18,7 +20,7 @@ import (
 
 func newUpdateCmd(f *factory.Factory) *cobra.Command {
 	opts := &fileOptions{}
-	cmd := onDatabase(f, "update --instance I --database D -f FILE", "Replace the metadata catalog of a database, or merge a file into it", &opts.dbOptions,
+	cmd := onDatabase(f, "update (--instance I --database D | --databases-from FILE) -f FILE", "Replace the metadata catalog of a database, or merge a file into it", &opts.dbOptions,
 		func(ctx context.Context) error {
 			if opts.Merge && opts.AllowMissing {
 				return exitcode.Usagef("--merge needs a catalog to merge into: it cannot be used with --allow-missing")
@@ -36,47 +38,49 @@ func runUpdate(ctx context.Context, opts *fileOptions) error {
 	if opts.Merge {
 		return compare(ctx, opts)
 	}
-	p, err := opts.Printer()
-	if err != nil {
+	if _, err := opts.f.Client(); err != nil { // a missing URL is told before a large file is read
 		return err
 	}
 	data, err := input.Read(opts.File, opts.IO.In)
 	if err != nil {
 		return err
 	}
-	// A JSON file that decoding would not change is sent as it is, so that a
-	// large catalog is neither decoded nor encoded again; --dry-run shows it
-	// decoded.
-	body, verbatim := catalogjson.Verbatim(data, opts.Database.String()+"/catalog")
-	req, err := client.UpdateCatalogJSONCall(opts.Database, body, opts.AllowMissing)
-	if !verbatim || opts.DryRun || err != nil {
-		var cat client.DatabaseCatalog
-		if err := input.Decode(input.Name(opts.File), data, &cat); err != nil {
-			return err
+	decoded := sync.OnceValues(func() (cat client.DatabaseCatalog, err error) {
+		return cat, input.Decode(input.Name(opts.File), data, &cat)
+	})
+	return opts.DB.Run(ctx, opts.f, func(ctx context.Context, c *client.Client, db client.DatabaseName) (dbname.Result, error) {
+		// A JSON file that decoding would not change is sent as it is, so
+		// that a large catalog is neither decoded nor encoded again;
+		// --dry-run shows it decoded.
+		body, verbatim := catalogjson.Verbatim(data, db.String()+"/catalog")
+		req, err := client.UpdateCatalogJSONCall(db, body, opts.AllowMissing)
+		if !verbatim || opts.DryRun || err != nil {
+			cat, err := decoded()
+			if err != nil {
+				return dbname.Result{}, err
+			}
+			if req, err = client.UpdateCatalogCall(db, &cat, opts.AllowMissing); err != nil {
+				return dbname.Result{}, exitcode.NewUsage(fmt.Errorf("%s: %w", input.Name(opts.File), err))
+			}
+		} else {
+			// The answer may take the file's memory, unless other databases read it.
+			req.ReuseBody = !opts.DB.Many()
 		}
-		if req, err = client.UpdateCatalogCall(opts.Database, &cat, opts.AllowMissing); err != nil {
-			return exitcode.NewUsage(fmt.Errorf("%s: %w", input.Name(opts.File), err))
+		if opts.DryRun {
+			doc, err := dryrun.Document(c, req)
+			return dbname.Result{Doc: doc}, err
 		}
-	} else {
-		req.ReuseBody = true // the answer may take the file's memory
-	}
-	c, err := opts.Client()
-	if err != nil {
-		return err
-	}
-	if opts.DryRun {
-		return dryrun.Print(ctx, opts.IO.Out, p, c, req)
-	}
-	// The body is decoded only by the formats that need typed values (table
-	// and name); the others print it as it came.
-	raw, err := c.Send(ctx, req, nil)
-	if err != nil {
-		err = fmt.Errorf("update the catalog of %s: %w", opts.Database, err)
-		var api *client.APIError
-		if opts.AllowMissing && errors.As(err, &api) && api.HTTPStatus == http.StatusForbidden {
-			return exitcode.WithHint(err, "the service refuses --allow-missing (no role holds the permission it checks for it): run again without the flag")
+		// The body is decoded only by the formats that need typed values
+		// (table and name); the others print it as it came.
+		raw, err := c.Send(ctx, req, nil)
+		if err != nil {
+			err = fmt.Errorf("update the catalog of %s: %w", db, err)
+			var api *client.APIError
+			if opts.AllowMissing && errors.As(err, &api) && api.HTTPStatus == http.StatusForbidden {
+				err = exitcode.WithHint(err, "the service refuses --allow-missing (no role holds the permission it checks for it): run again without the flag")
+			}
+			return dbname.Result{}, err
 		}
-		return err
-	}
-	return printCatalog(ctx, opts.IO.Out, p, opts.Database, raw, "the updated")
+		return catalogResult(db, raw, "the updated"), nil
+	})
 }

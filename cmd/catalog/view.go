@@ -2,25 +2,24 @@ package catalog
 
 import (
 	"cmp"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 
 	"github.com/dbgov/dbgov/client"
+	"github.com/dbgov/dbgov/cmd/dbname"
 	"github.com/dbgov/dbgov/internal/catalogjson"
 	"github.com/dbgov/dbgov/output"
 )
 
-// printCatalog prints the catalog raw of db, which is what (the updated
+// catalogResult gives the catalog raw of db, which is what (the updated
 // catalog, the current one). Table and name output read it a table at a
 // time and refuse an answer that is not a catalog; the others show it as it is.
-func printCatalog(ctx context.Context, w io.Writer, p output.Printer, db client.DatabaseName, raw []byte, which string) error {
+func catalogResult(db client.DatabaseName, raw []byte, which string) dbname.Result {
 	var nameErr error
-	err := p.Print(ctx, w, output.Document{Raw: raw,
+	return dbname.Result{Doc: output.Document{Raw: raw,
 		Tables: func() []output.Table { return []output.Table{catalogTable(raw)} },
 		Names: func() []string {
 			var cat struct{ Name string }
@@ -31,14 +30,16 @@ func printCatalog(ctx context.Context, w io.Writer, p output.Printer, db client.
 				return nil
 			}
 			return []string{cmp.Or(cat.Name, db.String()+"/catalog")}
-		}})
-	if err == nil && nameErr != nil {
-		err = fmt.Errorf("the service's answer is not a catalog: %w", nameErr)
-	}
-	if err != nil {
-		return fmt.Errorf("show %s catalog of %s: %w", which, db, err)
-	}
-	return nil
+		}},
+		Printed: func(err error) error {
+			if err == nil && nameErr != nil {
+				err = fmt.Errorf("the service's answer is not a catalog: %w", nameErr)
+			}
+			if err != nil {
+				return fmt.Errorf("show %s catalog of %s: %w", which, db, err)
+			}
+			return nil
+		}}
 }
 
 // row is one line of the catalog table: one of a table's columns, or the
