@@ -41,9 +41,6 @@ type Request struct {
 // given. body, when not nil, must be JSON.
 func NewRawRequest(method, target string, body []byte) (*Request, error) {
 	path, rawQuery, _ := strings.Cut(target, "?")
-	if err := validateRawQuery(rawQuery); err != nil {
-		return nil, fmt.Errorf("%w: query of %q: %v", ErrInvalidRequest, target, err)
-	}
 	r := &Request{Method: strings.ToUpper(method), Path: path, RawQuery: rawQuery, Body: body}
 	if body != nil && !json.Valid(body) {
 		return nil, fmt.Errorf("%w: the body of %s %s is not valid JSON", ErrInvalidRequest, r.Method, path)

@@ -188,6 +188,7 @@ func (f *Factory) ClientWith(a Auth) (*client.Client, error) {
 		ServiceKey:            a.ServiceKey,
 		Headers:               headers,
 		Timeout:               s.Timeout,
+		MaxResponseSize:       s.MaxResponseSize,
 		InsecureSkipTLSVerify: s.InsecureSkipTLSVerify,
 		CACertFile:            s.CACert,
 		UserAgent:             "dbgov/" + f.Version,
@@ -203,6 +204,9 @@ func (f *Factory) ClientWith(a Auth) (*client.Client, error) {
 		opts.WrapTransport = func(rt http.RoundTripper) http.RoundTripper {
 			return fleet.Throttle(rt, client.DefaultRetryWait, client.DefaultMaxRetryWait)
 		}
+	}
+	if f.IO.ErrTTY {
+		opts.Notice = func(msg string) { fmt.Fprintf(f.IO.ErrOut, "%s\n", msg) }
 	}
 	c, err := client.New(opts)
 	if err != nil {

@@ -187,7 +187,7 @@ func forStatus(status int) int {
 	case status == http.StatusBadRequest, status == http.StatusConflict,
 		status == http.StatusPreconditionFailed, status == http.StatusUnprocessableEntity:
 		return Rejected
-	case status == http.StatusTooManyRequests, status >= 500:
+	case status == http.StatusTooManyRequests, status >= 500 && status <= 599:
 		return Service
 	}
 	return Failure

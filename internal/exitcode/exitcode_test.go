@@ -46,6 +46,8 @@ func TestClassify_followsTheContractTable(t *testing.T) {
 		{"503", apiErr(503, "UNAVAILABLE"), Service},
 		{"501", apiErr(501, "UNIMPLEMENTED"), Service},
 		{"405", apiErr(405, "UNKNOWN"), Failure},
+		{"a status beyond 5xx is no service failure", apiErr(600, "UNKNOWN"), Failure},
+		{"999", apiErr(999, "UNKNOWN"), Failure},
 		{"no answer", &client.TransportError{Message: "connection refused"}, NoAnswer},
 		{"invalid response", &client.InvalidResponseError{HTTPStatus: 200, Err: errors.New("truncated")}, Failure},
 		{"differences", &SilentError{Code: Differences}, Differences},
