@@ -52,8 +52,8 @@ func readCatalog(ctx context.Context, c *client.Client, db client.DatabaseName) 
 var help embed.FS
 
 // onDatabase builds the command use (its verb first) on one database or
-// many, its help from help/VERB.txt; it checks the database flags, and
-// that a command with -f got it, before it calls run.
+// many, its help from help/VERB.txt; it checks the database flags, and that
+// a command with -f got it, before it calls run.
 func onDatabase(f *factory.Factory, use, short string, opts *dbOptions, run func(context.Context) error) *cobra.Command {
 	*opts = dbOptions{IO: f.IO, f: f}
 	verb, _, _ := strings.Cut(use, " ")

@@ -125,7 +125,7 @@ func compareError(db client.DatabaseName, path string, err error) error {
 	return fmt.Errorf("compare with the catalog of %s: the service's answer is not a catalog: %w", db, err)
 }
 
-// changesResult gives the changes to the catalog of db, and the request
+// changesResult shows the changes to the catalog of db, and the request
 // that would make them when req is set: in table mode a line a change, then
 // the request; otherwise {"changes": [...], "request": {...}}.
 func changesResult(db client.DatabaseName, changes []catalogjson.Change, c *client.Client, req *client.Request) (dbname.Result, error) {

@@ -63,7 +63,7 @@ func runUpdate(ctx context.Context, opts *fileOptions) error {
 				return dbname.Result{}, exitcode.NewUsage(fmt.Errorf("%s: %w", input.Name(opts.File), err))
 			}
 		} else {
-			// The answer may take the file's memory, unless other databases read it.
+			// The answer may take the file's memory, unless other databases read it too.
 			req.ReuseBody = !opts.DB.Many()
 		}
 		if opts.DryRun {

@@ -14,9 +14,9 @@ import (
 	"github.com/dbgov/dbgov/output"
 )
 
-// catalogResult gives the catalog raw of db, which is what (the updated
-// catalog, the current one). Table and name output read it a table at a
-// time and refuse an answer that is not a catalog; the others show it as it is.
+// catalogResult is what shows the catalog raw of db, which is what (the
+// updated catalog, the current one). Table and name output read it a table
+// at a time and refuse an answer that is not a catalog; the others show it as it is.
 func catalogResult(db client.DatabaseName, raw []byte, which string) dbname.Result {
 	var nameErr error
 	return dbname.Result{Doc: output.Document{Raw: raw,

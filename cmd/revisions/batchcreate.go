@@ -225,6 +225,10 @@ func (r *run) send(ctx context.Context, c *client.Client) error {
 			}
 			r.stopAt(lo, sent)
 			return fmt.Errorf("create %s in %s: %w", describe(revs, lo, hi), opts.Database, err)
+		case len(res.Revisions) != hi-lo:
+			r.stopAt(lo, hi)
+			return fmt.Errorf("create %s in %s: %w", describe(revs, lo, hi), opts.Database, &client.InvalidResponseError{
+				Err: fmt.Errorf("the service answered %d revisions for the %d sent", len(res.Revisions), hi-lo)})
 		default:
 			created := make([]json.RawMessage, len(res.Revisions))
 			for i, rev := range res.Revisions {

@@ -39,6 +39,8 @@ var verbatimCases = []struct {
 	{"enum value in another case", `{"schemas": [{"tables": [{"objectSchema": {"type": "string"}}]}]}`, false},
 	{"key with an escape", `{"schemas": [{"n\u0061me": "s"}]}`, false},
 	{"unknown enum value", `{"schemas": [{"tables": [{"objectSchema": {"type": "BLOB"}}]}]}`, false},
+	{"enum value in another case", `{"schemas": [{"tables": [{"objectSchema": {"type": "string"}}]}]}`, false},
+	{"empty enum value", `{"schemas": [{"tables": [{"objectSchema": {"type": ""}}]}]}`, false},
 	{"empty lists", `{"schemas": [{"tables": [{"columns": {"columns": []}}]}]}`, true},
 	{"trailing data", `{"name": "x"} {}`, false},
 	{"trailing comma", `{"name": "x",}`, false},
