@@ -39,11 +39,10 @@ func newDiffCmd(f *factory.Factory) *cobra.Command {
 	return cmd
 }
 
-// compare reads the catalog of each database and gives what putting the
-// file in its place would change, or with Merge what laying the file over
-// it changes, which it then writes unless DryRun (giving the request) or
-// nothing changes. The write reads the catalog again and refuses when it
-// changed meanwhile.
+// compare reads the catalog and prints what putting the file in its place
+// would change, or with Merge what laying the file over it changes, which
+// it then writes unless DryRun (printing the request) or nothing changes.
+// The write reads the catalog again and refuses when it changed meanwhile.
 func compare(ctx context.Context, opts *fileOptions) error {
 	file, err := opts.Patch, error(nil)
 	if file == nil {
