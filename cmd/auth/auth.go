@@ -23,6 +23,7 @@ import (
 	"github.com/dbgov/dbgov/config"
 	"github.com/dbgov/dbgov/internal/credstore"
 	"github.com/dbgov/dbgov/internal/exitcode"
+	"github.com/dbgov/dbgov/internal/secret"
 	"github.com/dbgov/dbgov/output"
 )
 
@@ -114,7 +115,7 @@ func runLogin(cmd *cobra.Command, f *factory.Factory, insecure bool) error {
 	}
 	if err == nil {
 		fmt.Fprintf(f.IO.ErrOut, "Logged in to %s as %s (%s); the credential of profile %s is in %s\n",
-			config.MaskURL(s.URL), me.Email, me.UserType, s.Profile, where)
+			secret.URL(s.URL), me.Email, me.UserType, s.Profile, where)
 	}
 	return err
 }
@@ -145,7 +146,7 @@ func runStatus(cmd *cobra.Command, f *factory.Factory) error {
 	me, callErr := whoAmI(cmd, c)
 	s, _ := f.Settings()
 	a := f.Auth()
-	st := status{URL: config.MaskURL(s.URL), URLSource: f.Source("url"), Profile: s.Profile,
+	st := status{URL: secret.URL(s.URL), URLSource: f.Source("url"), Profile: s.Profile,
 		Credential: "none", CredentialSource: a.Source, Storage: "none"}
 	if me != nil {
 		st.Email, st.UserType = me.Email, string(me.UserType)
@@ -230,26 +231,26 @@ func whoAmI(cmd *cobra.Command, c *client.Client) (*client.User, error) {
 
 // editProfile sets the credential keys of the profile in the config file to
 // values ("" removes a key), saving the file when that changes it.
-func editProfile(cmd *cobra.Command, f *factory.Factory, values map[string]string) (string, error) {
-	file, profile, err := config.Open(cmd.Root().PersistentFlags(), f.Getenv)
-	if err != nil {
-		return "", err
-	}
-	changed := false
-	for key, v := range values {
-		if old, _ := file.Get(profile, key); old != v && err == nil {
-			changed = true
-			if v == "" {
+func editProfile(cmd *cobra.Command, f *factory.Factory, values map[string]string) (path string, err error) {
+	err = config.Edit(cmd.Context(), cmd.Root().PersistentFlags(), f.Getenv, func(file *config.File, profile string) error {
+		path = file.Path()
+		for key, v := range values {
+			old, _ := file.Get(profile, key)
+			var err error
+			switch {
+			case old == v:
+			case v == "":
 				err = file.Unset(profile, key)
-			} else {
+			default:
 				err = file.Set(profile, key, v)
 			}
+			if err != nil {
+				return err
+			}
 		}
-	}
-	if changed && err == nil {
-		err = file.Save()
-	}
-	return file.Path(), err
+		return nil
+	})
+	return path, err
 }
 
 // readSecret reads what from a prompt that does not echo when stdin is a

@@ -379,7 +379,7 @@ func TestBatchCreate_progressOnlyOnATerminal(t *testing.T) {
 			reg.Register(http.MethodPost, batchPath, 200, createdBatch(3, 4)).JSONBody(sentBatch(3, 4)).Times(1)
 			reg.Register(http.MethodPost, batchPath, 503, `{"code": 14, "message": "try later"}`).JSONBody(sentBatch(5, 5)).Times(1)
 			args := batchCreate("-f", generated(t, 5), "--batch-size", "2", "-o", "name")
-			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), TTY: tty}, args...).Expect(t, 7)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), TTY: tty, Env: map[string]string{"NO_COLOR": "1"}}, args...).Expect(t, 7)
 			report := "dbgov: create entry 5 (version 1.0.5) in instances/prod-pg/databases/orders: try later (HTTP 503 UNAVAILABLE)\n" +
 				"note: created 4 of 5 revisions for certain\n"
 			want := report
@@ -597,9 +597,11 @@ func TestBatchCreate_unknownAnswerFieldsSurvive(t *testing.T) {
 func TestBatchCreate_answerThatOmitsTheList(t *testing.T) {
 	reg := httpmock.New(t)
 	reg.Register(http.MethodPost, batchPath, 200, `{}`)
-	res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, batchCreate("-f", "testdata/revisions.yaml", "-o", "json")...).Expect(t, 0)
-	if res.Stdout != "{\n  \"revisions\": []\n}\n" {
-		t.Errorf("stdout %q", res.Stdout)
+	// An answer that names none of the revisions sent does not match the
+	// request: it is invalid, and nothing is claimed created.
+	res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, batchCreate("-f", "testdata/revisions.yaml", "-o", "json")...).Expect(t, 1)
+	if res.Stdout != "" || !strings.Contains(res.Stderr, `"code":"INVALID_RESPONSE"`) {
+		t.Errorf("stdout %q, stderr %q", res.Stdout, res.Stderr)
 	}
 }
 
@@ -707,5 +709,20 @@ func TestBatchCreate_skipExistingStopsAtOtherFailures(t *testing.T) {
 				res.StderrHas(t, tt.stderr...)
 			}
 		})
+	}
+}
+
+func TestBatchCreate_answerWithFewerRevisionsIsInvalid(t *testing.T) {
+	reg := httpmock.New(t)
+	reg.Register(http.MethodPost, batchPath, 200, createdBatch(1, 2)).JSONBody(sentBatch(1, 2)).Times(1)
+	reg.Register(http.MethodPost, batchPath, 200, `{}`).JSONBody(sentBatch(3, 4)).Times(1)
+	args := batchCreate("-f", generated(t, 5), "--batch-size", "2", "-o", "name")
+	res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, args...).Expect(t, 1)
+	if !strings.Contains(res.Stderr, "invalid response: the service answered 0 revisions for the 2 sent") ||
+		!strings.Contains(res.Stderr, "created 2 of 5 revisions") {
+		t.Errorf("stderr does not say what is missing:\n%s", res.Stderr)
+	}
+	if res.Stdout != names(1, 2) {
+		t.Errorf("stdout %q, want the two created", res.Stdout)
 	}
 }

@@ -52,6 +52,7 @@ type Options struct {
 	Seed          io.Reader        // a JSON seed replacing the demo data, when not nil
 	Log           io.Writer        // one line per request (method, path, status, duration), when not nil
 	Now           func() time.Time // the clock of creation times and token expiry; nil is time.Now
+	Latency       time.Duration    // before every answer, as of a distant service
 	TokenLifetime time.Duration    // of a login's token; 0 is TokenLifetime
 }
 
@@ -101,7 +102,13 @@ func New(opts Options) (*Server, error) {
 	if s.now == nil {
 		s.now = time.Now
 	}
-	s.handler = s.recoverPanics(http.HandlerFunc(s.serveAPI))
+	s.handler = s.recoverPanics(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-time.After(opts.Latency):
+			s.serveAPI(w, r)
+		case <-r.Context().Done():
+		}
+	}))
 	return s, nil
 }
 

@@ -46,6 +46,8 @@ func TestClassify_followsTheContractTable(t *testing.T) {
 		{"503", apiErr(503, "UNAVAILABLE"), Service},
 		{"501", apiErr(501, "UNIMPLEMENTED"), Service},
 		{"405", apiErr(405, "UNKNOWN"), Failure},
+		{"a status beyond 5xx is no service failure", apiErr(600, "UNKNOWN"), Failure},
+		{"999", apiErr(999, "UNKNOWN"), Failure},
 		{"no answer", &client.TransportError{Message: "connection refused"}, NoAnswer},
 		{"invalid response", &client.InvalidResponseError{HTTPStatus: 200, Err: errors.New("truncated")}, Failure},
 		{"differences", &SilentError{Code: Differences}, Differences},
@@ -171,6 +173,29 @@ func TestWrite_commandHintReplacesTheGeneralOne(t *testing.T) {
 	}
 }
 
+func TestErrorJSON_isTheObjectOfTheErrorLine(t *testing.T) {
+	for _, err := range []error{apiErr(404, "NOT_FOUND"), Usagef("bad flag"), &IncompleteError{Err: apiErr(409, "ALREADY_EXISTS"), Detail: map[string]int{"created": 2}}} {
+		var line bytes.Buffer
+		code := Write(&line, err, true)
+		obj, objCode := ErrorJSON(err)
+		want, _ := json.Marshal(map[string]any{"error": obj})
+		if objCode != code || line.String() != string(want)+"\n" {
+			t.Errorf("ErrorJSON(%v) = %s, %d; Write printed %s, %d", err, want, objCode, line.String(), code)
+		}
+	}
+}
+
+func TestWrite_silentErrorSaysItsMessageOnly(t *testing.T) {
+	var buf bytes.Buffer
+	if code := Write(&buf, &SilentError{Code: Differences}, false); code != Differences || buf.Len() != 0 {
+		t.Errorf("Write = %d %q, want 9 and nothing said", code, buf.String())
+	}
+	if code := Write(&buf, &SilentError{Code: NotFound, Message: "1 of 3 databases failed (1 not found)"}, false); code != NotFound ||
+		buf.String() != "dbgov: 1 of 3 databases failed (1 not found)\n" {
+		t.Errorf("Write = %d %q", code, buf.String())
+	}
+}
+
 func TestClassify_anExpiredTokenSaysToLogInAgain(t *testing.T) {
 	tests := []struct {
 		name, message, want string
@@ -187,5 +212,21 @@ func TestClassify_anExpiredTokenSaysToLogInAgain(t *testing.T) {
 				t.Errorf("Classify = exit %d, hint %q; want exit %d and a hint holding %q", r.Code, r.Hint, Auth, tt.want)
 			}
 		})
+	}
+}
+
+func TestWriteColour_errorRedHintDim(t *testing.T) {
+	var b strings.Builder
+	err := &client.APIError{HTTPStatus: 403, CodeName: "PERMISSION_DENIED", Message: "no"}
+	if code := WriteColour(&b, err, false, true); code != Permission {
+		t.Fatalf("code %d, want %d", code, Permission)
+	}
+	if got := b.String(); !strings.HasPrefix(got, "\x1b[31mdbgov: ") || !strings.Contains(got, "\x1b[2mhint: ") {
+		t.Errorf("got %q, want a red error line and a dim hint", got)
+	}
+	b.Reset()
+	WriteColour(&b, err, false, false)
+	if strings.Contains(b.String(), "\x1b") {
+		t.Errorf("colour off printed escapes: %q", b.String())
 	}
 }
