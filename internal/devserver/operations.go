@@ -38,15 +38,12 @@ func (s *Server) batchGetUsers(req *request) (any, *apiError) {
 
 // undeleteUser answers POST /v1/users/{email}:undelete.
 func (s *Server) undeleteUser(req *request, body *client.UndeleteUserRequest) (any, *apiError) {
-	want := "users/" + req.ids[0]
+	want, u := "users/"+req.ids[0], s.st.users[req.ids[0]]
 	switch {
 	case body.Name == "":
 		return nil, invalidArgument("name is required: the deleted user, %s", want)
 	case body.Name != want:
 		return nil, invalidArgument("name %q does not match the user of the path, %q", body.Name, want)
-	}
-	u := s.st.users[req.ids[0]]
-	switch {
 	case u == nil:
 		return nil, notFound("user %q not found", want)
 	case u.State != client.UserStateDeleted:

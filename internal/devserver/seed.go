@@ -1,8 +1,8 @@
 package devserver
 
 import (
+	"cmp"
 	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"slices"
@@ -221,10 +221,9 @@ func (st *state) newDatabase(instance string, sd seedDatabase) (*database, error
 	for i, rev := range sd.Revisions {
 		id, ok := strings.CutPrefix(rev.Name, dbName+"/revisions/")
 		n, err := strconv.Atoi(id)
-		if !ok || err != nil || n <= 0 {
-			return nil, fmt.Errorf("revisions[%d]: name %q is not of the form %s/revisions/{positive number}", i, rev.Name, dbName)
-		}
 		switch {
+		case !ok || err != nil || n <= 0:
+			return nil, fmt.Errorf("revisions[%d]: name %q is not of the form %s/revisions/{positive number}", i, rev.Name, dbName)
 		case rev.Version == "":
 			return nil, fmt.Errorf("revisions[%d]: version is empty", i)
 		case db.hasRevision(rev.Type, rev.Version):
@@ -258,15 +257,9 @@ func (db *database) hasRevision(t client.RevisionType, version string) bool {
 
 // fillStatementFields derives the size and digest of a revision's statement.
 func fillStatementFields(rev *client.Revision) {
-	if rev.Statement == "" {
-		return
-	}
-	if rev.StatementSize == "" {
-		rev.StatementSize = strconv.Itoa(len(rev.Statement))
-	}
-	if rev.SheetSha256 == "" {
-		sum := sha256.Sum256([]byte(rev.Statement))
-		rev.SheetSha256 = hex.EncodeToString(sum[:])
+	if rev.Statement != "" {
+		rev.StatementSize = cmp.Or(rev.StatementSize, strconv.Itoa(len(rev.Statement)))
+		rev.SheetSha256 = cmp.Or(rev.SheetSha256, fmt.Sprintf("%x", sha256.Sum256([]byte(rev.Statement))))
 	}
 }
 
@@ -289,10 +282,8 @@ func completeUser(u *client.User) error {
 }
 
 func checkPermissions(perms []string) error {
-	for _, p := range perms {
-		if !slices.Contains(Permissions(), p) {
-			return fmt.Errorf("unknown permission %q (known: %s)", p, strings.Join(Permissions(), ", "))
-		}
+	if i := slices.IndexFunc(perms, func(p string) bool { return !slices.Contains(Permissions(), p) }); i >= 0 {
+		return fmt.Errorf("unknown permission %q (known: %s)", perms[i], strings.Join(Permissions(), ", "))
 	}
 	return nil
 }
