@@ -66,11 +66,10 @@ type state struct {
 	policies        []seedPolicy // of environments, projects and the workspace
 }
 
-// grant is what a token may do, and until when.
+// grant is a token, what it may do, and until when.
 type grant struct {
-	user        string
-	permissions []string
-	expires     time.Time // zero: never
+	TokenInfo
+	expires time.Time // zero: never
 }
 
 func (g *grant) expired(now time.Time) bool { return !g.expires.IsZero() && !now.Before(g.expires) }
@@ -118,7 +117,7 @@ func newState(doc *seedDoc) (*state, error) {
 		case err != nil:
 			return nil, fmt.Errorf("tokens[%d]: %w", i, err)
 		}
-		st.tokens[t.Token] = &grant{user: t.User, permissions: t.Permissions}
+		st.tokens[t.Token] = &grant{TokenInfo: t}
 	}
 	for i, a := range doc.ServiceAccounts {
 		_, dup := st.serviceAccounts[a.Email]
