@@ -17,7 +17,7 @@ import (
 )
 
 // decodeStrict decodes a JSON object into v, a struct pointer, as strictly as
-// protobuf JSON (exact names, no unknown or repeated field), naming a problem.
+// protobuf JSON: exact names, no unknown or repeated field, enum name or wrong type.
 func decodeStrict(data []byte, v any) error {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil
@@ -60,9 +60,8 @@ func decodeStrict(data []byte, v any) error {
 	return fmt.Errorf("field %q: expected %s, got %s", path, expected(sem.GoType), got)
 }
 
-// strictOptions refuse unknown fields and, for the enums whose set is closed
-// on the service, unknown names. They are made on first use: start-up need
-// not pay for them.
+// strictOptions refuse unknown fields and enum names; they and the enum table
+// are made on first use.
 var strictOptions = sync.OnceValue(func() json.Options {
 	enums := map[reflect.Type][]string{
 		reflect.TypeFor[client.RevisionType]():               enumNames(client.RevisionTypes()),

@@ -51,7 +51,7 @@ type Options struct {
 	Seed          io.Reader        // a JSON seed replacing the demo data, when not nil
 	Log           io.Writer        // one line per request (method, path, status, duration), when not nil
 	Now           func() time.Time // the clock of creation times and token expiry; nil is time.Now
-	Latency       time.Duration    // before every answer, as of a distant service
+	Latency       time.Duration    // delays every answer, as a distant service would
 	TokenLifetime time.Duration    // of a login's token; 0 is TokenLifetime
 }
 
