@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/spf13/cobra"
 
 	"github.com/dbgov/dbgov/client"
@@ -46,7 +47,8 @@ func newDiffCmd(f *factory.Factory) *cobra.Command {
 func compare(ctx context.Context, opts *fileOptions) error {
 	file, err := opts.Patch, error(nil)
 	if file == nil {
-		if file, err = input.Read(opts.File, opts.IO.In); err == nil {
+		// JSON that ToJSON would take is used as it is, not copied.
+		if file, err = input.Read(opts.File, opts.IO.In); err == nil && !jsontext.Value(file).IsValid() {
 			file, err = input.ToJSON(input.Name(opts.File), file)
 		}
 		if err == nil && !bytes.HasPrefix(bytes.TrimLeft(file, " \t\r\n"), []byte("{")) {

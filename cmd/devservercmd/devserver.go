@@ -65,13 +65,12 @@ func NewCmd(f *factory.Factory) *cobra.Command {
 
 func run(ctx context.Context, opts *options) error {
 	generate := opts.Generate.Users > 0 || opts.Generate.Tables > 0 || opts.Generate.Databases > 0
-	if opts.SeedFile != "" && generate {
+	switch {
+	case opts.SeedFile != "" && generate:
 		return exitcode.Usagef("--seed and --generate-* cannot be used together")
-	}
-	if opts.Generate.Users < 0 || opts.Generate.Tables < 0 || opts.Generate.ColumnsPerTable < 0 || opts.Generate.Databases < 0 {
+	case opts.Generate.Users < 0 || opts.Generate.Tables < 0 || opts.Generate.ColumnsPerTable < 0 || opts.Generate.Databases < 0:
 		return exitcode.Usagef("--generate-* take a number of 0 or more")
-	}
-	if opts.Lifetime <= 0 {
+	case opts.Lifetime <= 0:
 		return exitcode.Usagef("--token-lifetime takes a positive duration such as 1h or 30s")
 	}
 	srvOpts := devserver.Options{TokenLifetime: opts.Lifetime, Latency: opts.Latency}
@@ -100,13 +99,10 @@ func run(ctx context.Context, opts *options) error {
 		return fmt.Errorf("start the reference server: %w", err)
 	}
 	l, err := net.Listen("tcp", opts.Addr)
-	if err != nil {
-		err = fmt.Errorf("listen on %s: %w", opts.Addr, err)
-		var addrErr *net.AddrError
-		if errors.As(err, &addrErr) {
-			return exitcode.NewUsage(err) // not an address at all
-		}
-		return err // a port in use, say: the address was fine
+	if addrErr := (*net.AddrError)(nil); errors.As(err, &addrErr) {
+		return exitcode.NewUsage(fmt.Errorf("listen on %s: %w", opts.Addr, err)) // not an address at all
+	} else if err != nil {
+		return fmt.Errorf("listen on %s: %w", opts.Addr, err) // a port in use, say: the address was fine
 	}
 	addr := l.Addr().(*net.TCPAddr)
 	if !addr.IP.IsLoopback() {

@@ -36,6 +36,7 @@ var verbatimCases = []struct {
 	{"wrong type", `{"name": ["x"]}`, false},
 	{"number for a string", `{"name": 1}`, false},
 	{"number for a label", `{"schemas": [{"tables": [{"columns": {"columns": [{"labels": {"k": 1}}]}}]}]}`, false},
+	{"key with an escape", `{"schemas": [{"n\u0061me": "s"}]}`, false},
 	{"unknown enum value", `{"schemas": [{"tables": [{"objectSchema": {"type": "BLOB"}}]}]}`, false},
 	{"enum value in another case", `{"schemas": [{"tables": [{"objectSchema": {"type": "string"}}]}]}`, false},
 	{"empty enum value", `{"schemas": [{"tables": [{"objectSchema": {"type": ""}}]}]}`, false},

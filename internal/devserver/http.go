@@ -211,22 +211,21 @@ func (s *Server) authenticate(header string, rt *route) (string, *apiError) {
 		return "", newError(codeUnauthenticated, "invalid token")
 	case g.expired(s.now()):
 		return "", newError(codeUnauthenticated, "token expired at %s", formatTime(g.expires))
-	case rt.permission != "" && !slices.Contains(g.permissions, rt.permission):
-		return "", newError(codePermissionDenied, "permission denied: %s does not have permission %q", g.user, rt.permission)
+	case rt.permission != "" && !slices.Contains(g.Permissions, rt.permission):
+		return "", newError(codePermissionDenied, "permission denied: %s does not have permission %q", g.User, rt.permission)
 	}
-	return g.user, nil
+	return g.User, nil
 }
 
 // login exchanges a service account's email and key for a token.
 func (s *Server) login(_ *request, body *client.LoginRequest) (any, *apiError) {
+	acct, known := s.st.serviceAccounts[body.Email]
 	switch {
 	case body.Email == "":
 		return nil, invalidArgument("email is required")
 	case body.Password == "":
 		return nil, invalidArgument("password is required")
-	}
-	acct, known := s.st.serviceAccounts[body.Email]
-	if !known || subtle.ConstantTimeCompare([]byte(acct.Key), []byte(body.Password)) != 1 {
+	case !known || subtle.ConstantTimeCompare([]byte(acct.Key), []byte(body.Password)) != 1:
 		return nil, newError(codeUnauthenticated, "invalid email or password")
 	}
 	now := s.now()
@@ -235,7 +234,7 @@ func (s *Server) login(_ *request, body *client.LoginRequest) (any, *apiError) {
 	// Shaped as a JWT, as the service's are: its payload says when it expires.
 	claims, _ := json.Marshal(map[string]any{"sub": "users/" + acct.Email, "exp": expires.Unix()})
 	token := "eyJhbGciOiJub25lIn0." + base64.RawURLEncoding.EncodeToString(claims) + "." + rand.Text()
-	s.st.tokens[token] = &grant{user: "users/" + acct.Email, permissions: acct.Permissions, expires: expires}
+	s.st.tokens[token] = &grant{TokenInfo{Token: token, User: "users/" + acct.Email, Permissions: acct.Permissions}, expires}
 	return client.LoginResponse{Token: token}, nil
 }
 
@@ -269,16 +268,12 @@ type statusRecorder struct {
 }
 
 func (r *statusRecorder) WriteHeader(status int) {
-	if r.status == 0 {
-		r.status = status
-	}
+	r.status = cmp.Or(r.status, status)
 	r.ResponseWriter.WriteHeader(status)
 }
 
 func (r *statusRecorder) Write(p []byte) (int, error) {
-	if r.status == 0 {
-		r.status = http.StatusOK
-	}
+	r.status = cmp.Or(r.status, http.StatusOK)
 	return r.ResponseWriter.Write(p)
 }
 

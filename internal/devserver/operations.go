@@ -38,15 +38,12 @@ func (s *Server) batchGetUsers(req *request) (any, *apiError) {
 
 // undeleteUser answers POST /v1/users/{email}:undelete.
 func (s *Server) undeleteUser(req *request, body *client.UndeleteUserRequest) (any, *apiError) {
-	want := "users/" + req.ids[0]
+	want, u := "users/"+req.ids[0], s.st.users[req.ids[0]]
 	switch {
 	case body.Name == "":
 		return nil, invalidArgument("name is required: the deleted user, %s", want)
 	case body.Name != want:
 		return nil, invalidArgument("name %q does not match the user of the path, %q", body.Name, want)
-	}
-	u := s.st.users[req.ids[0]]
-	switch {
 	case u == nil:
 		return nil, notFound("user %q not found", want)
 	case u.State != client.UserStateDeleted:
@@ -68,10 +65,10 @@ func (s *Server) getReviewConfig(req *request) (any, *apiError) {
 // getCatalog answers GET /v1/instances/{i}/databases/{d}/catalog.
 func (s *Server) getCatalog(req *request) (any, *apiError) {
 	db, apiErr := s.database(req.ids[0], req.ids[1])
-	if apiErr != nil {
+	switch {
+	case apiErr != nil:
 		return nil, apiErr
-	}
-	if db.catalog == nil {
+	case db.catalog == nil:
 		return nil, notFound("catalog %q not found", databaseName(req.ids[0], req.ids[1])+"/catalog")
 	}
 	return *db.catalog, nil
@@ -184,7 +181,7 @@ func (s *Server) listPolicies(req *request) (any, *apiError) {
 // diffSchema answers POST .../changelogs/{c}:diffSchema and .../databases/{d}:diffSchema:
 // migrating the changelog's, or the database's, schema to another.
 func (s *Server) diffSchema(req *request, body *client.DiffSchemaRequest) (any, *apiError) {
-	self := req.path
+	self, target := req.path, strings.Split(body.Changelog, "/")
 	switch {
 	case body.Name == "" && len(req.ids) == 3:
 		return nil, invalidArgument("name is required: the changelog of the path, %s", self)
@@ -192,14 +189,9 @@ func (s *Server) diffSchema(req *request, body *client.DiffSchemaRequest) (any, 
 		return nil, invalidArgument("name %q does not match the path's %q", body.Name, self)
 	case (body.Schema == "") == (body.Changelog == ""):
 		return nil, invalidArgument("give exactly one of schema (a target schema) and changelog (another changelog's name)")
-	}
-	var target []string
-	if body.Changelog != "" {
-		target = strings.Split(body.Changelog, "/")
-		if len(target) != 6 || target[0] != "instances" || target[2] != "databases" || target[4] != "changelogs" ||
-			!validID(target[1]) || !validID(target[3]) || !validID(target[5]) {
-			return nil, invalidArgument("changelog %q is not of the form instances/{instance}/databases/{database}/changelogs/{changelog}", body.Changelog)
-		}
+	case body.Changelog != "" && (len(target) != 6 || target[0] != "instances" || target[2] != "databases" || target[4] != "changelogs" ||
+		!validID(target[1]) || !validID(target[3]) || !validID(target[5])):
+		return nil, invalidArgument("changelog %q is not of the form instances/{instance}/databases/{database}/changelogs/{changelog}", body.Changelog)
 	}
 	db, apiErr := s.database(req.ids[0], req.ids[1])
 	if apiErr != nil {
@@ -209,7 +201,7 @@ func (s *Server) diffSchema(req *request, body *client.DiffSchemaRequest) (any, 
 	if len(req.ids) == 3 {
 		from, apiErr = s.changelog(req.ids[0], req.ids[1], req.ids[2])
 	}
-	if apiErr == nil && target != nil {
+	if apiErr == nil && body.Changelog != "" {
 		to, apiErr = s.changelog(target[1], target[3], target[5])
 	}
 	if apiErr != nil {

@@ -1,8 +1,8 @@
 package devserver
 
 import (
+	"cmp"
 	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"slices"
@@ -66,11 +66,10 @@ type state struct {
 	policies        []seedPolicy // of environments, projects and the workspace
 }
 
-// grant is what a token may do, and until when.
+// grant is a token, what it may do, and until when.
 type grant struct {
-	user        string
-	permissions []string
-	expires     time.Time // zero: never
+	TokenInfo
+	expires time.Time // zero: never
 }
 
 func (g *grant) expired(now time.Time) bool { return !g.expires.IsZero() && !now.Before(g.expires) }
@@ -118,7 +117,7 @@ func newState(doc *seedDoc) (*state, error) {
 		case err != nil:
 			return nil, fmt.Errorf("tokens[%d]: %w", i, err)
 		}
-		st.tokens[t.Token] = &grant{user: t.User, permissions: t.Permissions}
+		st.tokens[t.Token] = &grant{TokenInfo: t}
 	}
 	for i, a := range doc.ServiceAccounts {
 		_, dup := st.serviceAccounts[a.Email]
@@ -221,10 +220,9 @@ func (st *state) newDatabase(instance string, sd seedDatabase) (*database, error
 	for i, rev := range sd.Revisions {
 		id, ok := strings.CutPrefix(rev.Name, dbName+"/revisions/")
 		n, err := strconv.Atoi(id)
-		if !ok || err != nil || n <= 0 {
-			return nil, fmt.Errorf("revisions[%d]: name %q is not of the form %s/revisions/{positive number}", i, rev.Name, dbName)
-		}
 		switch {
+		case !ok || err != nil || n <= 0:
+			return nil, fmt.Errorf("revisions[%d]: name %q is not of the form %s/revisions/{positive number}", i, rev.Name, dbName)
 		case rev.Version == "":
 			return nil, fmt.Errorf("revisions[%d]: version is empty", i)
 		case db.hasRevision(rev.Type, rev.Version):
@@ -258,15 +256,9 @@ func (db *database) hasRevision(t client.RevisionType, version string) bool {
 
 // fillStatementFields derives the size and digest of a revision's statement.
 func fillStatementFields(rev *client.Revision) {
-	if rev.Statement == "" {
-		return
-	}
-	if rev.StatementSize == "" {
-		rev.StatementSize = strconv.Itoa(len(rev.Statement))
-	}
-	if rev.SheetSha256 == "" {
-		sum := sha256.Sum256([]byte(rev.Statement))
-		rev.SheetSha256 = hex.EncodeToString(sum[:])
+	if rev.Statement != "" {
+		rev.StatementSize = cmp.Or(rev.StatementSize, strconv.Itoa(len(rev.Statement)))
+		rev.SheetSha256 = cmp.Or(rev.SheetSha256, fmt.Sprintf("%x", sha256.Sum256([]byte(rev.Statement))))
 	}
 }
 
@@ -289,10 +281,8 @@ func completeUser(u *client.User) error {
 }
 
 func checkPermissions(perms []string) error {
-	for _, p := range perms {
-		if !slices.Contains(Permissions(), p) {
-			return fmt.Errorf("unknown permission %q (known: %s)", p, strings.Join(Permissions(), ", "))
-		}
+	if i := slices.IndexFunc(perms, func(p string) bool { return !slices.Contains(Permissions(), p) }); i >= 0 {
+		return fmt.Errorf("unknown permission %q (known: %s)", perms[i], strings.Join(Permissions(), ", "))
 	}
 	return nil
 }

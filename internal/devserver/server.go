@@ -43,8 +43,7 @@ const (
 //go:embed demo_seed.json
 var demoSeed []byte
 
-// DemoSeed returns the seed of the demo data a server holds when
-// Options.Seed is nil; it is a model for writing one's own seed.
+// DemoSeed returns the demo data's seed, held when Options.Seed is nil: a model for one's own.
 func DemoSeed() []byte { return bytes.Clone(demoSeed) }
 
 // Options configures a Server.
@@ -86,8 +85,7 @@ type ServiceAccountInfo struct {
 	Permissions []string `json:"permissions,omitempty"` // of its tokens
 }
 
-// New builds a server holding the demo data, or the seed of opts when given;
-// a seed that breaks the format is refused with an error naming the problem.
+// New builds a server holding opts' seed or the demo data; a bad seed's error names its problem.
 func New(opts Options) (*Server, error) {
 	doc, err := loadSeed(cmp.Or[io.Reader](opts.Seed, bytes.NewReader(demoSeed)))
 	if err != nil {
