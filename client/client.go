@@ -87,6 +87,9 @@ type Options struct {
 	RetryWait time.Duration
 	// MaxRetryWait caps each backoff and Retry-After wait; 0 means 10s.
 	MaxRetryWait time.Duration
+	// WrapTransport, when not nil, wraps the HTTP transport (to bound the
+	// requests in flight of a run over many databases, say).
+	WrapTransport func(http.RoundTripper) http.RoundTripper
 	// TokenCache, when not nil, keeps the service account's token between
 	// runs: asked before a login, given each new token, and told to drop
 	// one the service refused.
@@ -178,7 +181,7 @@ func New(opts Options) (*Client, error) {
 	if opts.Debug != nil {
 		c.log = &debugLog{w: opts.Debug, scrub: c.secrets}
 	}
-	c.rc = c.newResty(tlsConfig)
+	c.rc = c.newResty(tlsConfig, opts.WrapTransport)
 	return c, nil
 }
 
@@ -233,7 +236,7 @@ func newTLSConfig(insecure bool, caFile string) (*tls.Config, error) {
 	if caFile == "" {
 		return cfg, nil
 	}
-	pem, err := os.ReadFile(caFile)
+	pem, err := readCABundle(caFile)
 	if err != nil {
 		return nil, fmt.Errorf("%w: read CA bundle: %v", ErrInvalidOptions, err)
 	}
@@ -246,6 +249,23 @@ func newTLSConfig(insecure bool, caFile string) (*tls.Config, error) {
 	}
 	cfg.RootCAs = pool
 	return cfg, nil
+}
+
+// maxCABundle bounds the CA bundle read: far above any real bundle, and no
+// more than a device or a FIFO given by mistake can make dbgov read.
+const maxCABundle = 1 << 20
+
+func readCABundle(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	pem, err := io.ReadAll(io.LimitReader(f, maxCABundle+1))
+	if err == nil && len(pem) > maxCABundle {
+		err = fmt.Errorf("%s is larger than 1 MiB", path)
+	}
+	return pem, err
 }
 
 // URL returns the full URL r would be sent to.

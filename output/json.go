@@ -13,22 +13,26 @@ import (
 	"github.com/dbgov/dbgov/internal/secret"
 )
 
-// jsonPrinter prints the document as the service sent it, re-indented.
-type jsonPrinter struct{ style }
+// jsonPrinter prints the document as the service sent it, re-indented, or
+// compact on one line (-o jsonl).
+type jsonPrinter struct {
+	style
+	line bool
+}
 
 // Print prints doc as indented JSON, secrets masked unless shown.
 func (p jsonPrinter) Print(_ context.Context, w io.Writer, doc Document) error {
 	return p.output(w, true, "JSON output", func(bw *bufio.Writer) error {
-		return writeJSON(bw, doc.Raw, doc.ListField, p.mask)
+		return writeJSON(bw, doc.Raw, doc.ListField, p.mask, !p.line)
 	})
 }
 
-// writeJSON writes the JSON document raw to w indented with two spaces and
-// otherwise as sent: key order, string escapes and the text of numbers are
-// kept.
-func writeJSON(w io.Writer, raw []byte, list string, mask bool) error {
+// writeJSON writes the JSON document raw to w, indented with two spaces or
+// compact, and otherwise as sent: key order, string escapes and the text of
+// numbers are kept.
+func writeJSON(w io.Writer, raw []byte, list string, mask, indent bool) error {
 	t := newTokens(raw, mask, list)
-	enc := jsontext.NewEncoder(w, jsontext.WithIndent("  "), jsontext.PreserveRawStrings(true),
+	enc := jsontext.NewEncoder(w, jsontext.WithIndent("  "), jsontext.Multiline(indent), jsontext.PreserveRawStrings(true),
 		jsontext.AllowInvalidUTF8(true), jsontext.AllowDuplicateNames(true))
 	for {
 		tok, err := t.next()

@@ -218,6 +218,21 @@ func FuzzJSONPrinter(f *testing.F) {
 	})
 }
 
+func TestJSONLinesPrinter_printsTheDocumentOnOneLine(t *testing.T) {
+	doc := Document{Raw: []byte("{\n  \"users\" : [ {\"name\": \"users/a\",\n \"tempOtpSecret\": \"JBSW\"} ] }"), ListField: "users"}
+	got, err := render(t, Options{Format: "jsonl"}, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"users":[{"name":"users/a","tempOtpSecret":"********"}]}` + "\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	got, err = render(t, Options{Format: "jsonl"}, Document{Raw: []byte(`{}`), ListField: "users"})
+	if want := `{"users":[]}` + "\n"; err != nil || got != want {
+		t.Errorf("got %q, %v, want %q", got, err, want)
+	}
+}
+
 var decodeSeeds = []string{
 	`{"users": [{"name": "users/a@x.com", "tempRecoveryCodes": ["a"], "tempOtpSecret": "", "quota": 12345678901234567890}]}`,
 	`{"a": 1 , "b" :2}`,
@@ -234,7 +249,7 @@ var decodeSeeds = []string{
 func decodeStandard(t testing.TB, raw []byte, mask bool, list string) any {
 	t.Helper()
 	var printed bytes.Buffer
-	if err := writeJSON(&printed, raw, list, mask); err != nil {
+	if err := writeJSON(&printed, raw, list, mask, true); err != nil {
 		t.Fatalf("print %q: %v", raw, err)
 	}
 	dec := json.NewDecoder(&printed)

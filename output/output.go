@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 )
@@ -28,12 +29,12 @@ func (e FilterError) Error() string { return e.Err.Error() }
 func (e FilterError) Unwrap() error { return e.Err }
 
 // Formats are the values -o accepts, the default first.
-var Formats = []string{"table", "json", "yaml", "name", "wide"}
+var Formats = []string{"table", "json", "yaml", "name", "wide", "jsonl"}
 
 // Options are the output flags: -o, --jq, --template, --no-headers,
 // --show-secrets, --color, and what is known about stdout.
 type Options struct {
-	Format      string    // "table" (also when ""), "wide", "json", "yaml", "name"
+	Format      string    // "table" (also when ""), "wide", "json", "yaml", "name", "jsonl"
 	JQ          string    // --jq: when set, overrides Format
 	Template    string    // --template: when set, overrides Format
 	NoHeaders   bool      // tables without the header row
@@ -96,9 +97,7 @@ func New(opts Options) (Printer, error) {
 }
 
 func newPrinter(opts Options) (Printer, error) {
-	switch opts.Format {
-	case "", "table", "wide", "json", "yaml", "name":
-	default:
+	if opts.Format != "" && !slices.Contains(Formats, opts.Format) {
 		return nil, fmt.Errorf("%w: unknown output format %q: use one of %s",
 			ErrInvalidOptions, opts.Format, strings.Join(Formats, ", "))
 	}
@@ -112,8 +111,8 @@ func newPrinter(opts Options) (Printer, error) {
 		return newTemplatePrinter(opts.Template, s)
 	}
 	switch opts.Format {
-	case "json":
-		return jsonPrinter{s}, nil
+	case "json", "jsonl":
+		return jsonPrinter{s, opts.Format == "jsonl"}, nil
 	case "yaml":
 		return yamlPrinter{s}, nil
 	case "name":

@@ -140,7 +140,7 @@ func (p tablePrinter) Print(ctx context.Context, w io.Writer, doc Document) erro
 		return printText(w, doc.Text(), p.opts.TTY, doc.Diff && p.opts.Color)
 	}
 	if doc.Tables == nil {
-		return jsonPrinter{style{mask: !p.opts.ShowSecrets, tty: p.opts.TTY}}.Print(ctx, w, doc)
+		return jsonPrinter{style: style{mask: !p.opts.ShowSecrets, tty: p.opts.TTY}}.Print(ctx, w, doc)
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	printed := false

@@ -6,6 +6,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -97,6 +98,8 @@ type bench struct {
 	env     []string
 	rows    []row
 	details []string
+	// sections are more parts of the report, each under its own heading.
+	sections []string
 	// idle is the peak memory of `dbgov version`: the process's own code
 	// and runtime, paid by every command whatever its answer.
 	idle int64
@@ -115,7 +118,7 @@ func (b *bench) run(users, tables, columns, revisions int) error {
 		}
 	}
 	serverLog := filepath.Join(tmp, "server.log")
-	stop, err := b.startServer(serverLog, users, tables, columns)
+	stop, err := b.startServer(serverLog, "--generate-users", strconv.Itoa(users), "--generate-tables", strconv.Itoa(tables), "--generate-columns", strconv.Itoa(columns))
 	if err != nil {
 		return err
 	}
@@ -137,18 +140,20 @@ func (b *bench) run(users, tables, columns, revisions int) error {
 	if err := b.largeCatalog(tables, columns); err != nil {
 		return err
 	}
-	return b.batchCreate(revisions, serverLog)
+	if err := b.batchCreate(revisions, serverLog); err != nil {
+		return err
+	}
+	return b.fleet()
 }
 
-// startServer runs the reference server with generated data and waits for
+// startServer runs the reference server with the flags given and waits for
 // the URL it prints.
-func (b *bench) startServer(logPath string, users, tables, columns int) (func(), error) {
+func (b *bench) startServer(logPath string, flags ...string) (func(), error) {
 	logf, err := os.Create(logPath)
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(b.bin, "dev-server", "--addr", "127.0.0.1:0", "--log",
-		"--generate-users", strconv.Itoa(users), "--generate-tables", strconv.Itoa(tables), "--generate-columns", strconv.Itoa(columns))
+	cmd := exec.Command(b.bin, append([]string{"dev-server", "--addr", "127.0.0.1:0", "--log"}, flags...)...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err
@@ -257,23 +262,13 @@ func (b *bench) initCost() (string, error) {
 		clock += in.clock
 		total += in.bytes
 	}
-	slices.SortFunc(inits, func(a, b initLine) int { return cmpFloat(b.clock, a.clock) })
+	slices.SortFunc(inits, func(a, b initLine) int { return cmp.Compare(b.clock, a.clock) })
 	var top []string
 	for _, in := range inits[:min(3, len(inits))] {
 		top = append(top, fmt.Sprintf("%s %.2f ms, %s", in.pkg, in.clock, kib(in.bytes)))
 	}
 	return fmt.Sprintf("package init (GODEBUG=inittrace=1 dbgov version): %d packages, %.2f ms, %s allocated; heaviest: %s",
 		len(inits), clock, kib(total), strings.Join(top, "; ")), nil
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 func kib(n int64) string { return fmt.Sprintf("%.0f KiB", float64(n)/1024) }
@@ -573,7 +568,7 @@ func (b *bench) batchCreate(n int, serverLog string) error {
 		if i > 1 {
 			sb.WriteString(",")
 		}
-		fmt.Fprintf(&sb, `{"version":"%d.%d","type":"VERSIONED","file":"migrations/%05d.sql"}`, stamp, i, i)
+		fmt.Fprintf(&sb, `{"version":"%d.%d","type":"VERSIONED","file":"migrations/%05d.sql","sheet":"projects/orders/sheets/101"}`, stamp, i, i)
 	}
 	sb.WriteString("]")
 	if err := os.WriteFile(path, []byte(sb.String()), 0o600); err != nil {
@@ -658,6 +653,9 @@ func (b *bench) report() string {
 		fmt.Fprintf(&sb, "| %s: %s | %s | %s | %s | %s | %s | %s | %s |\n", r.section, r.what, ms(r.dbgov.wall), mib(r.dbgov.rss), refWall, refRSS, ratio, target, met)
 	}
 	sb.WriteString("\nratio = dbgov wall time / curl | jq wall time (below 1 is faster).\n")
+	for _, s := range b.sections {
+		sb.WriteString(s)
+	}
 	return sb.String()
 }
 

@@ -115,6 +115,10 @@ func parseTarget(s string) (string, error) {
 }
 
 func runAPI(ctx context.Context, opts *apiOptions) error {
+	c, err := opts.Client() // a missing URL is told before a large file is read
+	if err != nil {
+		return err
+	}
 	var body []byte
 	if opts.Input != "" {
 		b, err := readBody(opts.Input, opts.IO)
@@ -136,10 +140,6 @@ func runAPI(ctx context.Context, opts *apiOptions) error {
 	}
 	o.ShowSecrets = o.ShowSecrets || opts.Method != http.MethodGet
 	p, err := output.New(o)
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
 	if err != nil {
 		return err
 	}

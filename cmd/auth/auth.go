@@ -231,26 +231,26 @@ func whoAmI(cmd *cobra.Command, c *client.Client) (*client.User, error) {
 
 // editProfile sets the credential keys of the profile in the config file to
 // values ("" removes a key), saving the file when that changes it.
-func editProfile(cmd *cobra.Command, f *factory.Factory, values map[string]string) (string, error) {
-	file, profile, err := config.Open(cmd.Root().PersistentFlags(), f.Getenv)
-	if err != nil {
-		return "", err
-	}
-	changed := false
-	for key, v := range values {
-		if old, _ := file.Get(profile, key); old != v && err == nil {
-			changed = true
-			if v == "" {
+func editProfile(cmd *cobra.Command, f *factory.Factory, values map[string]string) (path string, err error) {
+	err = config.Edit(cmd.Context(), cmd.Root().PersistentFlags(), f.Getenv, func(file *config.File, profile string) error {
+		path = file.Path()
+		for key, v := range values {
+			old, _ := file.Get(profile, key)
+			var err error
+			switch {
+			case old == v:
+			case v == "":
 				err = file.Unset(profile, key)
-			} else {
+			default:
 				err = file.Set(profile, key, v)
 			}
+			if err != nil {
+				return err
+			}
 		}
-	}
-	if changed && err == nil {
-		err = file.Save()
-	}
-	return file.Path(), err
+		return nil
+	})
+	return path, err
 }
 
 // readSecret reads what from a prompt that does not echo when stdin is a

@@ -16,7 +16,6 @@ import (
 	"github.com/dbgov/dbgov/cmd/dbname"
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/internal/iostreams"
-	"github.com/dbgov/dbgov/output"
 )
 
 // NewCmd builds the catalog command group.
@@ -31,54 +30,41 @@ semantic type of its schemas, tables and columns.`,
 	return cmd
 }
 
-// dbOptions are what every catalog command has: its streams and
-// dependencies, and the one database it works on.
+// dbOptions are what every catalog command has: its streams and factory,
+// and the databases it works on.
 type dbOptions struct {
-	IO       *iostreams.IOStreams
-	Client   func() (*client.Client, error)
-	Printer  func() (output.Printer, error)
-	Database client.DatabaseName
+	IO *iostreams.IOStreams
+	DB dbname.Flags
+	f  *factory.Factory
 }
 
-// current returns the printer, the client and the catalog of the database
-// as the service sent it.
-func (o *dbOptions) current(ctx context.Context) (output.Printer, *client.Client, []byte, error) {
-	p, err := o.Printer()
+// readCatalog returns the catalog of db as the service sent it.
+func readCatalog(ctx context.Context, c *client.Client, db client.DatabaseName) ([]byte, error) {
+	raw, err := c.GetCatalog(ctx, db)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, fmt.Errorf("read the catalog of %s: %w", db, err)
 	}
-	c, err := o.Client()
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	raw, err := c.GetCatalog(ctx, o.Database)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("read the catalog of %s: %w", o.Database, err)
-	}
-	return p, c, raw, nil
+	return raw, nil
 }
 
 //go:embed help
 var help embed.FS
 
-// onDatabase builds the command use (its verb first) on one database: its
-// help comes from help/VERB.txt (the examples after "Examples:"), and it
-// resolves the database flags into opts.Database before it calls run.
+// onDatabase builds the command use (its verb first) on one database or
+// many: its help comes from help/VERB.txt (the examples after
+// "Examples:"), and it checks the database flags before it calls run.
 func onDatabase(f *factory.Factory, use, short string, opts *dbOptions, run func(context.Context) error) *cobra.Command {
-	*opts = dbOptions{IO: f.IO, Client: f.Client, Printer: f.PrintFlags().ToPrinter}
+	*opts = dbOptions{IO: f.IO, f: f}
 	verb, _, _ := strings.Cut(use, " ")
 	text, _ := help.ReadFile("help/" + verb + ".txt")
 	long, example, _ := strings.Cut(strings.TrimSpace(string(text)), "\n\nExamples:\n")
-	var db dbname.Flags
 	cmd := &cobra.Command{Use: use, Short: short, Long: long, Example: example, Args: arity.Exact(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			d, err := db.Resolve()
-			if err != nil {
+			if _, err := opts.DB.Databases(f.IO.In); err != nil {
 				return err
 			}
-			opts.Database = d
 			return run(cmd.Context())
 		}}
-	db.Add(cmd)
+	opts.DB.AddMany(cmd)
 	return cmd
 }

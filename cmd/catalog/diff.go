@@ -5,6 +5,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dbgov/dbgov/client"
+	"github.com/dbgov/dbgov/cmd/dbname"
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/internal/catalogjson"
 	"github.com/dbgov/dbgov/internal/exitcode"
@@ -18,7 +20,7 @@ type diffOptions struct {
 
 func newDiffCmd(f *factory.Factory) *cobra.Command {
 	opts := &diffOptions{}
-	cmd := onDatabase(f, "diff --instance I --database D -f FILE", "Show what replacing the catalog of a database with a file would change", &opts.dbOptions,
+	cmd := onDatabase(f, "diff (--instance I --database D | --databases-from FILE) -f FILE", "Show what replacing the catalog of a database with a file would change", &opts.dbOptions,
 		func(ctx context.Context) error {
 			if opts.File == "" {
 				return exitcode.Usagef("-f/--file is required: the catalog to compare with, as JSON or YAML (- for standard input)")
@@ -35,19 +37,17 @@ func runDiff(ctx context.Context, opts *diffOptions) error {
 	if err != nil {
 		return err
 	}
-	p, _, cur, err := opts.current(ctx)
-	if err != nil {
-		return err
-	}
-	changes, err := catalogjson.Diff(cur, file)
-	if err != nil {
-		return compareError(opts.Database, opts.File, err)
-	}
-	if err := printChanges(ctx, opts.IO.Out, p, opts.Database, changes, nil, nil); err != nil {
-		return err
-	}
-	if opts.ExitCode && len(changes) > 0 {
-		return &exitcode.SilentError{Code: exitcode.Differences}
-	}
-	return nil
+	return opts.DB.Run(ctx, opts.f, func(ctx context.Context, c *client.Client, db client.DatabaseName) (dbname.Result, error) {
+		cur, err := readCatalog(ctx, c, db)
+		if err != nil {
+			return dbname.Result{}, err
+		}
+		changes, err := catalogjson.Diff(cur, file)
+		if err != nil {
+			return dbname.Result{}, compareError(db, opts.File, err)
+		}
+		r, err := changesResult(db, changes, nil, nil)
+		r.Differs = opts.ExitCode && len(changes) > 0
+		return r, err
+	})
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dbgov/dbgov/client"
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/internal/catalogjson"
 	"github.com/dbgov/dbgov/internal/exitcode"
@@ -38,7 +39,7 @@ func newSetCmd(f *factory.Factory) *cobra.Command {
 	var classification, semanticType string
 	var labels, removeLabels []string
 	var cmd *cobra.Command
-	cmd = onDatabase(f, "set --instance I --database D [--schema S] --table T [--column C] [--classification X] [--semantic-type Y] [--label K=V]... [--remove-label K]...",
+	cmd = onDatabase(f, "set (--instance I --database D | --databases-from FILE) [--schema S] --table T [--column C] [--classification X] [--semantic-type Y] [--label K=V]... [--remove-label K]...",
 		"Change one table or column of the metadata catalog of a database", &opts.dbOptions, func(ctx context.Context) error {
 			changed := cmd.Flags().Changed
 			target := node{Name: cmp.Or(opts.Column, opts.Table)}
@@ -114,12 +115,12 @@ func labelChanges(set, remove []string) (map[string]any, error) {
 }
 
 func runSet(ctx context.Context, opts *setOptions) error {
-	return edit(ctx, &opts.dbOptions, opts.Patch, "", opts.DryRun, func(changes []catalogjson.Change) error {
+	return edit(ctx, &opts.dbOptions, opts.Patch, "", opts.DryRun, func(db client.DatabaseName, changes []catalogjson.Change) error {
 		kinds := map[string]string{opts.Schema: "schema", opts.Schema + "." + opts.Table: "table",
 			opts.Schema + "." + opts.Table + "." + opts.Column: "column"}
 		for _, ch := range changes {
 			if ch.Op == "add" && ch.Field == "" && !opts.Create {
-				return exitcode.WithCode(fmt.Errorf("%s %s is not in the catalog of %s (--create creates it)", kinds[ch.Path], ch.Path, opts.Database),
+				return exitcode.WithCode(fmt.Errorf("%s %s is not in the catalog of %s (--create creates it)", kinds[ch.Path], ch.Path, db),
 					exitcode.NotFound, "NOT_FOUND")
 			}
 		}

@@ -7,12 +7,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
+	"sync"
 
 	"github.com/spf13/cobra"
 
 	"github.com/dbgov/dbgov/client"
+	"github.com/dbgov/dbgov/cmd/dbname"
 	"github.com/dbgov/dbgov/cmd/dryrun"
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/internal/catalogjson"
@@ -31,7 +32,7 @@ type updateOptions struct {
 
 func newUpdateCmd(f *factory.Factory) *cobra.Command {
 	opts := &updateOptions{}
-	cmd := onDatabase(f, "update --instance I --database D -f FILE", "Replace the metadata catalog of a database, or merge a file into it", &opts.dbOptions,
+	cmd := onDatabase(f, "update (--instance I --database D | --databases-from FILE) -f FILE", "Replace the metadata catalog of a database, or merge a file into it", &opts.dbOptions,
 		func(ctx context.Context) error {
 			switch {
 			case opts.File == "":
@@ -54,47 +55,47 @@ func runUpdate(ctx context.Context, opts *updateOptions) error {
 		if err != nil {
 			return err
 		}
-		return edit(ctx, &opts.dbOptions, file, opts.File, opts.DryRun, func([]catalogjson.Change) error { return nil })
+		return edit(ctx, &opts.dbOptions, file, opts.File, opts.DryRun, func(client.DatabaseName, []catalogjson.Change) error { return nil })
 	}
-	p, err := opts.Printer()
-	if err != nil {
+	if _, err := opts.f.Client(); err != nil { // a missing URL is told before a large file is read
 		return err
 	}
 	data, err := input.Read(opts.File, opts.IO.In)
 	if err != nil {
 		return err
 	}
-	// Built once: the same request is printed by --dry-run or sent.
-	req := verbatimRequest(opts, data)
-	if req == nil {
-		var cat client.DatabaseCatalog
-		if err := input.Decode(input.Name(opts.File), data, &cat); err != nil {
-			return err
+	decoded := sync.OnceValues(func() (cat client.DatabaseCatalog, err error) {
+		return cat, input.Decode(input.Name(opts.File), data, &cat)
+	})
+	return opts.DB.Run(ctx, opts.f, func(ctx context.Context, c *client.Client, db client.DatabaseName) (dbname.Result, error) {
+		// The same request is printed by --dry-run or sent.
+		req := verbatimRequest(opts, db, data)
+		if req == nil {
+			cat, err := decoded()
+			if err != nil {
+				return dbname.Result{}, err
+			}
+			if req, err = client.UpdateCatalogCall(db, &cat, opts.AllowMissing); err != nil {
+				return dbname.Result{}, exitcode.NewUsage(fmt.Errorf("%s: %w", input.Name(opts.File), err))
+			}
 		}
-		req, err = client.UpdateCatalogCall(opts.Database, &cat, opts.AllowMissing)
+		if opts.DryRun {
+			doc, err := dryrun.Document(c, req)
+			return dbname.Result{Doc: doc}, err
+		}
+		// The body is decoded only by the formats that need typed values
+		// (table and name); the others print it as it came.
+		raw, err := c.Send(ctx, req, nil)
 		if err != nil {
-			return exitcode.NewUsage(fmt.Errorf("%s: %w", input.Name(opts.File), err))
+			err = fmt.Errorf("update the catalog of %s: %w", db, err)
+			var api *client.APIError
+			if opts.AllowMissing && errors.As(err, &api) && api.HTTPStatus == http.StatusForbidden {
+				err = exitcode.WithHint(err, "the service refuses --allow-missing (no role holds the permission it checks for it): run again without the flag")
+			}
+			return dbname.Result{}, err
 		}
-	}
-	c, err := opts.Client()
-	if err != nil {
-		return err
-	}
-	if opts.DryRun {
-		return dryrun.Print(ctx, opts.IO.Out, p, c, req)
-	}
-	// The body is decoded only by the formats that need typed values (table
-	// and name); the others print it as it came.
-	raw, err := c.Send(ctx, req, nil)
-	if err != nil {
-		err = fmt.Errorf("update the catalog of %s: %w", opts.Database, err)
-		var api *client.APIError
-		if opts.AllowMissing && errors.As(err, &api) && api.HTTPStatus == http.StatusForbidden {
-			return exitcode.WithHint(err, "the service refuses --allow-missing (no role holds the permission it checks for it): run again without the flag")
-		}
-		return err
-	}
-	return printCatalog(ctx, opts.IO.Out, p, opts.Database, raw, "the updated")
+		return catalogResult(db, raw, "the updated"), nil
+	})
 }
 
 // verbatimRequest returns the request sending the catalog file data as it
@@ -103,7 +104,7 @@ func runUpdate(ctx context.Context, opts *updateOptions) error {
 // a catalog that is not the database's (Decode and UpdateCatalogCall then
 // say what is wrong). A large JSON catalog is so sent without being
 // decoded and encoded again. --dry-run shows the request as decoded.
-func verbatimRequest(opts *updateOptions, data []byte) *client.Request {
+func verbatimRequest(opts *updateOptions, db client.DatabaseName, data []byte) *client.Request {
 	if opts.DryRun {
 		return nil
 	}
@@ -111,7 +112,7 @@ func verbatimRequest(opts *updateOptions, data []byte) *client.Request {
 	if !ok {
 		return nil
 	}
-	want := opts.Database.String() + "/catalog"
+	want := db.String() + "/catalog"
 	body := data
 	if name, given := top["name"]; given {
 		var got string
@@ -133,22 +134,22 @@ func verbatimRequest(opts *updateOptions, data []byte) *client.Request {
 			body = append(body, rest...)
 		}
 	}
-	req, err := client.UpdateCatalogJSONCall(opts.Database, body, opts.AllowMissing)
+	req, err := client.UpdateCatalogJSONCall(db, body, opts.AllowMissing)
 	if err != nil {
 		return nil
 	}
 	// Nothing reads the file once it is sent: the answer, often of the
-	// same size, may take its memory.
-	req.ReuseBody = true
+	// same size, may take its memory, unless other databases read it too.
+	req.ReuseBody = !opts.DB.Many()
 	return req
 }
 
-// printCatalog prints the catalog raw of db, which is what (the updated
+// catalogResult prints the catalog raw of db, which is what (the updated
 // catalog, the current one). Table and name output read raw as they go, a
 // table at a time, so a large catalog is never decoded whole; a body that
 // is not a catalog is an error there, while json, yaml, jq and template
 // show it as it is.
-func printCatalog(ctx context.Context, w io.Writer, p output.Printer, db client.DatabaseName, raw []byte, which string) error {
+func catalogResult(db client.DatabaseName, raw []byte, which string) dbname.Result {
 	var nameErr error
 	doc := output.Document{
 		Raw: raw,
@@ -168,12 +169,13 @@ func printCatalog(ctx context.Context, w io.Writer, p output.Printer, db client.
 			return []output.Table{catalogTable(raw)}
 		},
 	}
-	err := p.Print(ctx, w, doc)
-	if err == nil && nameErr != nil {
-		err = fmt.Errorf("the service's answer is not a catalog: %w", nameErr)
-	}
-	if err != nil {
-		return fmt.Errorf("show %s catalog of %s: %w", which, db, err)
-	}
-	return nil
+	return dbname.Result{Doc: doc, Printed: func(err error) error {
+		if err == nil && nameErr != nil {
+			err = fmt.Errorf("the service's answer is not a catalog: %w", nameErr)
+		}
+		if err != nil {
+			return fmt.Errorf("show %s catalog of %s: %w", which, db, err)
+		}
+		return nil
+	}}
 }

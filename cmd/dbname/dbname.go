@@ -1,24 +1,49 @@
-// Package dbname holds the --instance and --database flags every database
-// command shares, and their resolution to a database name.
+// Package dbname holds the flags of database commands, --instance and
+// --database or --databases-from, and runs a command over those databases.
 package dbname
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
 	"github.com/spf13/cobra"
 
 	"github.com/dbgov/dbgov/client"
+	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/internal/exitcode"
+	"github.com/dbgov/dbgov/internal/fleet"
+	"github.com/dbgov/dbgov/internal/input"
+	"github.com/dbgov/dbgov/output"
 )
 
-// Flags are the values of --instance and --database.
+// Flags are the values of the database flags.
 type Flags struct {
-	Instance string
-	Database string
+	Instance    string
+	Database    string
+	From        string // --databases-from: a file, or - for standard input
+	Concurrency int
+	FailFast    bool
+
+	dbs []client.DatabaseName
 }
 
 // Add registers --instance and --database on cmd.
 func (f *Flags) Add(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.Instance, "instance", "", "instance `id` of the database")
 	cmd.Flags().StringVar(&f.Database, "database", "", "database `id`, or its full name instances/I/databases/D")
+}
+
+// AddMany registers --instance and --database, and --databases-from,
+// --concurrency and --fail-fast for commands that Run over many databases.
+func (f *Flags) AddMany(cmd *cobra.Command) {
+	f.Add(cmd)
+	cmd.Flags().StringVar(&f.From, "databases-from", "", "do it for each database listed in `FILE` (- for standard input), one a line: I/D or instances/I/databases/D")
+	cmd.Flags().IntVar(&f.Concurrency, "concurrency", 4, "with --databases-from: requests in flight at once, 1 to 64")
+	cmd.Flags().BoolVar(&f.FailFast, "fail-fast", false, "with --databases-from: start no database after the first failure")
 }
 
 // Resolve returns the database the flags name, or a usage error.
@@ -31,4 +56,203 @@ func (f *Flags) Resolve() (client.DatabaseName, error) {
 		return client.DatabaseName{}, exitcode.NewUsage(err)
 	}
 	return db, nil
+}
+
+// Many reports whether the command runs over the list of --databases-from.
+func (f *Flags) Many() bool { return f.From != "" }
+
+// Databases checks the flags and returns the databases they name, reading
+// the list of --databases-from (in for -); its errors are usage errors.
+func (f *Flags) Databases(in io.Reader) ([]client.DatabaseName, error) {
+	var err error
+	switch {
+	case f.Many() && (f.Instance != "" || f.Database != ""):
+		return nil, exitcode.Usagef("--databases-from cannot be used with --instance or --database")
+	case f.Many() && (f.Concurrency < 1 || f.Concurrency > 64):
+		return nil, exitcode.Usagef("--concurrency must be between 1 and 64, not %d", f.Concurrency)
+	case !f.Many():
+		var db client.DatabaseName
+		db, err = f.Resolve()
+		f.dbs = []client.DatabaseName{db}
+	default:
+		var data []byte
+		if data, err = input.Read(f.From, in); err == nil {
+			f.dbs, err = fleet.Parse(data, input.Name(f.From))
+		}
+	}
+	return f.dbs, exitcode.NewUsage(err)
+}
+
+// Result is what a command gives for one database.
+type Result struct {
+	Doc     output.Document // what it prints for that database alone
+	Differs bool            // differences found under --exit-code
+	// Printed, when set, is given the error of printing Doc for one
+	// database (nil when none) and returns the command's.
+	Printed func(error) error
+}
+
+// Func does a command's work for one database.
+type Func func(ctx context.Context, c *client.Client, db client.DatabaseName) (Result, error)
+
+// Run calls fn for the databases of Databases, prints what it gives (one
+// database's document as is; many as {"results": [...]} in the list's order,
+// or a line each as they finish with -o jsonl) and returns the exit error.
+func (f *Flags) Run(ctx context.Context, fac *factory.Factory, fn Func) error {
+	o, err := fac.PrintFlags().Options()
+	if err != nil {
+		return err
+	}
+	p, err := output.New(o)
+	if err != nil {
+		return exitcode.NewUsage(err)
+	}
+	fac.Fleet = f.Many()
+	c, err := fac.Client()
+	if err != nil {
+		return err
+	}
+	if !f.Many() {
+		r, err := fn(ctx, c, f.dbs[0])
+		if err == nil {
+			err = p.Print(ctx, fac.IO.Out, r.Doc)
+			if r.Printed != nil {
+				err = r.Printed(err)
+			}
+		}
+		if err == nil && r.Differs {
+			err = &exitcode.SilentError{Code: exitcode.Differences}
+		}
+		return err
+	}
+	stream := o.Format == "jsonl" && o.JQ == "" && o.Template == ""
+	ios, asJSON := fac.IO, fac.JSONErrors()
+	pctx := context.WithoutCancel(ctx) // the results are printed also after Ctrl-C
+	var done, failed, interrupted int
+	var werr error
+	status := func(s string) {
+		if ios.ErrTTY {
+			fmt.Fprintf(ios.ErrOut, "\r%s\x1b[K", s)
+		}
+	}
+	results := fleet.Run(ctx, f.dbs, fleet.Options{Concurrency: f.Concurrency, FailFast: f.FailFast},
+		func(ctx context.Context, db client.DatabaseName) (*Result, error) {
+			r, err := fn(ctx, c, db)
+			return &r, err
+		},
+		func(r fleet.Result[*Result]) {
+			if done++; errors.Is(r.Err, context.Canceled) {
+				interrupted++
+			} else if r.Err != nil {
+				if failed++; !asJSON {
+					status("")
+					exitcode.Write(ios.ErrOut, r.Err, false)
+				}
+			}
+			if stream && werr == nil {
+				werr = p.Print(pctx, ios.Out, output.Document{Raw: resultJSON(r)})
+				r.Value.Doc = output.Document{} // printed: kept no longer
+			}
+			status(fmt.Sprintf("%d/%d databases, %d failed", done, len(f.dbs), failed))
+		})
+	status("")
+	if !stream {
+		werr = p.Print(pctx, ios.Out, document(results))
+	}
+	for _, r := range results {
+		if stream && !r.Sent && werr == nil {
+			werr = p.Print(pctx, ios.Out, output.Document{Raw: resultJSON(r)})
+		}
+	}
+	if n := len(f.dbs); werr == nil && ctx.Err() != nil {
+		return &exitcode.IncompleteError{Err: ctx.Err(),
+			Lines:  []string{fmt.Sprintf("%d of %d databases sent, %d finished, %d not sent", done, n, done-interrupted, n-done)},
+			Detail: map[string]int{"databases": n, "sent": done, "finished": done - interrupted, "notSent": n - done}}
+	}
+	if werr != nil {
+		return werr
+	}
+	code, summary := fleet.Outcome(results, func(err error) (int, string) {
+		r := exitcode.Classify(err)
+		return r.Code, strings.ToLower(strings.ReplaceAll(r.Kind, "_", " ")) // NOT_FOUND: not found
+	}, func(r *Result) bool { return r.Differs })
+	if code == exitcode.OK {
+		return nil
+	}
+	return &exitcode.SilentError{Code: code, Message: summary}
+}
+
+// resultJSON is the JSON of one database's result: the response as sent,
+// or the object of its JSON error line, or that it was never sent.
+func resultJSON(r fleet.Result[*Result]) []byte {
+	name, _ := json.Marshal(r.DB.String())
+	switch {
+	case !r.Sent:
+		return fmt.Appendf(nil, `{"database":%s,"exitCode":%d,"sent":false}`, name, exitcode.Failure)
+	case r.Err != nil:
+		obj, code := exitcode.ErrorJSON(r.Err)
+		e, _ := json.Marshal(obj)
+		return fmt.Appendf(nil, `{"database":%s,"exitCode":%d,"error":%s}`, name, code, e)
+	}
+	return fmt.Appendf(nil, `{"database":%s,"exitCode":0,"response":%s}`, name, r.Value.Doc.Raw)
+}
+
+// document is the document of a run: {"results": [...]}, and the tables of
+// its documents joined, each row led by its database (I/D), a text giving
+// a row a line.
+func document(results []fleet.Result[*Result]) output.Document {
+	raw := []byte(`{"results":[`)
+	var ok []fleet.Result[*Result]
+	for i, r := range results {
+		if i > 0 {
+			raw = append(raw, ',')
+		}
+		if raw = append(raw, resultJSON(r)...); r.Sent && r.Err == nil {
+			ok = append(ok, r)
+		}
+	}
+	names := func() (out []string) {
+		for _, r := range ok {
+			if r.Value.Doc.Names != nil {
+				out = append(out, r.Value.Doc.Names()...)
+			}
+		}
+		return out
+	}
+	return output.Document{Raw: append(raw, "]}"...), Names: names, Tables: func() (out []output.Table) {
+		for _, r := range ok {
+			db, doc := r.DB.Instance+"/"+r.DB.Database, r.Value.Doc
+			var ts []output.Table
+			if doc.Tables != nil {
+				ts = doc.Tables()
+			}
+			if doc.Text != nil {
+				ts = []output.Table{{Headers: []string{"DIFF"}}}
+				for _, l := range strings.Split(doc.Text(), "\n") {
+					if l != "" {
+						ts[0].Rows = append(ts[0].Rows, []string{l})
+					}
+				}
+			}
+			for i, t := range ts {
+				if i == len(out) {
+					// DATABASE is never dropped; names show in full.
+					out = append(out, output.Table{Headers: append([]string{"DATABASE"}, t.Headers...), Fit: append([]output.Fit{{}}, t.Fit...)})
+				}
+				add := func(cells []string) bool {
+					out[i].Rows = append(out[i].Rows, append([]string{db}, cells...))
+					return true
+				}
+				if t.Each != nil {
+					if err := t.Each(add); err != nil {
+						return []output.Table{{Each: func(func([]string) bool) error { return err }}}
+					}
+				}
+				for _, cells := range t.Rows {
+					add(cells)
+				}
+			}
+		}
+		return out
+	}}
 }

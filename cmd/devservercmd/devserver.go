@@ -28,6 +28,7 @@ type options struct {
 	Addr     string
 	SeedFile string
 	Generate devserver.GenerateOptions
+	Latency  time.Duration
 	Log      bool
 	Lifetime time.Duration
 }
@@ -55,7 +56,8 @@ open.
 		Example: `  dbgov dev-server
   dbgov dev-server --addr 127.0.0.1:0
   dbgov dev-server --seed my-data.json --log
-  dbgov dev-server --generate-users 50000 --generate-tables 5000 --generate-columns 20`,
+  dbgov dev-server --generate-users 50000 --generate-tables 5000 --generate-columns 20
+  dbgov dev-server --generate-databases 500 --latency 20ms`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return run(cmd.Context(), opts)
@@ -68,20 +70,23 @@ open.
 	cmd.Flags().IntVar(&opts.Generate.Users, "generate-users", 0, "add `N` generated users to the demo data")
 	cmd.Flags().IntVar(&opts.Generate.Tables, "generate-tables", 0, "add a database instances/bench-pg/databases/warehouse whose catalog has `N` tables")
 	cmd.Flags().IntVar(&opts.Generate.ColumnsPerTable, "generate-columns", 20, "columns per generated table")
+	cmd.Flags().IntVar(&opts.Generate.Databases, "generate-databases", 0, "add `N` databases instances/"+devserver.FleetInstance+"/databases/db0001 ..., some of them drifted")
+	cmd.Flags().DurationVar(&opts.Latency, "latency", 0, "delay every answer by `DURATION`")
 	return cmd
 }
 
 func run(ctx context.Context, opts *options) error {
-	if opts.SeedFile != "" && (opts.Generate.Users > 0 || opts.Generate.Tables > 0) {
+	generate := opts.Generate.Users > 0 || opts.Generate.Tables > 0 || opts.Generate.Databases > 0
+	if opts.SeedFile != "" && generate {
 		return exitcode.Usagef("--seed and --generate-* cannot be used together")
 	}
-	if opts.Generate.Users < 0 || opts.Generate.Tables < 0 || opts.Generate.ColumnsPerTable < 0 {
+	if opts.Generate.Users < 0 || opts.Generate.Tables < 0 || opts.Generate.ColumnsPerTable < 0 || opts.Generate.Databases < 0 {
 		return exitcode.Usagef("--generate-* take a number of 0 or more")
 	}
 	if opts.Lifetime <= 0 {
 		return exitcode.Usagef("--token-lifetime takes a positive duration such as 1h or 30s")
 	}
-	srvOpts := devserver.Options{TokenLifetime: opts.Lifetime}
+	srvOpts := devserver.Options{TokenLifetime: opts.Lifetime, Latency: opts.Latency}
 	switch {
 	case opts.SeedFile != "":
 		data, err := input.Read(opts.SeedFile, opts.IO.In)
@@ -89,7 +94,7 @@ func run(ctx context.Context, opts *options) error {
 			return err
 		}
 		srvOpts.Seed = bytes.NewReader(data)
-	case opts.Generate.Users > 0 || opts.Generate.Tables > 0:
+	case generate:
 		var buf bytes.Buffer
 		if err := devserver.GenerateSeed(&buf, opts.Generate); err != nil {
 			return fmt.Errorf("generate the seed: %w", err)

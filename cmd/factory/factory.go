@@ -17,6 +17,7 @@ import (
 	"github.com/dbgov/dbgov/config"
 	"github.com/dbgov/dbgov/internal/credstore"
 	"github.com/dbgov/dbgov/internal/exitcode"
+	"github.com/dbgov/dbgov/internal/fleet"
 	"github.com/dbgov/dbgov/internal/iostreams"
 	"github.com/dbgov/dbgov/output"
 )
@@ -27,6 +28,9 @@ type Factory struct {
 	Version string
 	Commit  string
 	Getenv  func(string) string
+	// Fleet, when set before the client is made, has a 429 or 503 answer
+	// pause every request of the client: the workers of a run together.
+	Fleet bool
 
 	flags *pflag.FlagSet
 	auth  Auth // the credential of Client, once made
@@ -76,7 +80,8 @@ func (f *Factory) RegisterFlags(fs *pflag.FlagSet) {
 }
 
 // Settings resolves the configuration once: flags, environment, config file.
-// Warnings it finds (a config file others can read) go to stderr once.
+// Warnings it finds (a config file others can read) go to stderr once, and
+// notices (an environment variable overriding the profile) on a terminal.
 func (f *Factory) Settings() (*config.Settings, error) {
 	f.settingsOnce.Do(func() {
 		fs := f.flags
@@ -88,6 +93,11 @@ func (f *Factory) Settings() (*config.Settings, error) {
 		if f.settingsErr == nil {
 			for _, w := range f.settings.Warnings {
 				f.warn(w)
+			}
+			for _, n := range f.settings.Notices {
+				if f.IO.ErrTTY {
+					fmt.Fprintf(f.IO.ErrOut, "note: %s\n", n)
+				}
 			}
 		}
 	})
@@ -167,10 +177,6 @@ func (f *Factory) ClientWith(a Auth) (*client.Client, error) {
 	if s.URL == "" {
 		return nil, exitcode.Usagef("no service URL: pass --url, set DBGOV_URL, or run `dbgov config set url https://...`")
 	}
-	maxSize, err := config.MaxResponseSize(f.flags, f.Getenv)
-	if err != nil {
-		return nil, exitcode.NewUsage(err)
-	}
 	headers := http.Header{}
 	for _, h := range s.Headers {
 		headers.Add(h.Name, h.Value)
@@ -182,7 +188,7 @@ func (f *Factory) ClientWith(a Auth) (*client.Client, error) {
 		ServiceKey:            a.ServiceKey,
 		Headers:               headers,
 		Timeout:               s.Timeout,
-		MaxResponseSize:       maxSize,
+		MaxResponseSize:       s.MaxResponseSize,
 		InsecureSkipTLSVerify: s.InsecureSkipTLSVerify,
 		CACertFile:            s.CACert,
 		UserAgent:             "dbgov/" + f.Version,
@@ -195,7 +201,12 @@ func (f *Factory) ClientWith(a Auth) (*client.Client, error) {
 		opts.Debug = f.IO.ErrOut
 	}
 	if f.IO.ErrTTY {
-		opts.Notice = func(msg string) { fmt.Fprintf(f.IO.ErrOut, "%s\n", msg) }
+		opts.Notice = func(msg string) { fmt.Fprintf(f.IO.ErrOut, "note: %s\n", msg) }
+	}
+	if f.Fleet {
+		opts.WrapTransport = func(rt http.RoundTripper) http.RoundTripper {
+			return fleet.Throttle(rt, client.DefaultRetryWait, client.DefaultMaxRetryWait)
+		}
 	}
 	c, err := client.New(opts)
 	if err != nil {
@@ -327,15 +338,16 @@ func (f *Factory) jsonOutput(s *config.Settings) bool {
 	jq, _ := f.flagValue(flagJQ)
 	template, _ := f.flagValue(flagTemplate)
 	format, given := f.flagValue("output")
+	isJSON := func(format string) bool { return format == "json" || format == "jsonl" }
 	switch {
 	case jq != "" || template != "":
 		return true
 	case s != nil:
-		return s.Output == "json"
+		return isJSON(s.Output)
 	case given:
-		return format == "json"
+		return isJSON(format)
 	}
-	return f.Getenv("DBGOV_OUTPUT") == "json"
+	return isJSON(f.Getenv("DBGOV_OUTPUT"))
 }
 
 // JSONErrors reports whether errors go to stderr as one JSON line: when the

@@ -26,6 +26,8 @@ type listOptions struct {
 	Printer func() (output.Printer, error)
 
 	Parent      client.PolicyParent
+	DB          dbname.Flags
+	f           *factory.Factory
 	Type        client.PolicyType // empty: every type
 	ShowDeleted bool
 }
@@ -35,12 +37,12 @@ type listOptions struct {
 const parentsHint = "this version of the service lists no policies of a database: list those of its environment (--environment), its project (--project) or the workspace (--workspace)"
 
 func newListCmd(f *factory.Factory, runF func(context.Context, *listOptions) error) *cobra.Command {
-	opts := &listOptions{IO: f.IO, Client: f.Client, Printer: f.PrintFlags().ToPrinter}
-	var db dbname.Flags
+	opts := &listOptions{IO: f.IO, Client: f.Client, Printer: f.PrintFlags().ToPrinter, f: f}
+	db := &opts.DB
 	var policyType string
 	var workspace bool
 	cmd := &cobra.Command{
-		Use:   "list (--instance I --database D | --environment E | --project P | --workspace) [--type TYPE] [--show-deleted]",
+		Use:   "list (--instance I --database D | --databases-from FILE | --environment E | --project P | --workspace) [--type TYPE] [--show-deleted]",
 		Short: "List the policies of a database, an environment, a project or the workspace",
 		Long: `List the policies set on one parent, one a row: its type, the kind of
 resource it is attached to, whether it is enforced and inherited from the
@@ -55,24 +57,25 @@ MASKING_RULE), one of:
 		Example: `  dbgov policies list --instance prod-pg --database orders
   dbgov policies list --environment prod --type rollout_policy
   dbgov policies list --project orders --type masking_rule -o json
-  dbgov policies list --workspace`,
+  dbgov policies list --workspace
+  dbgov policies list --databases-from dbs.txt --type masking_rule -o jsonl`,
 		Args: arity.Exact(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			given := 0
-			for _, set := range []bool{db.Instance != "" || db.Database != "", opts.Parent.Environment != "", opts.Parent.Project != "", workspace} {
+			for _, set := range []bool{db.Instance != "" || db.Database != "" || db.Many(), opts.Parent.Environment != "", opts.Parent.Project != "", workspace} {
 				if set {
 					given++
 				}
 			}
 			if given != 1 {
-				return exitcode.Usagef("give exactly one parent: --instance I --database D, --environment E, --project P or --workspace")
+				return exitcode.Usagef("give exactly one parent: --instance I --database D, --environment E, --project P or --workspace (or many databases: --databases-from FILE)")
 			}
-			if db.Instance != "" || db.Database != "" {
-				d, err := db.Resolve()
+			if db.Instance != "" || db.Database != "" || db.Many() {
+				dbs, err := db.Databases(f.IO.In)
 				if err != nil {
 					return err
 				}
-				opts.Parent.Database = &d
+				opts.Parent.Database = &dbs[0]
 			}
 			if cmd.Flags().Changed("type") {
 				var err error
@@ -86,7 +89,7 @@ MASKING_RULE), one of:
 			return runList(cmd.Context(), opts)
 		},
 	}
-	db.Add(cmd)
+	db.AddMany(cmd)
 	cmd.Flags().StringVar(&opts.Parent.Environment, "environment", "", "list the policies of the environment with this `id`")
 	cmd.Flags().StringVar(&opts.Parent.Project, "project", "", "list the policies of the project with this `id`")
 	cmd.Flags().BoolVar(&workspace, "workspace", false, "list the policies of the workspace")
@@ -99,6 +102,13 @@ MASKING_RULE), one of:
 }
 
 func runList(ctx context.Context, opts *listOptions) error {
+	if opts.DB.Many() {
+		return opts.DB.Run(ctx, opts.f, func(ctx context.Context, c *client.Client, db client.DatabaseName) (dbname.Result, error) {
+			parent := client.PolicyParent{Database: &db}
+			resp, raw, err := listOne(ctx, c, opts, parent)
+			return dbname.Result{Doc: listDoc(resp, raw, parent)}, err
+		})
+	}
 	p, err := opts.Printer()
 	if err != nil {
 		return err
@@ -111,12 +121,17 @@ func runList(ctx context.Context, opts *listOptions) error {
 	if err != nil {
 		return err
 	}
-	return p.Print(ctx, opts.IO.Out, output.Document{
+	return p.Print(ctx, opts.IO.Out, listDoc(resp, raw, opts.Parent))
+}
+
+// listDoc is the document of the policies of parent.
+func listDoc(resp *client.ListPoliciesResponse, raw []byte, parent client.PolicyParent) output.Document {
+	return output.Document{
 		Raw:       raw,
 		ListField: "policies",
 		Names:     func() []string { return policyList.Names(resp.Policies) },
-		Tables:    func() []output.Table { return []output.Table{policyList.Table(resp.Policies, policiesOf(opts.Parent))} },
-	})
+		Tables:    func() []output.Table { return []output.Table{policyList.Table(resp.Policies, policiesOf(parent))} },
+	}
 }
 
 // listOne lists the policies of one parent with the filters of opts.

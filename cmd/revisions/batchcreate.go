@@ -32,7 +32,10 @@ type batchCreateOptions struct {
 	Client  func() (*client.Client, error)
 	Printer func() (output.Printer, error)
 
-	Database     client.DatabaseName
+	Database     client.DatabaseName // the one database, or the first of many
+	DB           dbname.Flags
+	f            *factory.Factory
+	dbs          []client.DatabaseName // every database: the one, or those of --databases-from
 	File         string
 	BatchSize    int
 	DryRun       bool
@@ -40,8 +43,7 @@ type batchCreateOptions struct {
 }
 
 func newBatchCreateCmd(f *factory.Factory, runF func(context.Context, *batchCreateOptions) error) *cobra.Command {
-	opts := &batchCreateOptions{IO: f.IO, Client: f.Client, Printer: f.PrintFlags().ToPrinter}
-	var db dbname.Flags
+	opts := &batchCreateOptions{IO: f.IO, Client: f.Client, Printer: f.PrintFlags().ToPrinter, f: f}
 	cmd := &cobra.Command{
 		Use:   "batch-create --instance I --database D -f FILE",
 		Short: "Create schema revisions of a database from a file",
@@ -78,7 +80,7 @@ also shown when versions were skipped.`,
   dbgov revisions batch-create --instance prod-pg --database orders -f revisions.yaml --dry-run`,
 		Args: arity.Exact(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			d, err := db.Resolve()
+			dbs, err := opts.DB.Databases(f.IO.In)
 			if err != nil {
 				return err
 			}
@@ -88,14 +90,14 @@ also shown when versions were skipped.`,
 			if opts.BatchSize < 1 || opts.BatchSize > maxBatchSize {
 				return exitcode.Usagef("--batch-size must be between 1 and %d, not %d", maxBatchSize, opts.BatchSize)
 			}
-			opts.Database = d
+			opts.Database, opts.dbs = dbs[0], dbs
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
 			return runBatchCreate(cmd.Context(), opts)
 		},
 	}
-	db.Add(cmd)
+	opts.DB.AddMany(cmd)
 	cmd.Flags().StringVarP(&opts.File, "file", "f", "", "revisions `file`, JSON or YAML; - reads standard input")
 	cmd.Flags().IntVar(&opts.BatchSize, "batch-size", defaultBatchSize, fmt.Sprintf("revisions per request (1 to %d)", maxBatchSize))
 	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "print the requests that would be sent, and send nothing")
@@ -129,73 +131,49 @@ func runBatchCreate(ctx context.Context, opts *batchCreateOptions) error {
 	if err != nil {
 		return err
 	}
+	c, err := opts.Client() // a missing URL is told before a large file is read
+	if err != nil {
+		return err
+	}
 	name := input.Name(opts.File)
 	data, err := input.Read(opts.File, opts.IO.In)
 	if err != nil {
 		return err
 	}
 	revs, err := readRevisions(name, data, opts.Database)
-	if err != nil {
-		return err
+	for i := 1; i < len(opts.dbs) && err == nil && !input.IsList(data); i++ {
+		_, err = readRevisions(name, data, opts.dbs[i]) // the parents of a body
 	}
-	c, err := opts.Client()
 	if err != nil {
 		return err
 	}
 	if opts.DryRun {
 		var reqs []*client.Request
-		for lo := 0; lo < len(revs); lo += opts.BatchSize {
-			req, err := batchCall(opts.Database, revs, lo, opts.BatchSize)
-			if err != nil {
-				return err
+		for _, db := range opts.dbs {
+			for lo := 0; lo < len(revs); lo += opts.BatchSize {
+				req, err := batchCall(db, revs, lo, opts.BatchSize)
+				if err != nil {
+					return err
+				}
+				reqs = append(reqs, req)
 			}
-			reqs = append(reqs, req)
 		}
 		return dryrun.Print(ctx, opts.IO.Out, p, c, reqs...)
 	}
-
-	run := newRun(opts, revs)
-	var sendErr error
-	singlesTo := 0 // the entries before it are sent one a request: their batch held an existing version
-	for lo := 0; lo < len(revs) && sendErr == nil; {
-		size := opts.BatchSize
-		if lo < singlesTo {
-			size = 1
-		}
-		hi := min(lo+size, len(revs))
-		if err := ctx.Err(); err != nil {
-			run.stopAt(lo, lo)
-			sendErr = fmt.Errorf("create revisions in %s: stopped before %s: %w", opts.Database, describe(revs, lo, len(revs)), err)
-			break
-		}
-		req, err := batchCall(opts.Database, revs, lo, size)
-		if err != nil {
-			return err
-		}
-		var res batchResponse
-		raw, err := c.Send(ctx, req, &res)
-		switch {
-		case err != nil && opts.SkipExisting && alreadyExists(err) && hi-lo > 1:
-			singlesTo = hi
-			continue
-		case err != nil && opts.SkipExisting && alreadyExists(err):
-			run.skip()
-		case err != nil:
-			sent := hi
-			if createdNothing(err) {
-				sent = lo
+	if opts.DB.Many() {
+		return opts.DB.Run(ctx, opts.f, func(ctx context.Context, c *client.Client, db client.DatabaseName) (dbname.Result, error) {
+			o := *opts
+			o.Database = db
+			run := newRun(&o, revs, false)
+			if err := run.send(ctx, c); err != nil {
+				return dbname.Result{}, run.incomplete(err)
 			}
-			run.stopAt(lo, sent)
-			sendErr = fmt.Errorf("create %s in %s: %w", describe(revs, lo, hi), opts.Database, err)
-		default:
-			created := make([]json.RawMessage, len(res.Revisions))
-			for i, rev := range res.Revisions {
-				created[i] = json.RawMessage(rev)
-			}
-			run.add(raw, created)
-		}
-		lo = hi
+			return dbname.Result{Doc: run.doc()}, nil
+		})
 	}
+
+	run := newRun(opts, revs, opts.IO.ErrTTY)
+	sendErr := run.send(ctx, c)
 	run.clearProgress()
 	var printErr error
 	if sendErr == nil || len(run.created) > 0 {
@@ -211,12 +189,52 @@ func runBatchCreate(ctx context.Context, opts *batchCreateOptions) error {
 		run.summary()
 		return printErr
 	}
-	err = errors.Join(sendErr, printErr)
-	// Said even when nothing was created, unless nothing could have been.
-	if len(run.created) > 0 || run.failedHi > run.notFrom {
-		return run.incomplete(err)
+	return run.incomplete(errors.Join(sendErr, printErr))
+}
+
+// send creates the revisions in batches, following the run.
+func (r *run) send(ctx context.Context, c *client.Client) error {
+	opts, revs := r.opts, r.revs
+	singlesTo := 0 // the entries before it are sent one a request: their batch held an existing version
+	for lo := 0; lo < len(revs); {
+		size := opts.BatchSize
+		if lo < singlesTo {
+			size = 1
+		}
+		hi := min(lo+size, len(revs))
+		if err := ctx.Err(); err != nil {
+			r.stopAt(lo, lo)
+			return fmt.Errorf("create revisions in %s: stopped before %s: %w", opts.Database, describe(revs, lo, len(revs)), err)
+		}
+		req, err := batchCall(opts.Database, revs, lo, size)
+		if err != nil {
+			return err
+		}
+		var res batchResponse
+		raw, err := c.Send(ctx, req, &res)
+		switch {
+		case err != nil && opts.SkipExisting && alreadyExists(err) && hi-lo > 1:
+			singlesTo = hi
+			continue
+		case err != nil && opts.SkipExisting && alreadyExists(err):
+			r.skip()
+		case err != nil:
+			sent := hi
+			if createdNothing(err) {
+				sent = lo
+			}
+			r.stopAt(lo, sent)
+			return fmt.Errorf("create %s in %s: %w", describe(revs, lo, hi), opts.Database, err)
+		default:
+			created := make([]json.RawMessage, len(res.Revisions))
+			for i, rev := range res.Revisions {
+				created[i] = json.RawMessage(rev)
+			}
+			r.add(raw, created)
+		}
+		lo = hi
 	}
-	return err
+	return nil
 }
 
 // createdNothing reports whether a batch that failed with err certainly

@@ -31,12 +31,15 @@ type run struct {
 	notFrom  int // first entry (from 0) of the batch that failed or was never sent
 	failedHi int // end of the batch that failed; notFrom when it was never sent
 
-	progress bool // progress is being shown on stderr
+	progress  bool  // progress is being shown on stderr
+	decodeErr error // why a created revision could not be decoded
 }
 
-func newRun(opts *batchCreateOptions, revs []client.RevisionInput) *run {
+// newRun starts following a batch-create, showing its progress on stderr
+// when progress is true.
+func newRun(opts *batchCreateOptions, revs []client.RevisionInput, progress bool) *run {
 	r := &run{opts: opts, revs: revs, created: make([]json.RawMessage, 0, len(revs)), start: time.Now()}
-	if opts.IO.ErrTTY {
+	if progress {
 		r.progress = true
 		r.showProgress()
 	}
@@ -119,26 +122,33 @@ func (r *run) document() []byte {
 	return append(doc, tail...)
 }
 
-// print shows the created revisions in the chosen format. Typed values are
-// decoded only when table or name output asks for them.
+// print shows the created revisions in the chosen format.
 func (r *run) print(ctx context.Context, p output.Printer) error {
+	if err := p.Print(ctx, r.opts.IO.Out, r.doc()); err != nil {
+		return err
+	}
+	return r.decodeErr
+}
+
+// doc is the document of the created revisions. Typed values are decoded
+// only when table or name output asks for them, failing in r.decodeErr.
+func (r *run) doc() output.Document {
 	var (
-		revs      []client.Revision
-		decodeErr error
-		once      sync.Once
+		revs []client.Revision
+		once sync.Once
 	)
 	decode := func() []client.Revision {
 		once.Do(func() {
 			revs = make([]client.Revision, len(r.created))
 			for i, raw := range r.created {
-				if err := json.Unmarshal(raw, &revs[i]); err != nil && decodeErr == nil {
-					decodeErr = fmt.Errorf("created revision %d is not a revision: %w", i+1, err)
+				if err := json.Unmarshal(raw, &revs[i]); err != nil && r.decodeErr == nil {
+					r.decodeErr = fmt.Errorf("created revision %d is not a revision: %w", i+1, err)
 				}
 			}
 		})
 		return revs
 	}
-	doc := output.Document{
+	return output.Document{
 		Raw:       r.document(),
 		ListField: "revisions",
 		Names:     func() []string { return revisionList.Names(decode()) },
@@ -146,15 +156,14 @@ func (r *run) print(ctx context.Context, p output.Printer) error {
 			return []output.Table{revisionList.Table(decode(), r.opts.Database.String()+"/revisions/")}
 		},
 	}
-	if err := p.Print(ctx, r.opts.IO.Out, doc); err != nil {
-		return err
-	}
-	return decodeErr
 }
 
 // incomplete wraps err, the failure that stopped the run, with how many
 // revisions were created and which entries were not.
 func (r *run) incomplete(err error) error {
+	if len(r.created) == 0 && r.failedHi <= r.notFrom {
+		return err // nothing was created, nor could have been
+	}
 	total := len(r.revs)
 	verb := "were"
 	if total-r.notFrom == 1 {

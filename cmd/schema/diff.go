@@ -20,11 +20,10 @@ import (
 
 type diffOptions struct {
 	IO            *iostreams.IOStreams
-	Client        func() (*client.Client, error)
-	Printer       func() (output.Printer, error)
 	OutputOptions func() (output.Options, error)
 
-	DB              client.DatabaseName
+	DB              dbname.Flags
+	f               *factory.Factory
 	Changelog       string // the changelog compared from: an id, a full name, or "" for the database itself
 	SchemaFile      string // the target schema's file, "-" for stdin
 	TargetChangelog string // the target changelog: an id or a full name
@@ -38,10 +37,9 @@ type diffOptions struct {
 const changelogHint = "the service cannot compare a schema text with a changelog: drop --changelog to compare with the database's current schema"
 
 func newDiffCmd(f *factory.Factory, runF func(context.Context, *diffOptions) error) *cobra.Command {
-	opts := &diffOptions{IO: f.IO, Client: f.Client, Printer: f.PrintFlags().ToPrinter, OutputOptions: f.PrintFlags().Options}
-	var db dbname.Flags
+	opts := &diffOptions{IO: f.IO, OutputOptions: f.PrintFlags().Options, f: f}
 	cmd := &cobra.Command{
-		Use:   "diff --instance I --database D [--changelog C] (--schema-file FILE | --target-changelog NAME)",
+		Use:   "diff (--instance I --database D | --databases-from FILE) [--changelog C] (--schema-file FILE | --target-changelog NAME)",
 		Short: "Show the statements that migrate a database's schema to a target",
 		Long: `Show the statements that migrate the current schema of a database, or the
 schema recorded by one of its changelogs (--changelog), to a target schema:
@@ -62,16 +60,18 @@ schemas differ and 0 when they agree, as git diff --exit-code does.`,
   dbgov schema diff --instance prod-pg --database orders --schema-file schema.sql --exit-code
 
   # What changed between two changelogs?
-  dbgov schema diff --database instances/prod-pg/databases/orders --changelog 101 --target-changelog 102`,
+  dbgov schema diff --database instances/prod-pg/databases/orders --changelog 101 --target-changelog 102
+
+  # The same gate over every database of a fleet
+  dbgov schema diff --databases-from dbs.txt --schema-file golden.sql --exit-code`,
 		Args: arity.Exact(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			d, err := db.Resolve()
+			dbs, err := opts.DB.Databases(f.IO.In)
 			if err != nil {
 				return err
 			}
-			opts.DB = d
-			if cmd.Flags().Changed("changelog") {
-				if _, err := client.ParseChangelog(d, opts.Changelog); err != nil {
+			if cmd.Flags().Changed("changelog") && !opts.DB.Many() {
+				if _, err := client.ParseChangelog(dbs[0], opts.Changelog); err != nil {
 					return exitcode.NewUsage(err)
 				}
 			}
@@ -87,7 +87,7 @@ schemas differ and 0 when they agree, as git diff --exit-code does.`,
 			return runDiff(cmd.Context(), opts)
 		},
 	}
-	db.Add(cmd)
+	opts.DB.AddMany(cmd)
 	cmd.Flags().StringVar(&opts.Changelog, "changelog", "", "`changelog` to compare from instead of the database: its id, or its full name")
 	cmd.Flags().StringVar(&opts.SchemaFile, "schema-file", "", "`file` holding the target schema as plain text (- for standard input)")
 	cmd.Flags().StringVar(&opts.TargetChangelog, "target-changelog", "", "`changelog` whose schema is the target: its id, or its full name")
@@ -96,6 +96,9 @@ schemas differ and 0 when they agree, as git diff --exit-code does.`,
 }
 
 func runDiff(ctx context.Context, opts *diffOptions) error {
+	if _, err := opts.f.Client(); err != nil { // a missing URL is told before a large file is read
+		return err
+	}
 	if opts.SchemaFile != "" {
 		schema, err := input.Read(opts.SchemaFile, opts.IO.In)
 		if err != nil {
@@ -106,28 +109,14 @@ func runDiff(ctx context.Context, opts *diffOptions) error {
 	if err := refuseNames(opts); err != nil {
 		return err
 	}
-	p, err := opts.Printer()
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
-	if err != nil {
-		return err
-	}
-	res, raw, err := diffOne(ctx, c, opts, opts.DB)
-	if err != nil {
-		return err
-	}
-	if err := p.Print(ctx, opts.IO.Out, output.Document{
-		Raw:  raw,
-		Text: func() string { return res.Diff },
-	}); err != nil {
-		return err
-	}
-	if opts.ExitCode && res.Diff != "" {
-		return &exitcode.SilentError{Code: exitcode.Differences}
-	}
-	return nil
+	return opts.DB.Run(ctx, opts.f, func(ctx context.Context, c *client.Client, db client.DatabaseName) (dbname.Result, error) {
+		res, raw, err := diffOne(ctx, c, opts, db)
+		if err != nil {
+			return dbname.Result{}, err
+		}
+		doc := output.Document{Raw: raw, Text: func() string { return res.Diff }}
+		return dbname.Result{Doc: doc, Differs: opts.ExitCode && res.Diff != ""}, nil
+	})
 }
 
 // diffOne compares the schema of db, or of its changelog, with the target

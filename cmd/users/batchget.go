@@ -1,7 +1,6 @@
 package users
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -15,6 +14,7 @@ import (
 	"github.com/dbgov/dbgov/cmd/arity"
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/internal/exitcode"
+	"github.com/dbgov/dbgov/internal/input"
 	"github.com/dbgov/dbgov/internal/iostreams"
 	"github.com/dbgov/dbgov/internal/jsondoc"
 	"github.com/dbgov/dbgov/output"
@@ -356,23 +356,18 @@ func scanNames(r io.Reader, add func(email string)) error {
 	if r == nil {
 		return exitcode.Usagef("read user names from stdin: no stdin")
 	}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	for line := 1; sc.Scan(); line++ {
-		name := strings.TrimSpace(sc.Text())
+	return input.Lines(r, "stdin", func(n int, line string) error {
+		name := strings.TrimSpace(line)
 		if name == "" {
-			continue
+			return nil
 		}
 		email, err := client.ParseUser(name)
 		if err != nil {
-			return exitcode.NewUsage(fmt.Errorf("stdin line %d: %w", line, err))
+			return exitcode.NewUsage(fmt.Errorf("stdin line %d: %w", n, err))
 		}
 		add(email)
-	}
-	if err := sc.Err(); err != nil {
-		return exitcode.NewUsage(fmt.Errorf("read user names from stdin: %w", err))
-	}
-	return nil
+		return nil
+	})
 }
 
 // describeUsers names the users of a call in an error message: the email

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/dbgov/dbgov/client"
@@ -20,12 +21,24 @@ type GenerateOptions struct {
 	// instances/bench-pg/databases/warehouse (no catalog when Tables is 0).
 	Tables          int
 	ColumnsPerTable int
+	// Databases is the number of databases added to the instance
+	// FleetInstance, named db0001, db0002, ...: each with its policies
+	// and a schema, FleetSchema, or for every seventh one from the third,
+	// a drifted one.
+	Databases int
 }
 
 // Names of what GenerateSeed adds.
 const (
 	GeneratedInstance = "bench-pg"
 	GeneratedDatabase = "warehouse"
+)
+
+// FleetInstance holds the generated databases; FleetSchema is the schema
+// of those that did not drift, the golden schema of a drift gate.
+const (
+	FleetInstance = "fleet-pg"
+	FleetSchema   = "CREATE TABLE customers (id bigint PRIMARY KEY, email text NOT NULL);\nCREATE TABLE orders (id bigint PRIMARY KEY, customer_id bigint, total numeric);\n"
 )
 
 // GeneratedUserName returns the name of the i-th generated user, from 1.
@@ -35,7 +48,7 @@ func GeneratedUserName(i int) string { return fmt.Sprintf("users/user%06d@exampl
 // a large catalog, for benchmarks: 50,000 users make about 25 MB of JSON.
 // The output depends on opts alone.
 func GenerateSeed(w io.Writer, opts GenerateOptions) error {
-	if opts.Users < 0 || opts.Tables < 0 || opts.ColumnsPerTable < 0 {
+	if opts.Users < 0 || opts.Tables < 0 || opts.ColumnsPerTable < 0 || opts.Databases < 0 {
 		return fmt.Errorf("generate seed: negative size in %+v", opts)
 	}
 	doc, err := loadSeed(bytes.NewReader(demoSeed))
@@ -50,6 +63,21 @@ func GenerateSeed(w io.Writer, opts GenerateOptions) error {
 		db.Catalog = generatedCatalog(opts.Tables, opts.ColumnsPerTable)
 	}
 	doc.Instances = append(doc.Instances, seedInstance{ID: GeneratedInstance, Databases: []seedDatabase{db}})
+	fleet := seedInstance{ID: FleetInstance}
+	for i := 1; i <= opts.Databases; i++ {
+		schema := FleetSchema
+		if i%7 == 3 {
+			schema = strings.Replace(schema, "total numeric", "total numeric, note text", 1)
+		}
+		masking := seedPolicy{Policy: client.Policy{Type: client.PolicyTypeMaskingRule, Enforce: i%2 == 0,
+			MaskingRulePolicy: &client.MaskingRulePolicy{Rules: []client.MaskingRule{{ID: "mask-email", SemanticType: "email"}}}}}
+		rollout := seedPolicy{Policy: client.Policy{Type: client.PolicyTypeRollout, RolloutPolicy: &client.RolloutPolicy{Automatic: i%3 == 0}}}
+		fleet.Databases = append(fleet.Databases, seedDatabase{ID: fmt.Sprintf("db%04d", i),
+			Changelogs: []seedChangelog{{ID: "1", Schema: schema}}, Policies: []seedPolicy{masking, rollout}})
+	}
+	if len(fleet.Databases) > 0 {
+		doc.Instances = append(doc.Instances, fleet)
+	}
 
 	bw := bufio.NewWriter(w)
 	enc := json.NewEncoder(bw)

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dbgov/dbgov/client"
 )
@@ -96,5 +98,48 @@ func BenchmarkNew_generatedSeed(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+func TestGenerateSeed_addsAFleetOfWhichSomeDrifted(t *testing.T) {
+	var buf bytes.Buffer
+	if err := GenerateSeed(&buf, GenerateOptions{Databases: 15}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Options{Seed: &buf})
+	if err != nil {
+		t.Fatalf("the generated seed does not load: %v", err)
+	}
+	body := `{"schema": ` + strconv.Quote(FleetSchema) + `}`
+	var drifted []string
+	for i := 1; i <= 15; i++ {
+		db := fmt.Sprintf("/v1/instances/%s/databases/db%04d", FleetInstance, i)
+		r := call(t, s, http.MethodPost, db+":diffSchema", s.AdminToken(), body)
+		wantStatus(t, r, http.StatusOK)
+		var diff client.DiffSchemaResponse
+		if r.decode(t, &diff); diff.Diff != "" {
+			drifted = append(drifted, fmt.Sprint(i))
+		}
+		r = call(t, s, http.MethodGet, db+"/policies", s.AdminToken(), "")
+		wantStatus(t, r, http.StatusOK)
+		var policies client.ListPoliciesResponse
+		if r.decode(t, &policies); len(policies.Policies) != 2 {
+			t.Errorf("db%04d has %d policies, want 2", i, len(policies.Policies))
+		}
+	}
+	if got := strings.Join(drifted, " "); got != "3 10" {
+		t.Errorf("drifted databases %s, want 3 10", got)
+	}
+}
+
+func TestOptions_latencyDelaysEveryAnswer(t *testing.T) {
+	s, err := New(Options{Latency: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	wantStatus(t, call(t, s, http.MethodGet, "/v1/idps", "", ""), http.StatusOK)
+	if d := time.Since(start); d < 50*time.Millisecond {
+		t.Errorf("answered after %s, want 50ms at least", d)
 	}
 }

@@ -62,6 +62,8 @@ type Options struct {
 	Log io.Writer
 	// Now is the clock for creation times and token expiry; nil is time.Now.
 	Now func() time.Time
+	// Latency delays every answer, as a distant service would.
+	Latency time.Duration
 	// TokenLifetime is how long a login's token is valid; 0 means an hour.
 	TokenLifetime time.Duration
 }
@@ -123,7 +125,13 @@ func New(opts Options) (*Server, error) {
 	for _, a := range doc.ServiceAccounts {
 		s.accounts = append(s.accounts, ServiceAccountInfo{Email: a.Email, Key: a.Key, Permissions: slices.Clone(a.Permissions)})
 	}
-	s.handler = s.logRequests(s.recoverPanics(http.HandlerFunc(s.serveAPI)))
+	s.handler = s.logRequests(s.recoverPanics(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-time.After(opts.Latency):
+			s.serveAPI(w, r)
+		case <-r.Context().Done():
+		}
+	})))
 	return s, nil
 }
 

@@ -63,9 +63,13 @@ func Usagef(format string, args ...any) error {
 	return &UsageError{Err: fmt.Errorf(format, args...)}
 }
 
-// SilentError ends dbgov with Code and prints nothing: the outcome was
-// already reported on stdout (schema diff --exit-code).
-type SilentError struct{ Code int }
+// SilentError ends dbgov with Code and prints nothing but Message, when
+// set: the outcome was already reported on stdout (schema diff --exit-code,
+// the results of many databases and their summary).
+type SilentError struct {
+	Code    int
+	Message string
+}
 
 // Error names the exit status; it is never printed.
 func (e *SilentError) Error() string { return fmt.Sprintf("exit status %d", e.Code) }
@@ -129,7 +133,7 @@ func Classify(err error) Report {
 	)
 	switch {
 	case errors.As(err, &silent):
-		r.Code, r.Message, r.Kind = silent.Code, "", "EXIT"
+		r.Code, r.Message, r.Kind = silent.Code, silent.Message, "EXIT"
 	case errors.As(err, &coded):
 		r.Code, r.Kind = coded.code, coded.kind
 	case errors.Is(err, ErrTerminated):
@@ -199,26 +203,9 @@ func Write(w io.Writer, err error, asJSON bool) int {
 	if r.Message == "" {
 		return r.Code
 	}
-	var incomplete *IncompleteError
-	errors.As(err, &incomplete)
 	if asJSON {
-		type body struct {
-			HTTPStatus int               `json:"httpStatus,omitempty"`
-			Code       string            `json:"code"`
-			Message    string            `json:"message"`
-			Details    []json.RawMessage `json:"details,omitempty"`
-			Hint       string            `json:"hint,omitempty"`
-			ExitCode   int               `json:"exitCode"`
-			Incomplete any               `json:"incomplete,omitempty"`
-		}
-		b := body{Code: r.Kind, Message: r.Message, Hint: r.Hint, ExitCode: r.Code}
-		if incomplete != nil {
-			b.Incomplete = incomplete.Detail
-		}
-		if r.API != nil {
-			b.HTTPStatus, b.Message, b.Details = r.API.HTTPStatus, r.API.Message, r.API.Details
-		}
-		line, merr := json.Marshal(map[string]body{"error": b})
+		obj, _ := ErrorJSON(err)
+		line, merr := json.Marshal(map[string]any{"error": obj})
 		if merr == nil {
 			// C1 controls and format characters as JSON escapes: the same
 			// JSON, which cannot drive a terminal.
@@ -236,12 +223,37 @@ func Write(w io.Writer, err error, asJSON bool) int {
 	if r.Hint != "" {
 		fmt.Fprintf(w, "hint: %s\n", r.Hint)
 	}
-	if incomplete != nil {
+	var incomplete *IncompleteError
+	if errors.As(err, &incomplete) {
 		for _, l := range incomplete.Lines {
 			fmt.Fprintf(w, "note: %s\n", escapeLines(l))
 		}
 	}
 	return r.Code
+}
+
+// ErrorJSON is the object of the JSON error line Write prints for err, and
+// err's exit code.
+func ErrorJSON(err error) (any, int) {
+	type body struct {
+		HTTPStatus int               `json:"httpStatus,omitempty"`
+		Code       string            `json:"code"`
+		Message    string            `json:"message"`
+		Details    []json.RawMessage `json:"details,omitempty"`
+		Hint       string            `json:"hint,omitempty"`
+		ExitCode   int               `json:"exitCode"`
+		Incomplete any               `json:"incomplete,omitempty"`
+	}
+	r := Classify(err)
+	b := body{Code: r.Kind, Message: r.Message, Hint: r.Hint, ExitCode: r.Code}
+	var incomplete *IncompleteError
+	if errors.As(err, &incomplete) {
+		b.Incomplete = incomplete.Detail
+	}
+	if r.API != nil {
+		b.HTTPStatus, b.Message, b.Details = r.API.HTTPStatus, r.API.Message, r.API.Details
+	}
+	return b, r.Code
 }
 
 // escapeLines escapes control characters in each line of msg, so a hostile

@@ -173,6 +173,29 @@ func TestWrite_commandHintReplacesTheGeneralOne(t *testing.T) {
 	}
 }
 
+func TestErrorJSON_isTheObjectOfTheErrorLine(t *testing.T) {
+	for _, err := range []error{apiErr(404, "NOT_FOUND"), Usagef("bad flag"), &IncompleteError{Err: apiErr(409, "ALREADY_EXISTS"), Detail: map[string]int{"created": 2}}} {
+		var line bytes.Buffer
+		code := Write(&line, err, true)
+		obj, objCode := ErrorJSON(err)
+		want, _ := json.Marshal(map[string]any{"error": obj})
+		if objCode != code || line.String() != string(want)+"\n" {
+			t.Errorf("ErrorJSON(%v) = %s, %d; Write printed %s, %d", err, want, objCode, line.String(), code)
+		}
+	}
+}
+
+func TestWrite_silentErrorSaysItsMessageOnly(t *testing.T) {
+	var buf bytes.Buffer
+	if code := Write(&buf, &SilentError{Code: Differences}, false); code != Differences || buf.Len() != 0 {
+		t.Errorf("Write = %d %q, want 9 and nothing said", code, buf.String())
+	}
+	if code := Write(&buf, &SilentError{Code: NotFound, Message: "1 of 3 databases failed (1 not found)"}, false); code != NotFound ||
+		buf.String() != "dbgov: 1 of 3 databases failed (1 not found)\n" {
+		t.Errorf("Write = %d %q", code, buf.String())
+	}
+}
+
 func TestClassify_anExpiredTokenSaysToLogInAgain(t *testing.T) {
 	tests := []struct {
 		name, message, want string

@@ -4,12 +4,11 @@
 package fleet
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"io"
+	"maps"
 	"net/http"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -21,30 +20,24 @@ import (
 // Parse reads a list of databases, one a line, as instances/I/databases/D or
 // I/D; blank lines and lines starting with # are skipped, and a database
 // named twice is kept once. A bad line is an error naming it.
-func Parse(r io.Reader, source string) ([]client.DatabaseName, error) {
+func Parse(data []byte, source string) ([]client.DatabaseName, error) {
 	var dbs []client.DatabaseName
 	seen := map[client.DatabaseName]bool{}
-	sc := bufio.NewScanner(r)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
+	for n, line := range strings.Split(string(data), "\n") {
+		if line = strings.TrimSpace(line); line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		full := line
 		if i, d, ok := strings.Cut(line, "/"); ok && !strings.Contains(d, "/") {
-			full = "instances/" + i + "/databases/" + d
+			line = "instances/" + i + "/databases/" + d
 		}
-		db, err := client.ParseDatabase("", full)
+		db, err := client.ParseDatabase("", line)
 		if err != nil {
-			return nil, fmt.Errorf("%s, line %d: %w", source, n, err)
+			return nil, fmt.Errorf("%s, line %d: %w", source, n+1, err)
 		}
 		if !seen[db] {
 			seen[db] = true
 			dbs = append(dbs, db)
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("read %s: %w", source, err)
 	}
 	if len(dbs) == 0 {
 		return nil, fmt.Errorf("%s names no database", source)
@@ -92,101 +85,73 @@ func Run[T any](ctx context.Context, dbs []client.DatabaseName, opts Options,
 		return next - 1
 	}
 	for range max(1, min(opts.Concurrency, len(dbs))) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for i := take(); i >= 0; i = take() {
 				v, err := do(ctx, dbs[i])
-				r := Result[T]{DB: dbs[i], Sent: true, Value: v, Err: err}
 				mu.Lock()
-				results[i] = r
+				results[i] = Result[T]{DB: dbs[i], Sent: true, Value: v, Err: err}
 				failed = failed || err != nil
 				if done != nil {
-					done(r)
+					done(results[i])
 				}
 				mu.Unlock()
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	return results
 }
 
-// ExitCode sums a run up: 0 when every database succeeded; differences (9)
-// when some differ and none failed; otherwise the code all failed databases
-// share, or 1 when they failed in different ways. code gives a failure's
-// exit code; differ tells a result that found differences.
-func ExitCode[T any](results []Result[T], code func(error) int, differ func(T) bool) int {
-	failed, differs := map[int]bool{}, false
+// Outcome sums a run up: the exit code of the contract (databases not sent
+// count as failing with 1 only when none failed) and, when any failed, the
+// summary "3 of 120 databases failed (2 not found, 1 permission denied)".
+// failure gives a failure's exit code and kind; differ, a difference found.
+func Outcome[T any](results []Result[T], failure func(error) (int, string), differ func(T) bool) (int, string) {
+	codes, kinds := map[int]bool{}, map[string]int{}
+	failed, differs := 0, false
 	for _, r := range results {
 		switch {
-		case r.Err != nil:
-			failed[code(r.Err)] = true
 		case !r.Sent:
-			failed[1] = true
-		case differ != nil && differ(r.Value):
-			differs = true
-		}
-	}
-	switch {
-	case len(failed) == 1:
-		for c := range failed {
-			return c
-		}
-	case len(failed) > 1:
-		return 1
-	case differs:
-		return 9
-	}
-	return 0
-}
-
-// Summary is the line said on stderr at the end of a run when anything
-// failed, such as "3 of 120 databases failed (2 not found, 1 permission
-// denied)"; it is empty when nothing failed. reason names a failure's kind.
-func Summary[T any](results []Result[T], reason func(error) string) string {
-	counts := map[string]int{}
-	failed := 0
-	for _, r := range results {
-		if r.Err == nil && r.Sent {
+			kinds["not sent"]++
+		case r.Err != nil:
+			code, kind := failure(r.Err)
+			codes[code] = true
+			kinds[kind]++
+		default:
+			differs = differs || differ != nil && differ(r.Value)
 			continue
 		}
 		failed++
-		if !r.Sent {
-			counts["not sent"]++
-		} else {
-			counts[reason(r.Err)]++
+	}
+	code := 0
+	switch {
+	case len(codes) == 1:
+		for code = range codes {
 		}
+	case failed > 0:
+		code = 1
+	case differs:
+		code = 9
 	}
 	if failed == 0 {
-		return ""
+		return code, ""
 	}
-	kinds := make([]string, 0, len(counts))
-	for k := range counts {
-		kinds = append(kinds, k)
+	var counts []string
+	for _, k := range slices.Sorted(maps.Keys(kinds)) {
+		counts = append(counts, strconv.Itoa(kinds[k])+" "+k)
 	}
-	sort.Slice(kinds, func(i, j int) bool {
-		if counts[kinds[i]] != counts[kinds[j]] {
-			return counts[kinds[i]] > counts[kinds[j]]
-		}
-		return kinds[i] < kinds[j]
-	})
-	for i, k := range kinds {
-		kinds[i] = strconv.Itoa(counts[k]) + " " + k
-	}
-	return fmt.Sprintf("%d of %d databases failed (%s)", failed, len(results), strings.Join(kinds, ", "))
+	return code, fmt.Sprintf("%d of %d databases failed (%s)", failed, len(results), strings.Join(counts, ", "))
 }
 
-// Throttle wraps a transport so that at most n requests are in flight at
-// once, and so that a 429 or 503 pauses every request, not only the one that
-// met it, for its Retry-After (at most maxWait) or else for wait.
-func Throttle(next http.RoundTripper, n int, wait, maxWait time.Duration) http.RoundTripper {
-	return &throttle{next: next, slots: make(chan struct{}, max(1, n)), wait: wait, maxWait: maxWait}
+// Throttle wraps a transport so that a 429 or 503 pauses every request, not
+// only the one that met it, for its Retry-After (at most maxWait) or wait.
+// Run bounds the requests in flight: each worker sends one at a time.
+func Throttle(next http.RoundTripper, wait, maxWait time.Duration) http.RoundTripper {
+	return &throttle{next: next, wait: wait, maxWait: maxWait}
 }
 
 type throttle struct {
 	next          http.RoundTripper
-	slots         chan struct{}
 	wait, maxWait time.Duration
 
 	mu    sync.Mutex
@@ -194,57 +159,27 @@ type throttle struct {
 }
 
 func (t *throttle) RoundTrip(req *http.Request) (*http.Response, error) {
-	ctx := req.Context()
-	select {
-	case t.slots <- struct{}{}:
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-	release := sync.OnceFunc(func() { <-t.slots })
 	t.mu.Lock()
 	pause := time.Until(t.until)
 	t.mu.Unlock()
-	if pause > 0 {
-		timer := time.NewTimer(pause)
-		select {
-		case <-timer.C:
-		case <-ctx.Done():
-			timer.Stop()
-			release()
-			return nil, ctx.Err()
-		}
+	select {
+	case <-time.After(pause): // at once when no pause is due
+	case <-req.Context().Done():
+		return nil, req.Context().Err()
 	}
 	resp, err := t.next.RoundTrip(req)
-	if err != nil {
-		release()
-		return nil, err
-	}
-	// The request is in flight until its answer has been read.
-	resp.Body = &releasingBody{ReadCloser: resp.Body, release: release}
-	if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
+	if err == nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) {
 		d := t.wait
 		if s, perr := strconv.Atoi(strings.TrimSpace(resp.Header.Get("Retry-After"))); perr == nil && s >= 0 {
 			d = time.Duration(s) * time.Second
 		} else if at, perr := http.ParseTime(resp.Header.Get("Retry-After")); perr == nil {
 			d = time.Until(at)
 		}
-		d = min(d, t.maxWait)
 		t.mu.Lock()
-		if u := time.Now().Add(d); u.After(t.until) {
+		if u := time.Now().Add(min(d, t.maxWait)); u.After(t.until) {
 			t.until = u
 		}
 		t.mu.Unlock()
 	}
-	return resp, nil
-}
-
-// releasingBody frees a throttle's slot when the answer is closed.
-type releasingBody struct {
-	io.ReadCloser
-	release func()
-}
-
-func (b *releasingBody) Close() error {
-	defer b.release()
-	return b.ReadCloser.Close()
+	return resp, err
 }

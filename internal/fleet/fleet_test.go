@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -20,7 +19,7 @@ func db(i, d string) client.DatabaseName { return client.DatabaseName{Instance: 
 
 func TestParse_formatsCommentsAndDuplicates(t *testing.T) {
 	in := "# fleet\n\nprod/orders\n  instances/prod/databases/users  \nprod/orders\n#staging/x\nstaging/orders\n"
-	got, err := Parse(strings.NewReader(in), "dbs.txt")
+	got, err := Parse([]byte(in), "dbs.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,12 +31,12 @@ func TestParse_formatsCommentsAndDuplicates(t *testing.T) {
 
 func TestParse_badLineNamed(t *testing.T) {
 	for _, in := range []string{"prod/orders\nprod\n", "a/b/c\n", "instances/p/databases/\n", "prod/ord ers\n"} {
-		_, err := Parse(strings.NewReader(in), "dbs.txt")
+		_, err := Parse([]byte(in), "dbs.txt")
 		if err == nil || !strings.Contains(err.Error(), "dbs.txt, line ") {
 			t.Errorf("Parse(%q) error = %v, want one naming the line", in, err)
 		}
 	}
-	if _, err := Parse(strings.NewReader("# none\n\n"), "-"); err == nil {
+	if _, err := Parse([]byte("# none\n\n"), "-"); err == nil {
 		t.Error("an empty list was accepted")
 	}
 }
@@ -115,11 +114,11 @@ func TestRun_cancelStopsStarting(t *testing.T) {
 	}
 }
 
-func TestExitCode_rule(t *testing.T) {
-	code := func(err error) int {
+func TestOutcome_exitCodeRule(t *testing.T) {
+	failure := func(err error) (int, string) {
 		var n int
 		fmt.Sscan(err.Error(), &n)
-		return n
+		return n, err.Error()
 	}
 	differ := func(v bool) bool { return v }
 	ok := Result[bool]{Sent: true}
@@ -135,15 +134,17 @@ func TestExitCode_rule(t *testing.T) {
 		{"same failure", []Result[bool]{fail(5), diff, fail(5)}, 5},
 		{"mixed failures", []Result[bool]{fail(5), fail(4)}, 1},
 		{"not sent", []Result[bool]{ok, {}}, 1},
+		{"not sent after a failure", []Result[bool]{fail(5), {}, {}}, 5},
+		{"not sent beside differences", []Result[bool]{diff, {}}, 1},
 	} {
-		if got := ExitCode(tc.results, code, differ); got != tc.want {
-			t.Errorf("%s: ExitCode = %d, want %d", tc.name, got, tc.want)
+		if got, _ := Outcome(tc.results, failure, differ); got != tc.want {
+			t.Errorf("%s: exit code %d, want %d", tc.name, got, tc.want)
 		}
 	}
 }
 
-func TestSummary_countsKinds(t *testing.T) {
-	reason := func(err error) string { return err.Error() }
+func TestOutcome_summaryCountsKinds(t *testing.T) {
+	failure := func(err error) (int, string) { return 1, err.Error() }
 	rs := []Result[int]{
 		{Sent: true, Err: errors.New("not found")},
 		{Sent: true},
@@ -152,43 +153,11 @@ func TestSummary_countsKinds(t *testing.T) {
 		{},
 	}
 	want := "4 of 5 databases failed (2 not found, 1 not sent, 1 permission denied)"
-	if got := Summary(rs, reason); got != want {
-		t.Errorf("Summary = %q, want %q", got, want)
+	if _, got := Outcome(rs, failure, nil); got != want {
+		t.Errorf("summary %q, want %q", got, want)
 	}
-	if got := Summary(rs[1:2], reason); got != "" {
-		t.Errorf("Summary of a success = %q", got)
-	}
-}
-
-func TestThrottle_boundsRequestsInFlight(t *testing.T) {
-	var inFlight, peak atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		n := inFlight.Add(1)
-		for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
-		}
-		time.Sleep(5 * time.Millisecond)
-		inFlight.Add(-1)
-		io.WriteString(w, "{}")
-	}))
-	defer srv.Close()
-	hc := &http.Client{Transport: Throttle(http.DefaultTransport, 4, time.Millisecond, time.Second)}
-	var wg sync.WaitGroup
-	for range 32 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			resp, err := hc.Get(srv.URL)
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
-		}()
-	}
-	wg.Wait()
-	if p := peak.Load(); p > 4 {
-		t.Errorf("server saw %d requests at once, want at most 4", p)
+	if _, got := Outcome(rs[1:2], failure, nil); got != "" {
+		t.Errorf("summary of a success = %q", got)
 	}
 }
 
@@ -202,7 +171,7 @@ func TestThrottle_sharedBackoffHonoursRetryAfter(t *testing.T) {
 		io.WriteString(w, "{}")
 	}))
 	defer srv.Close()
-	hc := &http.Client{Transport: Throttle(http.DefaultTransport, 4, time.Millisecond, 5*time.Second)}
+	hc := &http.Client{Transport: Throttle(http.DefaultTransport, time.Millisecond, 5*time.Second)}
 	get := func(path string) {
 		resp, err := hc.Get(srv.URL + path)
 		if err != nil {

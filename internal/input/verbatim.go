@@ -2,10 +2,11 @@ package input
 
 import (
 	"bytes"
-	"encoding/json"
+	"io"
 	"reflect"
+	"strings"
 
-	"github.com/dbgov/dbgov/internal/jsonscan"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Fields are the top-level members of a JSON object: the JSON text of each
@@ -14,203 +15,123 @@ type Fields map[string][]byte
 
 // Verbatim reports whether data, a JSON object, can be sent as it is in
 // place of the value Decode would decode it into (v is a pointer to a value
-// of that type): Decode would accept it, and it holds nothing decoding
-// would drop or spell otherwise (a null, a key in another case or given
-// twice, a number, a byte order mark). It decodes nothing, so a large file
+// of that type): Decode would accept it, and it holds nothing decoding would
+// drop or spell otherwise (a null, a number, an enum value in another case).
+// It reads the document token by token and decodes nothing, so a large file
 // is checked in a fraction of Decode's time and memory. When it reports
-// true, it also returns the document's top-level members; when false,
-// Decode decodes data or says what is wrong with it.
+// true, it also returns the document's top-level members.
 func Verbatim(data []byte, v any) (Fields, bool) {
 	t := reflect.TypeOf(v)
-	if t == nil || t.Kind() != reflect.Pointer || !IsJSON(data) || bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) || !json.Valid(data) {
+	if t == nil || t.Kind() != reflect.Pointer || !bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n"), []byte("{")) {
 		return nil, false
 	}
-	c := verbatimChecker{src: data, shapes: map[reflect.Type]*shape{}}
-	root := c.shapeOf(t.Elem())
-	i := jsonscan.SkipSpace(data, 0)
-	if root.kind != shapeStruct || data[i] != '{' {
+	c := verbatim{dec: jsontext.NewDecoder(bytes.NewReader(data)), data: data, fields: map[reflect.Type]map[string]reflect.Type{}}
+	top := Fields{}
+	if !c.value(t.Elem(), top) {
 		return nil, false
 	}
-	c.top = Fields{}
-	if _, ok := c.check(i, root, 0); !ok {
-		return nil, false
-	}
-	return c.top, true
+	_, err := c.dec.ReadToken()
+	return top, err == io.EOF
 }
 
-// shape is what a Go type accepts of JSON, for Verbatim.
-type shape struct {
-	kind   shapeKind
-	fields map[string]int // struct: field index by JSON name
-	elems  []*shape       // struct: the shape of each field; else elems[0] is the element's
-	enum   reflect.Type   // string: the enum type whose values must be known
+type verbatim struct {
+	dec    *jsontext.Decoder
+	data   []byte
+	fields map[reflect.Type]map[string]reflect.Type // struct fields by JSON name
 }
 
-type shapeKind int
-
-const (
-	shapeOther  shapeKind = iota // anything Verbatim leaves to Decode
-	shapeStruct                  // an object with the struct's fields
-	shapeMap                     // an object of string keys
-	shapeSlice                   // an array
-	shapeString
-	shapeBool
-)
-
-type verbatimChecker struct {
-	src    []byte
-	shapes map[reflect.Type]*shape
-	top    Fields
-}
-
-// shapeOf describes t, once per type (a type may hold itself).
-func (c *verbatimChecker) shapeOf(t reflect.Type) *shape {
+// value reads the next value and reports whether it is what a t holds, as
+// Decode would read it. The members of an object go to top, when not nil.
+func (c *verbatim) value(t reflect.Type, top Fields) bool {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	if s, ok := c.shapes[t]; ok {
-		return s
-	}
-	s := &shape{}
-	c.shapes[t] = s
-	switch t.Kind() {
-	case reflect.Struct:
-		s.kind = shapeStruct
-		s.fields = map[string]int{}
-		for name, ft := range jsonFields(t) {
-			s.fields[name] = len(s.elems)
-			s.elems = append(s.elems, c.shapeOf(ft))
-		}
-		if len(s.elems) > 64 {
-			s.kind = shapeOther // more fields than a check keeps track of
-		}
-	case reflect.Map:
-		if t.Key() == reflect.TypeFor[string]() {
-			s.kind = shapeMap
-			s.elems = []*shape{c.shapeOf(t.Elem())}
-		}
-	case reflect.Slice:
-		if t.Elem().Kind() != reflect.Uint8 { // []byte is base64 text
-			s.kind = shapeSlice
-			s.elems = []*shape{c.shapeOf(t.Elem())}
-		}
-	case reflect.String:
-		s.kind = shapeString
-		if t.Implements(knowerType) {
-			s.enum = t
-		}
-	case reflect.Bool:
-		s.kind = shapeBool
-	}
-	return s
-}
-
-// check checks the value at i against s and returns the offset just past
-// it. depth is 0 for the document itself.
-func (c *verbatimChecker) check(i int, s *shape, depth int) (int, bool) {
-	switch c.src[i] {
-	case '{':
-		if s.kind != shapeStruct && s.kind != shapeMap {
-			return 0, false
-		}
-		return c.object(i, s, depth)
-	case '[':
-		if s.kind != shapeSlice {
-			return 0, false
-		}
-		i = jsonscan.SkipSpace(c.src, i+1)
-		if c.src[i] == ']' {
-			return i + 1, true
-		}
-		for {
-			end, ok := c.check(i, s.elems[0], depth+1)
-			if !ok {
-				return 0, false
-			}
-			i = jsonscan.SkipSpace(c.src, end)
-			if c.src[i] == ']' {
-				return i + 1, true
-			}
-			i = jsonscan.SkipSpace(c.src, i+1) // ','
-		}
+	switch c.dec.PeekKind() {
 	case '"':
-		end := jsonscan.StringEnd(c.src, i)
-		if s.kind != shapeString {
-			return 0, false
+		if t.Kind() != reflect.String {
+			return false
 		}
-		if s.enum != nil && !c.knownEnum(s.enum, c.src[i:end]) {
-			return 0, false
+		if !reflect.PointerTo(t).Implements(enumType) {
+			return c.dec.SkipValue() == nil
 		}
-		return end, true
+		tok, err := c.dec.ReadToken()
+		if err != nil {
+			return false
+		}
+		s, e := tok.String(), reflect.New(t).Interface().(enum)
+		return s != "" && e.Set(s) == nil && reflect.ValueOf(e).Elem().String() == s
 	case 't', 'f':
-		if s.kind != shapeBool {
-			return 0, false
+		return t.Kind() == reflect.Bool && c.dec.SkipValue() == nil
+	case '[':
+		if t.Kind() != reflect.Slice || t.Elem().Kind() == reflect.Uint8 {
+			return false
 		}
-		if c.src[i] == 't' {
-			return i + len("true"), true
+		if _, err := c.dec.ReadToken(); err != nil {
+			return false
 		}
-		return i + len("false"), true
+		for c.dec.PeekKind() != ']' {
+			if !c.value(t.Elem(), nil) {
+				return false
+			}
+		}
+	case '{':
+		isMap := t.Kind() == reflect.Map && t.Key().Kind() == reflect.String
+		if t.Kind() != reflect.Struct && !isMap {
+			return false
+		}
+		if _, err := c.dec.ReadToken(); err != nil {
+			return false
+		}
+		for c.dec.PeekKind() != '}' {
+			name, err := c.dec.ReadValue() // a name given twice is an error
+			if err != nil {
+				return false
+			}
+			if bytes.IndexByte(name, '\\') >= 0 {
+				name, _ = jsontext.AppendUnquote(nil, name)
+			} else {
+				name = name[1 : len(name)-1]
+			}
+			ft, ok := t, true
+			if isMap {
+				ft = t.Elem()
+			} else if ft, ok = c.fieldsOf(t)[string(name)]; !ok {
+				return false
+			}
+			start := c.dec.InputOffset()
+			if !c.value(ft, nil) {
+				return false
+			}
+			if top != nil {
+				top[string(name)] = bytes.TrimLeft(c.data[start:c.dec.InputOffset()], " \t\r\n:")
+			}
+		}
 	default: // null, numbers
-		return 0, false
-	}
-}
-
-// object checks an object against a struct or map shape.
-func (c *verbatimChecker) object(i int, s *shape, depth int) (int, bool) {
-	var seen uint64 // struct fields met
-	var buf [8][]byte
-	keys := buf[:0] // map keys met
-	i = jsonscan.SkipSpace(c.src, i+1)
-	if c.src[i] == '}' {
-		return i + 1, true
-	}
-	for {
-		keyEnd := jsonscan.StringEnd(c.src, i)
-		key := c.src[i+1 : keyEnd-1]
-		if bytes.IndexByte(key, '\\') >= 0 {
-			return 0, false
-		}
-		var elem *shape
-		if s.kind == shapeStruct {
-			f, ok := s.fields[string(key)]
-			if !ok || seen&(1<<f) != 0 {
-				return 0, false // unknown, in another case, or twice
-			}
-			seen |= 1 << f
-			elem = s.elems[f]
-		} else {
-			for _, k := range keys {
-				if bytes.Equal(k, key) {
-					return 0, false
-				}
-			}
-			keys = append(keys, key)
-			elem = s.elems[0]
-		}
-		i = jsonscan.SkipSpace(c.src, keyEnd)
-		i = jsonscan.SkipSpace(c.src, i+1) // ':'
-		end, ok := c.check(i, elem, depth+1)
-		if !ok {
-			return 0, false
-		}
-		if depth == 0 {
-			c.top[string(key)] = c.src[i:end]
-		}
-		i = jsonscan.SkipSpace(c.src, end)
-		if c.src[i] == '}' {
-			return i + 1, true
-		}
-		i = jsonscan.SkipSpace(c.src, i+1) // ','
-	}
-}
-
-// knownEnum reports whether the quoted value is a known value of enum.
-func (c *verbatimChecker) knownEnum(enum reflect.Type, quoted []byte) bool {
-	var text string
-	if err := json.Unmarshal(quoted, &text); err != nil || text == "" {
 		return false
 	}
-	v := reflect.New(enum).Elem()
-	v.SetString(text)
-	return v.Interface().(knower).Known()
+	_, err := c.dec.ReadToken() // the closing bracket or brace
+	return err == nil
+}
+
+var enumType = reflect.TypeFor[enum]()
+
+// fieldsOf maps the JSON names of a struct's fields to their types.
+func (c *verbatim) fieldsOf(t reflect.Type) map[string]reflect.Type {
+	if f, ok := c.fields[t]; ok {
+		return f
+	}
+	f := make(map[string]reflect.Type, t.NumField())
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+		if !sf.IsExported() || name == "-" {
+			continue
+		}
+		if name == "" {
+			name = sf.Name
+		}
+		f[name] = sf.Type
+	}
+	c.fields[t] = f
+	return f
 }

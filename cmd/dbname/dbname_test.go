@@ -1,0 +1,99 @@
+package dbname_test
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/dbgov/dbgov/internal/cmdtest"
+)
+
+func list(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "prod/db%02d\n", i)
+	}
+	return b.String()
+}
+
+func TestRun_boundsTheRequestsInFlightOfAllDatabases(t *testing.T) {
+	var inFlight, peak atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := inFlight.Add(1)
+		for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
+		}
+		time.Sleep(10 * time.Millisecond)
+		inFlight.Add(-1)
+		io.WriteString(w, `{"policies": []}`)
+	}))
+	defer srv.Close()
+	for _, n := range []int{1, 3, 8} {
+		peak.Store(0)
+		res := cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Stdin: list(40)},
+			"policies", "list", "--databases-from", "-", "--concurrency", strconv.Itoa(n), "-o", "jsonl").Expect(t, 0)
+		if lines := strings.Count(res.Stdout, "\n"); lines != 40 {
+			t.Errorf("--concurrency %d: %d results, want 40", n, lines)
+		}
+		if p := int(peak.Load()); p > n || p < min(n, 2) {
+			t.Errorf("--concurrency %d: the server saw %d requests at once", n, p)
+		}
+	}
+}
+
+func TestRun_aBusyAnswerPausesEveryDatabase(t *testing.T) {
+	var mu sync.Mutex
+	var busyAt time.Time
+	var during []string // requests that arrived while the service asked for a pause
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		if strings.Contains(r.URL.Path, "/db05/") && busyAt.IsZero() {
+			busyAt = time.Now()
+			w.Header().Set("Retry-After", "1")
+			w.WriteHeader(http.StatusServiceUnavailable)
+			io.WriteString(w, `{"code": 14, "message": "busy"}`)
+			return
+		}
+		if since := time.Since(busyAt); !busyAt.IsZero() && since > 100*time.Millisecond && since < 900*time.Millisecond {
+			during = append(during, r.URL.Path)
+		}
+		io.WriteString(w, `{"policies": []}`)
+	}))
+	defer srv.Close()
+	start := time.Now()
+	cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Stdin: list(20)},
+		"policies", "list", "--databases-from", "-", "--concurrency", "4", "-o", "jsonl").Expect(t, 0)
+	if busyAt.IsZero() || time.Since(start) < time.Second {
+		t.Fatalf("the busy answer was not met or not waited for (%s)", time.Since(start))
+	}
+	if len(during) > 0 {
+		t.Errorf("sent during the pause the service asked for: %q", during)
+	}
+}
+
+func TestRun_progressAndSummaryOnATerminal(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.Contains(r.URL.Path, "/db01/") {
+			w.WriteHeader(http.StatusForbidden)
+			io.WriteString(w, `{"code": 7, "message": "no"}`)
+			return
+		}
+		io.WriteString(w, `{"policies": []}`)
+	}))
+	defer srv.Close()
+	res := cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Stdin: list(3), TTY: true},
+		"policies", "list", "--databases-from", "-", "--concurrency", "1").Expect(t, 4)
+	for _, want := range []string{"\r1/3 databases, 0 failed\x1b[K", "\r2/3 databases, 1 failed\x1b[K", "\r3/3 databases, 1 failed\x1b[K",
+		"(HTTP 403 PERMISSION_DENIED)", "\r\x1b[Kdbgov: 1 of 3 databases failed (1 permission denied)\n"} {
+		if !strings.Contains(res.Stderr, want) {
+			t.Errorf("stderr lacks %q:\n%q", want, res.Stderr)
+		}
+	}
+}
