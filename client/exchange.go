@@ -51,15 +51,15 @@ var (
 )
 
 // newResty builds the resty client: its retries, redirect policy and time
-// limit, over a transport that reads each answer whole and logs it, over
-// wrap's transport when there is one.
+// limit, over a transport that reads each answer whole and logs it.
 func (c *Client) newResty(tlsConfig *tls.Config, wrap func(http.RoundTripper) http.RoundTripper) *resty.Client {
 	transport := http.DefaultTransport.(*http.Transport).Clone()
 	transport.TLSClientConfig = tlsConfig
-	c.transport = &answerReader{next: transport, limit: c.maxSize, log: c.log}
+	var next http.RoundTripper = transport
 	if wrap != nil {
-		c.transport.next = wrap(transport)
+		next = wrap(transport)
 	}
+	c.transport = &answerReader{next: next, limit: c.maxSize, log: c.log}
 	return resty.NewWithClient(&http.Client{Transport: c.transport}).
 		SetLogger(discardLogger{}).
 		SetTimeout(c.timeout).

@@ -75,7 +75,7 @@ func Load(path string) (*File, error) {
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, invalidf("config file %s: %s", path, input.YAMLError(err))
 	}
-	if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 && !isNull(doc.Content[0]) {
+	if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 && !input.IsNull(doc.Content[0]) {
 		f.doc = &doc
 	}
 	if err := f.checkShape(); err != nil {
@@ -136,11 +136,11 @@ func (f *File) checkShape() error {
 	if err := f.checkUnique(root, "key"); err != nil {
 		return err
 	}
-	if _, cur := lookup(root, fieldCurrentProfile); cur != nil && !isNull(cur) && cur.Kind != yaml.ScalarNode {
+	if _, cur := lookup(root, fieldCurrentProfile); cur != nil && !input.IsNull(cur) && cur.Kind != yaml.ScalarNode {
 		return f.lineErr(cur, "current_profile is not a profile name")
 	}
 	_, profiles := lookup(root, fieldProfiles)
-	if profiles == nil || isNull(profiles) {
+	if profiles == nil || input.IsNull(profiles) {
 		return nil
 	}
 	if profiles.Kind != yaml.MappingNode {
@@ -150,8 +150,8 @@ func (f *File) checkShape() error {
 		return err
 	}
 	for i := 0; i+1 < len(profiles.Content); i += 2 {
-		p := deref(profiles.Content[i+1])
-		if isNull(p) {
+		p := input.Deref(profiles.Content[i+1])
+		if input.IsNull(p) {
 			continue
 		}
 		if p.Kind != yaml.MappingNode {
@@ -201,7 +201,7 @@ func (f *File) profiles() *yaml.Node {
 
 // current returns current_profile, "" when unset.
 func (f *File) current() string {
-	if _, n := lookup(f.root(), fieldCurrentProfile); n != nil && !isNull(n) {
+	if _, n := lookup(f.root(), fieldCurrentProfile); n != nil && !input.IsNull(n) {
 		return n.Value
 	}
 	return ""
@@ -217,7 +217,7 @@ func (f *File) hasProfile(name string) bool {
 // merge keys ("<<") applied; nil for a profile the file does not have.
 func (f *File) entries(profile string) (map[string]*yaml.Node, error) {
 	_, p := lookup(f.profiles(), profile)
-	if p == nil || isNull(deref(p)) {
+	if p == nil || input.IsNull(input.Deref(p)) {
 		return nil, nil
 	}
 	var m map[string]yaml.Node
@@ -226,7 +226,7 @@ func (f *File) entries(profile string) (map[string]*yaml.Node, error) {
 	}
 	out := make(map[string]*yaml.Node, len(m))
 	for k, n := range m {
-		if isNull(&n) {
+		if input.IsNull(&n) {
 			continue
 		}
 		out[k] = &n
@@ -262,7 +262,7 @@ func (f *File) values(profile, key string, n *yaml.Node) ([]string, error) {
 	}
 	var list []string
 	for _, item := range n.Content {
-		if item = deref(item); item.Kind != yaml.ScalarNode {
+		if item = input.Deref(item); item.Kind != yaml.ScalarNode {
 			return nil, f.lineErr(item, `headers is not a list of "Name: value"`)
 		}
 		list = append(list, item.Value)
@@ -434,7 +434,7 @@ func (f *File) editableProfile(name string) *yaml.Node {
 	if profiles == nil {
 		profiles = mapNode()
 		root.Content = append(root.Content, strNode(fieldProfiles), profiles)
-	} else if isNull(profiles) {
+	} else if input.IsNull(profiles) {
 		*profiles = *mapNode()
 	}
 	for i := 0; i+1 < len(profiles.Content); i += 2 {
@@ -444,11 +444,11 @@ func (f *File) editableProfile(name string) *yaml.Node {
 		p := profiles.Content[i+1]
 		switch {
 		case p.Kind == yaml.AliasNode:
-			p = deepCopy(deref(p), map[*yaml.Node]*yaml.Node{})
+			p = deepCopy(input.Deref(p), map[*yaml.Node]*yaml.Node{})
 			// The anchors stay with the original, which later aliases name.
 			walk(p, func(n *yaml.Node) { n.Anchor = "" })
 			profiles.Content[i+1] = p
-		case isNull(p):
+		case input.IsNull(p):
 			p = mapNode()
 			profiles.Content[i+1] = p
 		}
@@ -473,7 +473,7 @@ func (f *File) View(showSecrets bool) (text, js []byte, err error) {
 		for i := 0; !showSecrets && n.Kind == yaml.MappingNode && i+1 < len(n.Content); i += 2 {
 			key, v := n.Content[i].Value, n.Content[i+1]
 			for _, c := range append([]*yaml.Node{v}, v.Content...) {
-				if masked := Mask(key, c.Value); c.Kind == yaml.ScalarNode && !isNull(c) && masked != c.Value {
+				if masked := Mask(key, c.Value); c.Kind == yaml.ScalarNode && !input.IsNull(c) && masked != c.Value {
 					c.Value, c.Tag, c.Style = masked, "!!str", 0
 				}
 			}
@@ -586,27 +586,16 @@ func encode(doc *yaml.Node) ([]byte, error) {
 // lookup finds key in mapping m (following an alias to m), returning its key
 // and value nodes, the value with aliases followed; nils when absent.
 func lookup(m *yaml.Node, key string) (k, v *yaml.Node) {
-	m = deref(m)
+	m = input.Deref(m)
 	if m == nil || m.Kind != yaml.MappingNode {
 		return nil, nil
 	}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		if m.Content[i].Value == key {
-			return m.Content[i], deref(m.Content[i+1])
+			return m.Content[i], input.Deref(m.Content[i+1])
 		}
 	}
 	return nil, nil
-}
-
-func deref(n *yaml.Node) *yaml.Node {
-	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 100; i++ {
-		n = n.Alias
-	}
-	return n
-}
-
-func isNull(n *yaml.Node) bool {
-	return n != nil && n.Kind == yaml.ScalarNode && n.Tag == "!!null"
 }
 
 func strNode(s string) *yaml.Node {

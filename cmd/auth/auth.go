@@ -5,7 +5,7 @@ package auth
 
 import (
 	"bufio"
-	_ "embed"
+	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,6 +20,7 @@ import (
 	"github.com/dbgov/dbgov/client"
 	"github.com/dbgov/dbgov/cmd/arity"
 	"github.com/dbgov/dbgov/cmd/factory"
+	"github.com/dbgov/dbgov/cmd/helptext"
 	"github.com/dbgov/dbgov/config"
 	"github.com/dbgov/dbgov/internal/credstore"
 	"github.com/dbgov/dbgov/internal/exitcode"
@@ -27,40 +28,32 @@ import (
 	"github.com/dbgov/dbgov/output"
 )
 
-//go:embed help.txt
-var help string
+//go:embed help
+var help embed.FS
 
 // NewCmd builds the auth command group.
 func NewCmd(f *factory.Factory) *cobra.Command {
-	long := strings.Split(help, "\n--\n")
-	cmd := &cobra.Command{Use: "auth <command>", Short: "Log in, show who dbgov acts as, log out", Long: long[0]}
 	var insecure bool
-	login := &cobra.Command{
+	login := helptext.Command(help, &cobra.Command{
 		Use:   "login (--token - | --service-account EMAIL --service-key -) [--insecure-storage]",
 		Short: "Check a credential with the service and keep it in the keyring",
-		Long:  long[1],
-		Example: `  dbgov auth login --token -
-  pass show dbgov/ci-key | dbgov auth login --service-account ci@example.com --service-key -
-  dbgov --profile lab auth login --token - --insecure-storage < token.txt`,
-		Args: arity.Exact(0, "no arguments"),
-		RunE: func(cmd *cobra.Command, _ []string) error { return runLogin(cmd, f, insecure) },
-	}
-	login.Flags().BoolVar(&insecure, "insecure-storage", false, "keep the credential in the config file, in plain text, where no keyring can be reached")
-	cmd.AddCommand(login, &cobra.Command{
-		Use:     "status",
-		Short:   "Show the service, profile and identity commands act as",
-		Long:    long[2],
-		Example: "  dbgov auth status\n  dbgov --profile prod auth status -o json",
-		Args:    arity.Exact(0, "no arguments"),
-		RunE:    func(cmd *cobra.Command, _ []string) error { return runStatus(cmd, f) },
-	}, &cobra.Command{
-		Use:   "logout",
-		Short: "Remove the profile's credential and cached tokens",
-		Long:  long[3],
 		Args:  arity.Exact(0, "no arguments"),
-		RunE:  func(cmd *cobra.Command, _ []string) error { return runLogout(cmd, f) },
+		RunE:  func(cmd *cobra.Command, _ []string) error { return runLogin(cmd, f, insecure) },
 	})
-	return cmd
+	login.Flags().BoolVar(&insecure, "insecure-storage", false, "keep the credential in the config file, in plain text, where no keyring can be reached")
+	return helptext.Command(help, &cobra.Command{Use: "auth <command>", Short: "Log in, show who dbgov acts as, log out"}, login,
+		helptext.Command(help, &cobra.Command{
+			Use:   "status",
+			Short: "Show the service, profile and identity commands act as",
+			Args:  arity.Exact(0, "no arguments"),
+			RunE:  func(cmd *cobra.Command, _ []string) error { return runStatus(cmd, f) },
+		}),
+		helptext.Command(help, &cobra.Command{
+			Use:   "logout",
+			Short: "Remove the profile's credential and cached tokens",
+			Args:  arity.Exact(0, "no arguments"),
+			RunE:  func(cmd *cobra.Command, _ []string) error { return runLogout(cmd, f) },
+		}))
 }
 
 func runLogin(cmd *cobra.Command, f *factory.Factory, insecure bool) error {

@@ -6,11 +6,11 @@ package configcmd
 import (
 	"embed"
 	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/dbgov/dbgov/cmd/factory"
+	"github.com/dbgov/dbgov/cmd/helptext"
 	"github.com/dbgov/dbgov/config"
 	"github.com/dbgov/dbgov/internal/secret"
 )
@@ -20,23 +20,12 @@ var helpFiles embed.FS
 
 // NewCmd builds the config command group.
 func NewCmd(f *factory.Factory) *cobra.Command {
-	cmd := withHelp(&cobra.Command{
-		Use:                   "config <command>",
-		Short:                 "Read and edit dbgov's config file",
-		DisableFlagsInUseLine: true,
-	})
+	group := &cobra.Command{Use: "config <command>", Short: "Read and edit dbgov's config file", DisableFlagsInUseLine: true}
 	for _, sub := range []*cobra.Command{newViewCmd(f), newGetCmd(f), newSetCmd(f), newUnsetCmd(f),
 		newUseProfileCmd(f), newListProfilesCmd(f), newDeleteProfileCmd(f)} {
-		cmd.AddCommand(withHelp(sub))
+		group.AddCommand(helptext.Command(helpFiles, sub))
 	}
-	return cmd
-}
-
-// withHelp sets the long help and the examples of cmd from help/NAME.txt.
-func withHelp(cmd *cobra.Command) *cobra.Command {
-	text, _ := helpFiles.ReadFile("help/" + cmd.Name() + ".txt")
-	cmd.Long, cmd.Example, _ = strings.Cut(strings.TrimSpace(string(text)), "\n\nExamples:\n")
-	return cmd
+	return helptext.Command(helpFiles, group)
 }
 
 // open loads the config file and names the profile that the global flags

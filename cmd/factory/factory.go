@@ -139,6 +139,30 @@ func (f *Factory) newClient() (*client.Client, error) {
 	return f.ClientWith(a)
 }
 
+// Deps are what a verb's run takes from the factory: the streams, and the
+// printer and client, each made when first asked for.
+type Deps struct {
+	IO      *iostreams.IOStreams
+	Client  func() (*client.Client, error)
+	Printer func() (output.Printer, error)
+}
+
+// Deps returns the streams, client and printer of f.
+func (f *Factory) Deps() Deps {
+	return Deps{IO: f.IO, Client: f.Client, Printer: f.PrintFlags().ToPrinter}
+}
+
+// Connect makes the printer, then the client, so that bad output flags are
+// told before a missing URL or credential.
+func (d Deps) Connect() (output.Printer, *client.Client, error) {
+	p, err := d.Printer()
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := d.Client()
+	return p, c, err
+}
+
 // Auth returns the credential of the client Client made.
 func (f *Factory) Auth() Auth { return f.auth }
 
@@ -200,13 +224,13 @@ func (f *Factory) ClientWith(a Auth) (*client.Client, error) {
 	if s.Debug {
 		opts.Debug = f.IO.ErrOut
 	}
-	if f.IO.ErrTTY {
-		opts.Notice = func(msg string) { fmt.Fprintf(f.IO.ErrOut, "note: %s\n", msg) }
-	}
 	if f.Fleet {
 		opts.WrapTransport = func(rt http.RoundTripper) http.RoundTripper {
 			return fleet.Throttle(rt, client.DefaultRetryWait, client.DefaultMaxRetryWait)
 		}
+	}
+	if f.IO.ErrTTY {
+		opts.Notice = func(msg string) { fmt.Fprintf(f.IO.ErrOut, "note: %s\n", msg) }
 	}
 	c, err := client.New(opts)
 	if err != nil {

@@ -16,12 +16,8 @@ import (
 	"github.com/dbgov/dbgov/client"
 )
 
-// decodeStrict decodes one JSON object from data into v, a pointer to a
-// struct, the way protobuf JSON is parsed: field names are matched exactly,
-// an unknown field, a field given twice, a value of the wrong type, an
-// unknown enum name, malformed JSON or data after the object is refused with
-// an error naming it. Empty data is the empty object. null stands for the
-// zero value anywhere.
+// decodeStrict decodes a JSON object into v, a struct pointer, as strictly as
+// protobuf JSON: exact names, no unknown or repeated field, enum name or wrong type.
 func decodeStrict(data []byte, v any) error {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil
@@ -64,12 +60,11 @@ func decodeStrict(data []byte, v any) error {
 	return fmt.Errorf("field %q: expected %s, got %s", path, expected(sem.GoType), got)
 }
 
-// strictOptions refuse unknown fields and, for the enums the server checks,
-// unknown names. They are made on first use: start-up need not pay for them.
+// strictOptions refuse unknown fields and enum names; made on first use.
 var strictOptions = sync.OnceValue(func() json.Options {
 	return json.JoinOptions(json.RejectUnknownMembers(true), json.WithUnmarshalers(
 		json.UnmarshalFromFunc(func(dec *jsontext.Decoder, v any) error {
-			allowed, isEnum := enumValues(reflect.TypeOf(v).Elem())
+			allowed, isEnum := enums[reflect.TypeOf(v).Elem()]
 			if !isEnum || dec.PeekKind() != '"' {
 				return errors.ErrUnsupported // the default decoding
 			}
@@ -131,36 +126,20 @@ func expected(t reflect.Type) string {
 	return "an object"
 }
 
-// enumValues lists the names accepted for the enum types the server checks.
-// Enums whose set is open on the service (rule types, engines) are not checked.
-func enumValues(t reflect.Type) ([]string, bool) {
-	switch t {
-	case reflect.TypeFor[client.RevisionType]():
-		return enumNames(client.RevisionTypes()), true
-	case reflect.TypeFor[client.ObjectSchemaType]():
-		return enumNames(client.ObjectSchemaTypes()), true
-	case reflect.TypeFor[client.PolicyType]():
-		return append([]string{string(client.PolicyTypeUnspecified)}, enumNames(client.PolicyTypes())...), true
-	case reflect.TypeFor[client.UserState]():
-		return []string{"STATE_UNSPECIFIED", "ACTIVE", "DELETED"}, true
-	case reflect.TypeFor[client.UserType]():
-		return []string{"USER_TYPE_UNSPECIFIED", "USER", "SYSTEM_BOT", "SERVICE_ACCOUNT", "WORKLOAD_IDENTITY"}, true
-	case reflect.TypeFor[client.WorkloadProviderType]():
-		return []string{"PROVIDER_TYPE_UNSPECIFIED", "GITHUB", "GITLAB"}, true
-	case reflect.TypeFor[client.PolicyResourceType]():
-		return []string{"RESOURCE_TYPE_UNSPECIFIED", "WORKSPACE", "ENVIRONMENT", "PROJECT"}, true
-	case reflect.TypeFor[client.AdminDataSourceRestriction]():
-		return []string{"RESTRICTION_UNSPECIFIED", "FALLBACK", "DISALLOW"}, true
-	case reflect.TypeFor[client.IdentityProviderType]():
-		return []string{"IDENTITY_PROVIDER_TYPE_UNSPECIFIED", "OAUTH2", "OIDC", "LDAP"}, true
-	case reflect.TypeFor[client.OAuth2AuthStyle]():
-		return []string{"OAUTH2_AUTH_STYLE_UNSPECIFIED", "IN_PARAMS", "IN_HEADER"}, true
-	case reflect.TypeFor[client.LDAPSecurityProtocol]():
-		return []string{"SECURITY_PROTOCOL_UNSPECIFIED", "START_TLS", "LDAPS"}, true
-	case reflect.TypeFor[client.RuleLevel]():
-		return []string{"LEVEL_UNSPECIFIED", "ERROR", "WARNING"}, true
-	}
-	return nil, false
+// enums lists the names of the enum types whose set is closed on the service.
+var enums = map[reflect.Type][]string{
+	reflect.TypeFor[client.RevisionType]():               enumNames(client.RevisionTypes()),
+	reflect.TypeFor[client.ObjectSchemaType]():           enumNames(client.ObjectSchemaTypes()),
+	reflect.TypeFor[client.PolicyType]():                 append([]string{string(client.PolicyTypeUnspecified)}, enumNames(client.PolicyTypes())...),
+	reflect.TypeFor[client.UserState]():                  {"STATE_UNSPECIFIED", "ACTIVE", "DELETED"},
+	reflect.TypeFor[client.UserType]():                   {"USER_TYPE_UNSPECIFIED", "USER", "SYSTEM_BOT", "SERVICE_ACCOUNT", "WORKLOAD_IDENTITY"},
+	reflect.TypeFor[client.WorkloadProviderType]():       {"PROVIDER_TYPE_UNSPECIFIED", "GITHUB", "GITLAB"},
+	reflect.TypeFor[client.PolicyResourceType]():         {"RESOURCE_TYPE_UNSPECIFIED", "WORKSPACE", "ENVIRONMENT", "PROJECT"},
+	reflect.TypeFor[client.AdminDataSourceRestriction](): {"RESTRICTION_UNSPECIFIED", "FALLBACK", "DISALLOW"},
+	reflect.TypeFor[client.IdentityProviderType]():       {"IDENTITY_PROVIDER_TYPE_UNSPECIFIED", "OAUTH2", "OIDC", "LDAP"},
+	reflect.TypeFor[client.OAuth2AuthStyle]():            {"OAUTH2_AUTH_STYLE_UNSPECIFIED", "IN_PARAMS", "IN_HEADER"},
+	reflect.TypeFor[client.LDAPSecurityProtocol]():       {"SECURITY_PROTOCOL_UNSPECIFIED", "START_TLS", "LDAPS"},
+	reflect.TypeFor[client.RuleLevel]():                  {"LEVEL_UNSPECIFIED", "ERROR", "WARNING"},
 }
 
 func enumNames[T ~string](values []T) []string {

@@ -214,3 +214,19 @@ func TestClassify_anExpiredTokenSaysToLogInAgain(t *testing.T) {
 		})
 	}
 }
+
+func TestWriteColour_errorRedHintDim(t *testing.T) {
+	var b strings.Builder
+	err := &client.APIError{HTTPStatus: 403, CodeName: "PERMISSION_DENIED", Message: "no"}
+	if code := WriteColour(&b, err, false, true); code != Permission {
+		t.Fatalf("code %d, want %d", code, Permission)
+	}
+	if got := b.String(); !strings.HasPrefix(got, "\x1b[31mdbgov: ") || !strings.Contains(got, "\x1b[2mhint: ") {
+		t.Errorf("got %q, want a red error line and a dim hint", got)
+	}
+	b.Reset()
+	WriteColour(&b, err, false, false)
+	if strings.Contains(b.String(), "\x1b") {
+		t.Errorf("colour off printed escapes: %q", b.String())
+	}
+}

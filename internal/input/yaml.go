@@ -25,7 +25,7 @@ func fromYAML(name string, data []byte) ([]byte, lineFunc, error) {
 	if err := dec.Decode(&more); err != io.EOF {
 		return nil, nil, invalidf("%s holds more than one YAML document (---); give one", name)
 	}
-	if len(doc.Content) == 0 || isNull(doc.Content[0]) {
+	if len(doc.Content) == 0 || IsNull(doc.Content[0]) {
 		return []byte("null"), nil, nil
 	}
 	root := doc.Content[0]
@@ -53,7 +53,7 @@ func writeYAML(enc *jsontext.Encoder, n *yaml.Node, path jsontext.Pointer) error
 	if enc.OutputOffset() > 16<<20 {
 		return errors.New("its aliases expand it beyond 16 MiB")
 	}
-	switch n = deref(n); n.Kind {
+	switch n = Deref(n); n.Kind {
 	case yaml.MappingNode:
 		keys, values, err := mapping(n, path)
 		if err == nil {
@@ -103,8 +103,8 @@ func mapping(m *yaml.Node, path jsontext.Pointer) ([]string, map[string]*yaml.No
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
 		switch {
-		case k.Tag == "!!merge" && deref(v).Kind == yaml.SequenceNode:
-			merged = append(merged, deref(v).Content...)
+		case k.Tag == "!!merge" && Deref(v).Kind == yaml.SequenceNode:
+			merged = append(merged, Deref(v).Content...)
 		case k.Tag == "!!merge":
 			merged = append(merged, v)
 		case values[k.Value] != nil:
@@ -114,7 +114,7 @@ func mapping(m *yaml.Node, path jsontext.Pointer) ([]string, map[string]*yaml.No
 		}
 	}
 	for _, src := range merged {
-		if src = deref(src); src.Kind != yaml.MappingNode {
+		if src = Deref(src); src.Kind != yaml.MappingNode {
 			continue
 		}
 		ks, vs, err := mapping(src, path)
@@ -135,7 +135,7 @@ func mapping(m *yaml.Node, path jsontext.Pointer) ([]string, map[string]*yaml.No
 func yamlLine(n *yaml.Node, p jsontext.Pointer) int {
 	for tok := range p.Tokens() {
 		var next *yaml.Node
-		switch n = deref(n); n.Kind {
+		switch n = Deref(n); n.Kind {
 		case yaml.MappingNode:
 			for i := 0; i+1 < len(n.Content) && next == nil; i += 2 {
 				if n.Content[i].Value == tok {
@@ -167,14 +167,16 @@ func findAlias(n *yaml.Node) *yaml.Node {
 	return nil
 }
 
-func deref(n *yaml.Node) *yaml.Node {
+// Deref follows the aliases from n to the node they stand for.
+func Deref(n *yaml.Node) *yaml.Node {
 	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 100; i++ {
 		n = n.Alias
 	}
 	return n
 }
 
-func isNull(n *yaml.Node) bool {
+// IsNull reports whether n is a YAML null.
+func IsNull(n *yaml.Node) bool {
 	return n != nil && n.Kind == yaml.ScalarNode && n.Tag == "!!null"
 }
 
