@@ -230,7 +230,7 @@ func (f *Factory) ClientWith(a Auth) (*client.Client, error) {
 		}
 	}
 	if f.IO.ErrTTY {
-		opts.Notice = func(msg string) { fmt.Fprintf(f.IO.ErrOut, "%s\n", msg) }
+		opts.Notice = func(msg string) { fmt.Fprintf(f.IO.ErrOut, "note: %s\n", msg) }
 	}
 	c, err := client.New(opts)
 	if err != nil {
