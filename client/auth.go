@@ -87,7 +87,7 @@ func (c *Client) cachedToken() string {
 		return ""
 	}
 	c.log.notef("using the cached token of service account %s", c.account)
-	c.secrets.add(token)
+	c.secrets.Add(token)
 	c.mu.Lock()
 	c.accountToken = token
 	c.mu.Unlock()
@@ -123,7 +123,7 @@ func (c *Client) login(ctx context.Context) (string, error) {
 			Err: errors.New(problem),
 		})
 	}
-	c.secrets.add(login.Token)
+	c.secrets.Add(login.Token)
 	c.mu.Lock()
 	c.accountToken = login.Token
 	c.mu.Unlock()

@@ -47,7 +47,7 @@ func BenchmarkBatchGetUsers_25MB(b *testing.B) {
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
 	for b.Loop() {
-		list, raw, err := c.BatchGetUsers(context.Background(), []string{"a@example.com"})
+		list, raw, err := batchGetUsers(context.Background(), c, []string{"a@example.com"})
 		if err != nil || len(raw) != len(body) || len(list.Users) == 0 {
 			b.Fatalf("got %d bytes, %v", len(raw), err)
 		}

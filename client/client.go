@@ -4,6 +4,8 @@
 package client
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -16,11 +18,15 @@ import (
 	"net/url"
 	"os"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/go-resty/resty/v2"
+	"golang.org/x/net/http/httpguts"
+
+	"github.com/dbgov/dbgov/internal/secret"
 )
 
 // Defaults of Options.
@@ -33,7 +39,9 @@ const (
 	DefaultRetryWait = 500 * time.Millisecond
 	// DefaultMaxRetryWait caps a backoff when Options.MaxRetryWait is 0.
 	DefaultMaxRetryWait = 10 * time.Second
-	maxRedirects        = 10
+	// DefaultMaxResponseSize caps an answer when Options.MaxResponseSize is 0.
+	DefaultMaxResponseSize = 256 << 20
+	maxRedirects           = 10
 )
 
 // Options configure a Client.
@@ -48,10 +56,13 @@ type Options struct {
 	// ServiceKey is the service account's key, sent as its password.
 	ServiceKey string
 	// Headers are extra headers sent with every request (for an access proxy,
-	// say); their values are kept out of the debug log and off other hosts.
+	// say), never to another origin; the values of those named like a
+	// credential are kept out of every message.
 	Headers http.Header
-	// Timeout limits each attempt of a request; 0 means 30s.
+	// Timeout limits each attempt of a request, its answer read whole; 0 means 30s.
 	Timeout time.Duration
+	// MaxResponseSize caps an answer, counted once decompressed; 0 means 256 MiB.
+	MaxResponseSize int64
 	// InsecureSkipTLSVerify turns off the check of the server's certificate.
 	InsecureSkipTLSVerify bool
 	// CACertFile names a PEM bundle of extra trusted CAs.
@@ -62,7 +73,10 @@ type Options struct {
 	// when credentials first go over plain http:// to a host that is not
 	// loopback.
 	Warn func(msg string)
-	// Debug, when not nil, receives a log of each exchange with credentials redacted.
+	// Notice, when not nil, receives news a person waiting at a terminal
+	// wants, such as a long wait before a retry.
+	Notice func(msg string)
+	// Debug, when not nil, receives a log of each exchange with credentials masked.
 	Debug io.Writer
 	// MaxRetries bounds the retries of a request (a GET on 429, 502, 503, 504 or
 	// a lost connection; any request that could not connect); 0 means 3, a
@@ -86,25 +100,27 @@ type Options struct {
 type Client struct {
 	base         string // scheme://host[/prefix], without a trailing slash
 	rc           *resty.Client
+	transport    *answerReader
 	headers      http.Header // extra headers, canonical names
 	userAgent    string
 	token        string
 	account      string
 	key          string
 	timeout      time.Duration
+	maxSize      int64
 	maxRetries   int
 	retryWait    time.Duration
 	maxRetryWait time.Duration
 	log          *debugLog // nil when debugging is off
-	// secrets are the credentials this client knows, kept out of its
-	// errors and its debug log.
-	secrets *secretScrubber
+	notice       func(string)
+	// secrets masks the credentials this client knows in its errors and log.
+	secrets *secret.Scrubber
 
-	// plainRemote is set when the base address is plain http:// to a host
-	// that is not loopback; warn hears of it once credentials go there.
-	plainRemote bool
-	warn        func(string)
-	warnOnce    sync.Once
+	// plainHost is the host of a base address that is plain http:// to a
+	// host that is not loopback; warn hears of it once credentials go there.
+	plainHost string
+	warn      func(string)
+	warnOnce  sync.Once
 
 	loginMu sync.Mutex // held during a login
 	mu      sync.Mutex // guards accountToken
@@ -133,58 +149,39 @@ func New(opts Options) (*Client, error) {
 	c := &Client{
 		base:         base,
 		headers:      headers,
-		userAgent:    opts.UserAgent,
+		userAgent:    cmp.Or(opts.UserAgent, "dbgov"),
 		token:        opts.Token,
 		account:      opts.ServiceAccount,
 		key:          opts.ServiceKey,
-		timeout:      opts.Timeout,
-		maxRetries:   opts.MaxRetries,
-		retryWait:    opts.RetryWait,
-		maxRetryWait: opts.MaxRetryWait,
+		timeout:      cmp.Or(max(opts.Timeout, 0), DefaultTimeout),
+		maxSize:      cmp.Or(max(opts.MaxResponseSize, 0), DefaultMaxResponseSize),
+		maxRetries:   cmp.Or(max(opts.MaxRetries, -1), DefaultMaxRetries),
+		retryWait:    cmp.Or(max(opts.RetryWait, 0), DefaultRetryWait),
+		maxRetryWait: cmp.Or(max(opts.MaxRetryWait, 0), DefaultMaxRetryWait),
+		notice:       opts.Notice,
 		tokens:       opts.TokenCache,
+		secrets:      &secret.Scrubber{},
 	}
-	if c.userAgent == "" {
-		c.userAgent = "dbgov"
+	c.maxRetries = max(c.maxRetries, 0)
+	u, _ := url.Parse(base)
+	if u.Scheme == "http" && !isLoopback(u.Hostname()) {
+		c.plainHost, c.warn = u.Host, opts.Warn
 	}
-	if u, err := url.Parse(base); err == nil && u.Scheme == "http" && !isLoopback(u.Hostname()) {
-		c.plainRemote, c.warn = true, opts.Warn
+	c.secrets.Add(opts.Token, opts.ServiceKey)
+	if pw, ok := u.User.Password(); ok {
+		c.secrets.Add(pw)
+	} else if u.User != nil {
+		c.secrets.Add(u.User.Username())
 	}
-	if c.timeout <= 0 {
-		c.timeout = DefaultTimeout
-	}
-	switch {
-	case c.maxRetries == 0:
-		c.maxRetries = DefaultMaxRetries
-	case c.maxRetries < 0:
-		c.maxRetries = 0
-	}
-	if c.retryWait <= 0 {
-		c.retryWait = DefaultRetryWait
-	}
-	if c.maxRetryWait <= 0 {
-		c.maxRetryWait = DefaultMaxRetryWait
-	}
-	c.secrets = &secretScrubber{}
-	c.secrets.add(opts.Token)
-	c.secrets.add(opts.ServiceKey)
-	for _, values := range headers {
-		for _, v := range values {
-			c.secrets.add(v)
+	for name, values := range headers {
+		if secret.IsHeader(name) {
+			c.secrets.Add(values...)
 		}
 	}
 	if opts.Debug != nil {
-		c.log = newDebugLog(opts.Debug, headers, c.secrets)
+		c.log = &debugLog{w: opts.Debug, scrub: c.secrets}
 	}
-
-	transport := http.DefaultTransport.(*http.Transport).Clone()
-	transport.TLSClientConfig = tlsConfig
-	var rt http.RoundTripper = transport
-	if opts.WrapTransport != nil {
-		rt = opts.WrapTransport(rt)
-	}
-	c.rc = resty.NewWithClient(&http.Client{Transport: rt, CheckRedirect: c.checkRedirect}).
-		SetLogger(discardLogger{}).
-		SetPreRequestHook(watchBody)
+	c.rc = c.newResty(tlsConfig, opts.WrapTransport)
 	return c, nil
 }
 
@@ -196,16 +193,19 @@ func normalizeBaseURL(raw string) (string, error) {
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		return "", fmt.Errorf("%w: service URL %q: %v", ErrInvalidOptions, redactURL(raw), err)
+		return "", fmt.Errorf("%w: service URL %q: %v", ErrInvalidOptions, secret.URL(raw), err)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return "", fmt.Errorf("%w: service URL %q must begin with http:// or https://", ErrInvalidOptions, redactURL(raw))
+		return "", fmt.Errorf("%w: service URL %q must begin with http:// or https://", ErrInvalidOptions, secret.URL(raw))
 	}
 	if u.Host == "" {
-		return "", fmt.Errorf("%w: service URL %q has no host", ErrInvalidOptions, redactURL(raw))
+		return "", fmt.Errorf("%w: service URL %q has no host", ErrInvalidOptions, secret.URL(raw))
 	}
-	if u.RawQuery != "" || u.ForceQuery || u.Fragment != "" {
-		return "", fmt.Errorf("%w: service URL %q may not hold a query or fragment", ErrInvalidOptions, redactURL(raw))
+	if u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || strings.HasSuffix(raw, "#") {
+		return "", fmt.Errorf("%w: service URL %q may not hold a query or fragment", ErrInvalidOptions, secret.URL(raw))
+	}
+	if port, err := strconv.Atoi(u.Port()); u.Port() != "" && (err != nil || port < 1 || port > 65535) {
+		return "", fmt.Errorf("%w: service URL %q: port %s is out of range (1-65535)", ErrInvalidOptions, secret.URL(raw), u.Port())
 	}
 	base := strings.TrimRight(u.String(), "/")
 	base = strings.TrimSuffix(base, "/v1")
@@ -216,19 +216,12 @@ func normalizeBaseURL(raw string) (string, error) {
 func checkHeaders(h http.Header) (http.Header, error) {
 	out := make(http.Header, len(h))
 	for name, values := range h {
-		if name == "" {
-			return nil, fmt.Errorf("%w: a header has no name", ErrInvalidOptions)
-		}
-		for _, c := range []byte(name) {
-			if c <= ' ' || c >= 0x7f || strings.IndexByte(`"(),/:;<=>?@[\]{}`, c) >= 0 {
-				return nil, fmt.Errorf("%w: header name %q is not valid", ErrInvalidOptions, name)
-			}
+		if !httpguts.ValidHeaderFieldName(name) {
+			return nil, fmt.Errorf("%w: header name %q is not valid", ErrInvalidOptions, name)
 		}
 		for _, v := range values {
-			for _, c := range []byte(v) {
-				if (c < ' ' && c != '\t') || c == 0x7f {
-					return nil, fmt.Errorf("%w: the value of header %s holds a control character", ErrInvalidOptions, name)
-				}
+			if !httpguts.ValidHeaderFieldValue(v) {
+				return nil, fmt.Errorf("%w: the value of header %s holds a control character", ErrInvalidOptions, name)
 			}
 		}
 		canonical := http.CanonicalHeaderKey(name)
@@ -243,7 +236,7 @@ func newTLSConfig(insecure bool, caFile string) (*tls.Config, error) {
 	if caFile == "" {
 		return cfg, nil
 	}
-	pem, err := os.ReadFile(caFile)
+	pem, err := readCABundle(caFile)
 	if err != nil {
 		return nil, fmt.Errorf("%w: read CA bundle: %v", ErrInvalidOptions, err)
 	}
@@ -258,6 +251,23 @@ func newTLSConfig(insecure bool, caFile string) (*tls.Config, error) {
 	return cfg, nil
 }
 
+// maxCABundle bounds the CA bundle read: far above any real bundle, and no
+// more than a device or a FIFO given by mistake can make dbgov read.
+const maxCABundle = 1 << 20
+
+func readCABundle(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	pem, err := io.ReadAll(io.LimitReader(f, maxCABundle+1))
+	if err == nil && len(pem) > maxCABundle {
+		err = fmt.Errorf("%s is larger than 1 MiB", path)
+	}
+	return pem, err
+}
+
 // URL returns the full URL r would be sent to.
 func (c *Client) URL(r *Request) string {
 	u := c.base + r.Path
@@ -270,10 +280,10 @@ func (c *Client) URL(r *Request) string {
 	return u
 }
 
-// DisplayURL is URL with the password of the base address, if any, hidden:
-// what may be shown to a person or a log (--dry-run).
+// DisplayURL is URL with the user information of the base address, if
+// any, hidden: what may be shown to a person or a log (--dry-run).
 func (c *Client) DisplayURL(r *Request) string {
-	return redactURL(c.URL(r))
+	return secret.URL(c.URL(r))
 }
 
 // Do sends any /v1 request with the client's credentials, retries and
@@ -319,26 +329,17 @@ func decodeBody(r *Request, res *response, out any) error {
 	invalid := func(err error) error {
 		return &InvalidResponseError{Method: r.Method, Path: r.Path, HTTPStatus: res.status, ContentType: res.header.Get("Content-Type"), Err: err}
 	}
-	first := -1
-	for i, b := range res.body {
-		if b != ' ' && b != '\t' && b != '\n' && b != '\r' {
-			first = i
-			break
-		}
-	}
-	if out == nil {
-		if first >= 0 && !json.Valid(res.body) {
-			return invalid(errors.New("the body is not valid JSON"))
-		}
-		return nil
-	}
+	trimmed := bytes.TrimLeft(res.body, " \t\n\r")
 	switch {
-	case first < 0:
+	case out == nil && len(trimmed) > 0 && !json.Valid(res.body):
+		return invalid(errors.New("the body is not valid JSON"))
+	case out == nil:
+		return nil
+	case len(trimmed) == 0:
 		return invalid(errors.New("the body is empty, expected a JSON object"))
-	case res.body[first] != '{':
+	case trimmed[0] != '{':
 		return invalid(errors.New("the body is not a JSON object"))
 	}
-	defer gcHeadroom(len(res.body))()
 	if err := json.Unmarshal(res.body, out); err != nil {
 		var typeErr *json.UnmarshalTypeError
 		if errors.As(err, &typeErr) && typeErr.Field != "" {
@@ -354,25 +355,18 @@ func decodeBody(r *Request, res *response, out any) error {
 
 // jsonKind names the kind of JSON value a Go type decodes from.
 func jsonKind(t reflect.Type) string {
-	if t == nil {
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch {
+	case t == nil:
 		return "another type"
-	}
-	switch t.Kind() {
-	case reflect.String:
-		return "a string"
-	case reflect.Bool:
-		return "a boolean"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+	case t.Kind() >= reflect.Int && t.Kind() <= reflect.Float64:
 		return "a number"
-	case reflect.Slice, reflect.Array:
-		return "an array"
-	case reflect.Struct, reflect.Map:
-		return "an object"
-	case reflect.Pointer:
-		return jsonKind(t.Elem())
 	}
-	return "another type"
+	kinds := map[reflect.Kind]string{reflect.String: "a string", reflect.Bool: "a boolean",
+		reflect.Slice: "an array", reflect.Array: "an array", reflect.Struct: "an object", reflect.Map: "an object"}
+	return cmp.Or(kinds[t.Kind()], "another type")
 }
 
 // explainedError says in its own words what a wrapped error means.
@@ -402,11 +396,10 @@ func isLoopback(host string) bool {
 
 // warnPlainHTTP warns, once, that credentials are about to go over plain
 // http:// to another host: anyone on the network between can read them.
-func (c *Client) warnPlainHTTP(host string) {
-	if c.warn == nil {
-		return
-	}
+func (c *Client) warnPlainHTTP() {
 	c.warnOnce.Do(func() {
-		c.warn(fmt.Sprintf("credentials are sent over plain http:// to %s; anyone on the network can read them, use https://", host))
+		if c.warn != nil {
+			c.warn(fmt.Sprintf("credentials are sent over plain http:// to %s; anyone on the network can read them, use https://", c.plainHost))
+		}
 	})
 }

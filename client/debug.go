@@ -3,65 +3,69 @@ package client
 import (
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/dbgov/dbgov/internal/secret"
+	"github.com/dbgov/dbgov/output"
 )
 
 // maxLoggedBody is how much of a body the debug log shows.
 const maxLoggedBody = 64 << 10
 
-// debugLog writes each exchange to a writer, credentials redacted. Its
-// methods do nothing on a nil *debugLog, so callers need not check.
+// debugLog writes each exchange to a writer: credentials masked, bodies cut
+// at maxLoggedBody, control characters escaped. Its methods do nothing on a
+// nil *debugLog.
 type debugLog struct {
-	mu     sync.Mutex
-	w      io.Writer
-	secret map[string]bool // canonical names of headers whose values are hidden
-	scrub  *secretScrubber // shared with the client
+	mu    sync.Mutex
+	w     io.Writer
+	scrub *secret.Scrubber
 }
 
-// newDebugLog returns a log to w hiding the standard credential headers, the
-// values of the extra headers and the secrets scrub knows.
-func newDebugLog(w io.Writer, extra http.Header, scrub *secretScrubber) *debugLog {
-	l := &debugLog{w: w, secret: map[string]bool{}, scrub: scrub}
-	for _, name := range sensitiveHeaders {
-		l.secret[name] = true
-	}
-	for name := range extra {
-		l.secret[http.CanonicalHeaderKey(name)] = true
-	}
-	return l
-}
-
-// request logs an attempt about to be sent.
-func (l *debugLog) request(method, target string, header http.Header, body []byte) {
-	if l == nil {
-		return
-	}
-	var b strings.Builder
-	b.WriteString("> " + method + " " + redactURL(target) + "\n")
-	l.writeHeader(&b, "> ", header)
-	b.WriteString(">\n")
-	writeBody(&b, body)
-	l.emit(b.String())
+// request logs a request about to be sent, with its body.
+func (l *debugLog) request(req *http.Request, body []byte) {
+	l.entry(">", req.Method+" "+secret.URL(req.URL.String()), req.Header, body)
 }
 
 // response logs an answer.
-func (l *debugLog) response(status string, header http.Header, body []byte, elapsed time.Duration) {
+func (l *debugLog) response(resp *http.Response, body []byte, elapsed time.Duration) {
+	l.entry("<", resp.Status+" ("+elapsed.Round(time.Millisecond).String()+")", resp.Header, body)
+}
+
+// entry logs a first line, the header lines in name order with credentials
+// masked, and the body: masked first, then cut at maxLoggedBody, so that a
+// cut never leaves part of a secret.
+func (l *debugLog) entry(mark, first string, header http.Header, body []byte) {
 	if l == nil {
 		return
 	}
 	var b strings.Builder
-	b.WriteString("< " + status + " (" + elapsed.Round(time.Millisecond).String() + ")\n")
-	l.writeHeader(&b, "< ", header)
-	b.WriteString("<\n")
-	writeBody(&b, body)
+	b.WriteString(mark + " " + first + "\n")
+	for _, name := range slices.Sorted(maps.Keys(header)) {
+		for _, v := range header[name] {
+			switch {
+			case secret.IsHeader(name):
+				v = secret.Mask
+			case name == "Location" || name == "Content-Location":
+				v = secret.URL(v)
+			}
+			b.WriteString(mark + " " + name + ": " + v + "\n")
+		}
+	}
+	b.WriteString(mark + "\n")
+	if len(body) > 0 {
+		shown := l.scrub.String(string(body[:min(len(body), 2*maxLoggedBody)]))
+		b.WriteString(shown[:min(len(shown), maxLoggedBody)] + "\n")
+		if len(body) > maxLoggedBody {
+			b.WriteString("[body truncated: " + strconv.Itoa(len(body)) + " bytes, the first " + strconv.Itoa(maxLoggedBody) + " shown]\n")
+		}
+		b.WriteString("\n")
+	}
 	l.emit(b.String())
 }
 
@@ -73,18 +77,6 @@ func (l *debugLog) failure(err error, elapsed time.Duration) {
 	l.emit("< no answer after " + elapsed.Round(time.Millisecond).String() + ": " + err.Error() + "\n\n")
 }
 
-// redirect logs a redirect being followed.
-func (l *debugLog) redirect(to *url.URL, foreign bool) {
-	if l == nil {
-		return
-	}
-	note := "* following redirect to " + to.Redacted()
-	if foreign {
-		note += " (another host: credentials and extra headers dropped)"
-	}
-	l.emit(note + "\n")
-}
-
 // notef logs a decision such as a retry.
 func (l *debugLog) notef(format string, args ...any) {
 	if l == nil {
@@ -93,88 +85,13 @@ func (l *debugLog) notef(format string, args ...any) {
 	l.emit("* " + fmt.Sprintf(format, args...) + "\n")
 }
 
-// emit writes one entry, with known secrets scrubbed and control characters escaped.
+// emit writes one entry, scrubbed, each line's control characters escaped.
 func (l *debugLog) emit(s string) {
+	lines := strings.Split(l.scrub.String(s), "\n")
+	for i, line := range lines {
+		lines[i] = output.EscapeControl(line)
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	_, _ = io.WriteString(l.w, escapeControls(l.scrub.scrub(s)))
-}
-
-// writeHeader writes header lines in name order, secret values redacted.
-func (l *debugLog) writeHeader(b *strings.Builder, prefix string, header http.Header) {
-	names := make([]string, 0, len(header))
-	for name := range header {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	for _, name := range names {
-		for _, v := range header[name] {
-			switch canonical := http.CanonicalHeaderKey(name); {
-			case l.secret[canonical]:
-				v = redacted
-			case canonical == "Location" || canonical == "Content-Location":
-				v = redactURL(v) // a redirect may carry a password
-			}
-			b.WriteString(prefix + name + ": " + v + "\n")
-		}
-	}
-}
-
-// writeBody writes a body, its secret JSON fields redacted and cut at maxLoggedBody.
-func writeBody(b *strings.Builder, body []byte) {
-	if len(body) == 0 {
-		return
-	}
-	shown := body
-	if len(shown) > maxLoggedBody {
-		shown = shown[:maxLoggedBody]
-	}
-	b.Write(redactJSON(shown))
-	b.WriteString("\n")
-	if len(body) > len(shown) {
-		b.WriteString("[body truncated: " + strconv.Itoa(len(body)-len(shown)) + " more bytes of " + strconv.Itoa(len(body)) + " not shown]\n")
-	}
-	b.WriteString("\n")
-}
-
-// redactURL hides the password of a URL's user information.
-func redactURL(target string) string {
-	u, err := url.Parse(target)
-	if err != nil {
-		return target
-	}
-	return u.Redacted()
-}
-
-// escapeControls escapes control characters (other than newline and tab)
-// and invalid UTF-8, so that a server cannot drive the terminal through the log.
-func escapeControls(s string) string {
-	clean := true
-	for _, r := range s {
-		if r == utf8.RuneError || (r != '\n' && r != '\t' && (unicode.IsControl(r) || unicode.Is(unicode.Cf, r))) {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size <= 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r != '\n' && r != '\t' && (unicode.IsControl(r) || unicode.Is(unicode.Cf, r)):
-			if r < 0x100 {
-				fmt.Fprintf(&b, `\x%02x`, r)
-			} else {
-				fmt.Fprintf(&b, `\u%04x`, r)
-			}
-		default:
-			b.WriteString(s[i : i+size])
-		}
-		i += size
-	}
-	return b.String()
+	_, _ = io.WriteString(l.w, strings.Join(lines, "\n"))
 }

@@ -2,6 +2,7 @@ package client
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,9 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
+
+	"github.com/dbgov/dbgov/internal/secret"
 )
 
 // ErrNoCredentials is wrapped by the error of a request that needs credentials
@@ -47,9 +51,11 @@ func (e *APIError) Error() string {
 	return e.Message + " (HTTP " + strconv.Itoa(e.HTTPStatus) + " " + e.CodeName + ")"
 }
 
-// InvalidResponseError is a 2xx answer whose body is not the expected JSON.
+// InvalidResponseError is an answer that cannot be taken: a 2xx body that is
+// not the expected JSON, a redirect not followed, an answer too large.
 type InvalidResponseError struct {
-	// Method is the method of the request answered.
+	// Method is the method of the request answered, "" when the answer is
+	// refused whatever the request was.
 	Method string
 	// Path is the escaped path of the request answered.
 	Path string
@@ -63,6 +69,9 @@ type InvalidResponseError struct {
 
 // Error returns a message starting with "invalid response".
 func (e *InvalidResponseError) Error() string {
+	if e.Method == "" {
+		return "invalid response: " + e.Err.Error()
+	}
 	return fmt.Sprintf("invalid response to %s %s (HTTP %d, %s): %v", e.Method, e.Path, e.HTTPStatus, describeContentType(e.ContentType), e.Err)
 }
 
@@ -84,6 +93,8 @@ type TransportError struct {
 	SentNothing bool
 	// Err is the underlying error.
 	Err error
+	// retry tells whether another attempt may get an answer.
+	retry bool
 }
 
 // Error returns the short message.
@@ -110,31 +121,8 @@ func CodeName(code int) string {
 
 // codeForStatus reads the service's mapping from gRPC code to HTTP status backwards.
 func codeForStatus(status int) int {
-	switch status {
-	case http.StatusBadRequest:
-		return 3
-	case http.StatusUnauthorized:
-		return 16
-	case http.StatusForbidden:
-		return 7
-	case http.StatusNotFound:
-		return 5
-	case http.StatusConflict:
-		return 6
-	case http.StatusTooManyRequests:
-		return 8
-	case 499:
-		return 1
-	case http.StatusInternalServerError:
-		return 13
-	case http.StatusNotImplemented:
-		return 12
-	case http.StatusBadGateway, http.StatusServiceUnavailable:
-		return 14
-	case http.StatusGatewayTimeout:
-		return 4
-	}
-	return 2
+	codes := map[int]int{400: 3, 401: 16, 403: 7, 404: 5, 409: 6, 429: 8, 499: 1, 500: 13, 501: 12, 502: 14, 503: 14, 504: 4}
+	return cmp.Or(codes[status], 2)
 }
 
 // errorBody is the service's error body, each field kept raw so that one field
@@ -250,4 +238,25 @@ func mediaType(contentType string) string {
 		}
 	}
 	return m
+}
+
+// maxMessage is the length from which the service's message is cut.
+const maxMessage = 2 << 10
+
+// cleanAPIError keeps credentials out of an error the service sent (those
+// the client knows, which the service may echo, and the values of secret
+// fields quoted in its message or details) and cuts a long message.
+func (c *Client) cleanAPIError(e *APIError) {
+	if e.Message = c.secrets.String(e.Message); len(e.Message) > maxMessage {
+		cut := maxMessage
+		for !utf8.RuneStart(e.Message[cut]) {
+			cut--
+		}
+		e.Message = e.Message[:cut] + "…"
+	}
+	for i, d := range e.Details {
+		if e.Details[i] = json.RawMessage(c.secrets.String(string(d))); !json.Valid(e.Details[i]) {
+			e.Details[i] = json.RawMessage(`"` + secret.Mask + `"`)
+		}
+	}
 }

@@ -216,7 +216,7 @@ func wantInvalidResponse(t *testing.T, err error) {
 func TestBatchGetUsers_wrongShapeIsInvalidResponse(t *testing.T) {
 	svc := newFakeService(t, answerWith(http.StatusOK, `{"users":"x"}`))
 	c := newTestClient(t, svc.URL)
-	_, _, err := c.BatchGetUsers(context.Background(), []string{"a@x.com"})
+	_, _, err := batchGetUsers(context.Background(), c, []string{"a@x.com"})
 	wantInvalidResponse(t, err)
 }
 
@@ -383,7 +383,7 @@ func TestSend_extraAuthorizationHeaderStandsInForCredentials(t *testing.T) {
 func TestInvalidResponseError_keepsTheCause(t *testing.T) {
 	svc := newFakeService(t, answerWith(http.StatusOK, `{"diff": 1}`))
 	c := newTestClient(t, svc.URL)
-	_, _, err := c.DiffSchema(context.Background(), DatabaseName{"i", "d"}, "c", &DiffSchemaRequest{Schema: "x"})
+	_, _, err := diffSchema(context.Background(), c, DatabaseName{"i", "d"}, "c", &DiffSchemaRequest{Schema: "x"})
 	var typeErr *json.UnmarshalTypeError
 	if !errors.As(err, &typeErr) {
 		t.Errorf("err = %v, want it to wrap the decoding error", err)

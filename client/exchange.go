@@ -2,6 +2,7 @@ package client
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -19,6 +20,8 @@ import (
 	"time"
 
 	"github.com/go-resty/resty/v2"
+
+	"github.com/dbgov/dbgov/internal/secret"
 )
 
 // response is a received answer, its body read whole.
@@ -28,142 +31,95 @@ type response struct {
 	body   []byte
 }
 
-// exchange sends r until it gets a 2xx answer, retrying what may be retried,
-// and returns the answer, or the error of the last attempt: an *APIError for
-// a non-2xx answer, a *TransportError for no answer.
+// exchangeState is what the hooks of one exchange share: the request, the
+// answer of the latest hop and the wait before the next attempt.
+type exchangeState struct {
+	r      *Request
+	answer []byte
+	wait   time.Duration
+}
+
+type stateKey struct{}
+
+func stateOf(ctx context.Context) *exchangeState { return ctx.Value(stateKey{}).(*exchangeState) }
+
+// The failures that end an exchange without a retry.
+var (
+	errTooManyRedirects = fmt.Errorf("stopped after %d redirects", maxRedirects)
+	errTooLarge         = errors.New("answer too large")
+	errLoginRedirected  = errors.New("the service redirected the login")
+)
+
+// newResty builds the resty client: its retries, redirect policy and time
+// limit, over a transport that reads each answer whole and logs it.
+func (c *Client) newResty(tlsConfig *tls.Config, wrap func(http.RoundTripper) http.RoundTripper) *resty.Client {
+	transport := http.DefaultTransport.(*http.Transport).Clone()
+	transport.TLSClientConfig = tlsConfig
+	var next http.RoundTripper = transport
+	if wrap != nil {
+		next = wrap(transport)
+	}
+	c.transport = &answerReader{next: next, limit: c.maxSize, log: c.log}
+	return resty.NewWithClient(&http.Client{Transport: c.transport}).
+		SetLogger(discardLogger{}).
+		SetTimeout(c.timeout).
+		SetRedirectPolicy(resty.RedirectPolicyFunc(c.checkRedirect)).
+		SetRetryCount(c.maxRetries).
+		SetRetryWaitTime(0).
+		SetRetryMaxWaitTime(c.maxRetryWait).
+		AddRetryCondition(c.retry).
+		SetRetryAfter(func(_ *resty.Client, resp *resty.Response) (time.Duration, error) {
+			return max(stateOf(resp.Request.Context()).wait, 1), nil
+		}).
+		OnBeforeRequest(func(_ *resty.Client, req *resty.Request) error {
+			if body := stateOf(req.Context()).r.Body; body != nil {
+				req.Body = bytes.NewReader(body) // each attempt reads it afresh
+			}
+			return nil
+		})
+}
+
+// exchange sends r, retried as retry allows, and returns a 2xx answer, or
+// the error of the last attempt: an *APIError for another status, a
+// *TransportError for no answer, an *InvalidResponseError for an answer
+// that cannot be taken.
 func (c *Client) exchange(ctx context.Context, r *Request, auth string) (*response, error) {
-	target := c.URL(r)
-	for retry := 0; ; retry++ {
-		res, sentNothing, err := c.attempt(ctx, r, target, auth)
-		if err == nil && res.status >= 200 && res.status < 300 {
-			return res, nil
-		}
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			return nil, fmt.Errorf("%s %s: %w", r.Method, r.Path, ctxErr)
-		}
-		var header http.Header
-		what := ""
-		retryable := false
-		idempotent := r.Method == http.MethodGet || r.Method == http.MethodHead
-		if err == nil {
-			header = res.header
-			what = "HTTP " + statusText(res.status)
-			apiErr := parseErrorBody(res.status, res.header.Get("Content-Type"), res.body)
-			c.cleanAPIError(apiErr)
-			err = apiErr
-			retryable = idempotent && retryableStatus(res.status)
-		} else {
-			var te *TransportError
-			if !errors.As(err, &te) {
-				return nil, err
-			}
-			what = te.Message
-			retryable = transportRetryable(te) && (idempotent || sentNothing)
-		}
-		if !retryable {
-			if !idempotent && isRetryableStatusOrConn(err) {
-				c.log.notef("%s: not retried, %s may have reached the service", what, r.Method)
-			}
-			return nil, err
-		}
-		if retry >= c.maxRetries {
-			c.log.notef("%s: giving up after %d retries", what, retry)
-			return nil, err
-		}
-		wait := c.backoff(retry, header)
-		c.log.notef("%s: retry %d of %d in %s", what, retry+1, c.maxRetries, wait.Round(time.Millisecond))
-		if err := sleep(ctx, wait); err != nil {
-			return nil, fmt.Errorf("%s %s: %w", r.Method, r.Path, err)
-		}
+	st := &exchangeState{r: r}
+	req := c.rc.R().SetContext(context.WithValue(ctx, stateKey{}, st)).SetDoNotParseResponse(true)
+	req.Header = c.requestHeader(r, auth)
+	if c.plainHost != "" && (req.Header.Get("Authorization") != "" || len(c.headers) > 0 || r.Path == loginPath) {
+		c.warnPlainHTTP()
 	}
-}
-
-// isRetryableStatusOrConn reports whether err would have been retried for a GET.
-func isRetryableStatusOrConn(err error) bool {
-	var apiErr *APIError
-	if errors.As(err, &apiErr) {
-		return retryableStatus(apiErr.HTTPStatus)
+	resp, err := req.Execute(r.Method, c.URL(r))
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return nil, fmt.Errorf("%s %s: %w", r.Method, r.Path, ctxErr)
 	}
-	var te *TransportError
-	return errors.As(err, &te) && transportRetryable(te)
-}
-
-// retryableStatus reports whether an answer with status may be retried
-// (for a GET): too many requests, or a gateway or service not ready.
-func retryableStatus(status int) bool {
-	switch status {
-	case http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-		return true
-	}
-	return false
-}
-
-// attempt sends r once, within the per-attempt time limit. sentNothing
-// reports a failure to connect, which left the service untouched.
-func (c *Client) attempt(ctx context.Context, r *Request, target, auth string) (res *response, sentNothing bool, err error) {
-	actx, cancel := context.WithTimeout(ctx, c.timeout)
-	defer cancel()
-
-	header := c.requestHeader(r, auth)
-	if c.plainRemote && (header.Get("Authorization") != "" || len(c.headers) > 0 || r.Path == loginPath) {
-		if u, err := url.Parse(target); err == nil {
-			c.warnPlainHTTP(u.Host)
-		}
-	}
-	c.log.request(r.Method, target, header, r.Body)
-	start := time.Now()
-
-	req := c.rc.R().SetContext(actx).SetDoNotParseResponse(true)
-	req.Header = header
-	var sent *sentBody
-	if r.Body != nil {
-		req.SetBody(bytes.NewReader(r.Body))
-		if r.ReuseBody {
-			sent = &sentBody{}
-			req.SetContext(context.WithValue(actx, sentBodyKey{}, sent))
-		}
-	}
-	resp, err := req.Execute(r.Method, target)
+	invalid := &InvalidResponseError{Method: r.Method, Path: r.Path}
 	var raw *http.Response
-	if resp != nil {
+	if resp != nil && resp.RawResponse != nil {
 		raw = resp.RawResponse
+		raw.Body.Close() // read already: this stops the attempt's timer
+		invalid.HTTPStatus, invalid.ContentType = raw.StatusCode, raw.Header.Get("Content-Type")
 	}
-	if err == nil && raw == nil {
-		err = errors.New("no response")
+	switch {
+	case errors.Is(err, errTooLarge):
+		return nil, &InvalidResponseError{Err: fmt.Errorf("answer larger than %s", formatSize(c.maxSize))}
+	case errors.Is(err, errLoginRedirected), errors.Is(err, errTooManyRedirects):
+		invalid.Err = errors.New(innermost(err))
+		return nil, invalid
+	case err != nil || raw == nil:
+		return nil, c.transportError(cmp.Or(err, errors.New("no response")))
+	case raw.StatusCode < 200 || raw.StatusCode > 299:
+		apiErr := parseErrorBody(raw.StatusCode, raw.Header.Get("Content-Type"), st.answer)
+		c.cleanAPIError(apiErr)
+		return nil, apiErr
 	}
-	if err != nil {
-		if raw != nil && raw.Body != nil {
-			raw.Body.Close()
-		}
-		te := c.transportError(ctx, actx, target, err)
-		c.log.failure(te, time.Since(start))
-		sentNothing := isDialError(err)
-		var tErr *TransportError
-		if errors.As(te, &tErr) {
-			tErr.SentNothing = sentNothing
-		}
-		return nil, sentNothing, te
-	}
-	defer raw.Body.Close()
-	var into []byte // memory the answer may be read into
-	if sent != nil && raw.StatusCode >= 200 && raw.StatusCode < 300 && sent.done(raw.Request) {
-		into = r.Body
-	}
-	body, err := readBody(raw, into)
-	if err != nil {
-		te := c.transportError(ctx, actx, target, err)
-		c.log.failure(te, time.Since(start))
-		return nil, false, te
-	}
-	c.log.response(raw.Status, raw.Header, body, time.Since(start))
-	return &response{status: raw.StatusCode, header: raw.Header, body: body}, false, nil
+	return &response{status: raw.StatusCode, header: raw.Header, body: st.answer}, nil
 }
 
-// requestHeader returns the headers of one attempt.
+// requestHeader returns the headers of r.
 func (c *Client) requestHeader(r *Request, auth string) http.Header {
-	h := make(http.Header, len(c.headers)+4)
-	h.Set("Accept", "application/json")
-	h.Set("User-Agent", c.userAgent)
+	h := http.Header{"Accept": {"application/json"}, "User-Agent": {c.userAgent}}
 	for name, values := range c.headers {
 		h[name] = append([]string(nil), values...)
 	}
@@ -179,39 +135,200 @@ func (c *Client) requestHeader(r *Request, auth string) http.Header {
 	return h
 }
 
-// maxPreallocated bounds the buffer allocated ahead on a Content-Length.
-const maxPreallocated = 256 << 20
-
-// readBody reads a response body whole, in one allocation when its length
-// is known, or none when into (memory free for it) is large enough.
-func readBody(resp *http.Response, into []byte) ([]byte, error) {
-	if n := resp.ContentLength; n >= 0 && n <= maxPreallocated {
-		var body []byte
-		if int64(cap(into)) >= n {
-			body = into[:n]
-		} else {
-			body = make([]byte, n)
-		}
-		if _, err := io.ReadFull(resp.Body, body); err != nil {
-			return nil, fmt.Errorf("read response body: %w", err)
-		}
-		return body, nil
+// retry decides after each attempt whether to send the request again: a GET
+// on 429, 502, 503, 504 or a lost connection, any request whose connection
+// could not be made; never past the last retry. It sets the wait.
+func (c *Client) retry(resp *resty.Response, err error) bool {
+	if resp == nil || resp.Request.Context().Err() != nil {
+		return false
 	}
-	if into == nil {
-		body, err := io.ReadAll(resp.Body)
-		if err != nil {
-			return nil, fmt.Errorf("read response body: %w", err)
+	st := stateOf(resp.Request.Context())
+	idempotent := st.r.Method == http.MethodGet || st.r.Method == http.MethodHead
+	var what string
+	var header http.Header
+	switch te := c.transportError(err); {
+	case err != nil && te.retry:
+		what, idempotent = te.Message, idempotent || te.SentNothing
+	case err == nil && retryableStatus(resp.StatusCode()):
+		what, header = "HTTP "+statusText(resp.StatusCode()), resp.Header()
+	default:
+		return false
+	}
+	attempt := resp.Request.Attempt
+	switch {
+	case !idempotent:
+		c.log.notef("%s: not retried, %s may have reached the service", what, st.r.Method)
+		return false
+	case attempt > c.maxRetries:
+		c.log.notef("%s: giving up after %d retries", what, attempt-1)
+		return false
+	}
+	if resp.RawResponse != nil {
+		resp.RawResponse.Body.Close()
+	}
+	st.wait = c.backoff(attempt-1, header)
+	c.log.notef("%s: retry %d of %d in %s", what, attempt, c.maxRetries, st.wait.Round(time.Millisecond))
+	if st.wait >= noticeWait && c.notice != nil {
+		c.notice(fmt.Sprintf("%s: waiting %s before retry %d of %d", what, st.wait.Round(time.Second), attempt, c.maxRetries))
+	}
+	return true
+}
+
+// noticeWait is the wait from which a person at a terminal is told of it.
+const noticeWait = 3 * time.Second
+
+// retryableStatus reports whether an answer with status may be retried
+// (for a GET): too many requests, or a gateway or service not ready.
+func retryableStatus(status int) bool {
+	switch status {
+	case http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return true
+	}
+	return false
+}
+
+// backoff returns the wait before retry number retry+1: the answer's
+// Retry-After when it has one, else RetryWait doubled at each retry, with
+// jitter; never more than MaxRetryWait.
+func (c *Client) backoff(retry int, header http.Header) time.Duration {
+	if d, ok := parseRetryAfter(header.Get("Retry-After"), time.Now()); ok {
+		return min(d, c.maxRetryWait)
+	}
+	d := min(c.retryWait<<min(retry, 30), c.maxRetryWait)
+	if d > 1 {
+		d = d/2 + rand.N(d) // somewhere in [d/2, 3d/2)
+	}
+	return min(d, c.maxRetryWait)
+}
+
+// parseRetryAfter reads a Retry-After header: seconds, or an HTTP date.
+func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
+	v = strings.TrimSpace(v)
+	if secs, err := strconv.ParseInt(v, 10, 64); err == nil && secs >= 0 {
+		return time.Duration(min(secs, int64(24*time.Hour/time.Second))) * time.Second, true
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(t.Sub(now), 0), true
+	}
+	return 0, false
+}
+
+// checkRedirect never follows the redirect of a login, follows at most 10
+// others, and keeps credentials, cookies and the extra headers off every
+// origin but the first request's.
+func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
+	if path := stateOf(req.Context()).r.Path; path == loginPath || strings.HasSuffix(path, ":exchangeToken") {
+		return fmt.Errorf("%w to %s; it was not followed, and nothing was sent there", errLoginRedirected, secret.URL(req.URL.String()))
+	}
+	if len(via) > maxRedirects {
+		return errTooManyRedirects
+	}
+	note := ""
+	for _, hop := range append(via[1:], req) {
+		if !sameOrigin(via[0].URL, hop.URL) {
+			note = " (another origin: credentials and extra headers dropped)"
 		}
-		return body, nil
+	}
+	if note != "" {
+		for _, name := range append([]string{"Authorization", "Cookie", "Proxy-Authorization"}, headerNames(c.headers)...) {
+			req.Header.Del(name)
+		}
+	}
+	c.log.notef("following redirect to %s%s", secret.URL(req.URL.String()), note)
+	return nil
+}
+
+// headerNames returns the names of h.
+func headerNames(h http.Header) []string {
+	names := make([]string, 0, len(h))
+	for name := range h {
+		names = append(names, name)
+	}
+	return names
+}
+
+// sameOrigin reports whether two URLs share scheme, host and port.
+func sameOrigin(a, b *url.URL) bool {
+	port := func(u *url.URL) string {
+		return cmp.Or(u.Port(), map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)])
+	}
+	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Hostname(), b.Hostname()) && port(a) == port(b)
+}
+
+// answerReader is the transport of the client: it reads each answer whole,
+// within the size limit, into the exchange's state, and logs each hop.
+type answerReader struct {
+	next  http.RoundTripper
+	limit int64
+	log   *debugLog
+}
+
+func (t *answerReader) RoundTrip(req *http.Request) (*http.Response, error) {
+	st := stateOf(req.Context())
+	var sent *sentBody
+	if st.r.ReuseBody && req.Response == nil && req.Body != nil {
+		// The first hop's body: its memory may take the answer once sent.
+		sent = &sentBody{ReadCloser: req.Body}
+		req = req.Clone(req.Context())
+		req.Body = sent
+	}
+	var logged []byte
+	if req.GetBody != nil {
+		logged = st.r.Body
+	}
+	t.log.request(req, logged)
+	start := time.Now()
+	resp, err := t.next.RoundTrip(req)
+	if err == nil {
+		defer resp.Body.Close()
+		var into []byte
+		if sent != nil && resp.StatusCode >= 200 && resp.StatusCode < 300 && sent.closed.Load() {
+			into = st.r.Body
+		}
+		st.answer, err = readBody(resp, into, t.limit)
+	}
+	if err != nil {
+		t.log.failure(err, time.Since(start))
+		return nil, err
+	}
+	t.log.response(resp, st.answer, time.Since(start))
+	resp.Body = io.NopCloser(bytes.NewReader(st.answer))
+	return resp, nil
+}
+
+// sentBody tells when the transport has closed a request's body, after
+// which it reads no more of it.
+type sentBody struct {
+	io.ReadCloser
+	closed atomic.Bool
+}
+
+func (b *sentBody) Close() error {
+	err := b.ReadCloser.Close()
+	b.closed.Store(true)
+	return err
+}
+
+// readBody reads an answer's body whole, at most limit bytes of it once
+// decompressed: in one allocation when its length is known, in none when
+// into (memory free for it) is large enough.
+func readBody(resp *http.Response, into []byte, limit int64) ([]byte, error) {
+	if resp.ContentLength > limit {
+		return nil, errTooLarge
 	}
 	body := into[:0]
+	if n := resp.ContentLength; n >= 0 && int64(cap(body)) <= n {
+		body = make([]byte, 0, n+1) // room for the read that meets the end
+	}
 	for {
 		if len(body) == cap(body) {
-			body = append(body, 0)[:len(body)] // full: grow elsewhere
+			body = append(body, 0)[:len(body)]
 		}
 		n, err := resp.Body.Read(body[len(body):cap(body)])
 		body = body[:len(body)+n]
 		switch {
+		case int64(len(body)) > limit:
+			return nil, errTooLarge
 		case err == io.EOF:
 			return body, nil
 		case err != nil:
@@ -220,81 +337,49 @@ func readBody(resp *http.Response, into []byte) ([]byte, error) {
 	}
 }
 
-// sentBody stands for the body of a request whose memory may hold the
-// answer (Request.ReuseBody): it passes the body to the transport and
-// tells when the transport has closed it, after which the transport reads
-// no more of it.
-type sentBody struct {
-	body   io.ReadCloser
-	closed atomic.Bool
-}
-
-func (b *sentBody) Read(p []byte) (int, error) { return b.body.Read(p) }
-
-func (b *sentBody) Close() error {
-	err := b.body.Close()
-	b.closed.Store(true)
-	return err
-}
-
-// done reports whether the answer to final, the last request sent, may be
-// read into the body's memory: final is the request this body went with
-// (no redirect sent the body again) and the transport is done with it.
-func (b *sentBody) done(final *http.Request) bool {
-	return final != nil && final.Body == io.ReadCloser(b) && b.closed.Load()
-}
-
-// sentBodyKey is the context key of a request's sentBody.
-type sentBodyKey struct{}
-
-// watchBody runs just before each request is sent: it puts the sentBody of
-// a request that asked for one between the transport and the body, which
-// resty has already measured and made rereadable.
-func watchBody(_ *resty.Client, req *http.Request) error {
-	if b, ok := req.Context().Value(sentBodyKey{}).(*sentBody); ok && req.Body != nil && req.Body != http.NoBody {
-		b.body = req.Body
-		req.Body = b
+// formatSize writes a byte count as the settings take it: 256MiB, 1000.
+func formatSize(n int64) string {
+	if n%(1<<20) == 0 {
+		return strconv.FormatInt(n>>20, 10) + "MiB"
 	}
-	return nil
+	return strconv.FormatInt(n, 10)
 }
 
-// transportError describes a request that got no answer.
-func (c *Client) transportError(ctx, actx context.Context, target string, err error) error {
-	if ctx.Err() != nil {
-		return ctx.Err()
+// transportError describes a request that got no answer, and whether
+// another attempt may get one: not after a timeout, a TLS failure, a host
+// that does not exist or an answer refused.
+func (c *Client) transportError(err error) *TransportError {
+	host := ""
+	if urlErr := (*url.Error)(nil); errors.As(err, &urlErr) {
+		if u, perr := url.Parse(urlErr.URL); perr == nil {
+			host = u.Host
+		}
 	}
-	host := target
-	if u, perr := url.Parse(target); perr == nil {
-		host = u.Host
-	}
-	te := &TransportError{Err: err}
-	var (
-		dnsErr      *net.DNSError
-		unknownAuth x509.UnknownAuthorityError
-		invalidCert x509.CertificateInvalidError
-		hostErr     x509.HostnameError
-		verifyErr   *tls.CertificateVerificationError
-		recordErr   tls.RecordHeaderError
-	)
+	te := &TransportError{Err: err, SentNothing: isDialError(err)}
+	var dnsErr *net.DNSError
 	switch {
-	case errors.Is(actx.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded):
+	case err == nil:
+	case errors.Is(err, context.DeadlineExceeded):
 		te.Timeout = true
 		te.Message = fmt.Sprintf("no answer from %s within %s", host, c.timeout)
 		te.Hint = "raise the time limit with --timeout, or check that the service is up"
-	case errors.As(err, &unknownAuth), errors.As(err, &invalidCert), errors.As(err, &hostErr), errors.As(err, &verifyErr):
-		te.Message = fmt.Sprintf("TLS certificate of %s not trusted: %s", host, innermost(err))
-		te.Hint = "give the service's CA bundle with --ca-cert FILE, or (unsafe) skip the check with --insecure-skip-tls-verify"
-	case errors.As(err, &recordErr), errors.Is(err, http.ErrSchemeMismatch):
+	case errors.As(err, new(tls.RecordHeaderError)), errors.Is(err, http.ErrSchemeMismatch):
 		te.Message = fmt.Sprintf("TLS handshake with %s failed: the server does not speak TLS", host)
 		te.Hint = "use an http:// URL if the service does not serve HTTPS"
+	case errors.As(err, new(x509.UnknownAuthorityError)), errors.As(err, new(x509.CertificateInvalidError)),
+		errors.As(err, new(x509.HostnameError)), errors.As(err, new(*tls.CertificateVerificationError)):
+		te.Message = fmt.Sprintf("TLS certificate of %s not trusted: %s", host, innermost(err))
+		te.Hint = "give the service's CA bundle with --ca-cert FILE, or (unsafe) skip the check with --insecure-skip-tls-verify"
 	case errors.As(err, &dnsErr):
-		te.Message = fmt.Sprintf("cannot resolve host %s", dnsErr.Name)
+		te.Message, te.retry = fmt.Sprintf("cannot resolve host %s", dnsErr.Name), !dnsErr.IsNotFound
 	case errors.Is(err, syscall.ECONNREFUSED):
-		te.Message = fmt.Sprintf("connection to %s refused", host)
+		te.Message, te.retry = fmt.Sprintf("connection to %s refused", host), true
 		te.Hint = "check the service URL and that the service is up"
 	default:
 		te.Message = fmt.Sprintf("request to %s failed: %s", host, innermost(err))
+		te.retry = !errors.Is(err, errTooLarge) && !errors.Is(err, errTooManyRedirects) && !errors.Is(err, errLoginRedirected)
 	}
+	te.Message = c.secrets.String(te.Message)
 	return te
 }
 
@@ -320,126 +405,4 @@ func innermost(err error) string {
 func isDialError(err error) bool {
 	var opErr *net.OpError
 	return errors.As(err, &opErr) && opErr.Op == "dial"
-}
-
-// transportRetryable reports whether a failure without answer is worth a
-// retry: not a timeout, a TLS failure or a host that does not exist.
-func transportRetryable(te *TransportError) bool {
-	if te.Timeout {
-		return false
-	}
-	var (
-		dnsErr      *net.DNSError
-		unknownAuth x509.UnknownAuthorityError
-		invalidCert x509.CertificateInvalidError
-		hostErr     x509.HostnameError
-		verifyErr   *tls.CertificateVerificationError
-		recordErr   tls.RecordHeaderError
-	)
-	switch {
-	case errors.As(te.Err, &dnsErr):
-		return !dnsErr.IsNotFound
-	case errors.As(te.Err, &unknownAuth), errors.As(te.Err, &invalidCert), errors.As(te.Err, &hostErr),
-		errors.As(te.Err, &verifyErr), errors.As(te.Err, &recordErr), errors.Is(te.Err, http.ErrSchemeMismatch),
-		errors.Is(te.Err, errTooManyRedirects):
-		return false
-	}
-	return true
-}
-
-// backoff returns the wait before retry number retry+1: the Retry-After of
-// the answer when it has one, else RetryWait doubled at each retry, with
-// jitter; never more than MaxRetryWait.
-func (c *Client) backoff(retry int, header http.Header) time.Duration {
-	if d, ok := parseRetryAfter(header.Get("Retry-After"), time.Now()); ok {
-		return min(d, c.maxRetryWait)
-	}
-	d := c.retryWait
-	for i := 0; i < retry && d < c.maxRetryWait; i++ {
-		d *= 2
-	}
-	d = min(d, c.maxRetryWait)
-	// Jitter: somewhere in [d/2, 3d/2).
-	if d > 1 {
-		d = d/2 + rand.N(d)
-	}
-	return min(d, c.maxRetryWait)
-}
-
-// parseRetryAfter reads a Retry-After header: seconds, or an HTTP date.
-func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return 0, false
-	}
-	if secs, err := strconv.ParseInt(v, 10, 64); err == nil {
-		if secs < 0 {
-			return 0, false
-		}
-		if secs > int64(24*time.Hour/time.Second) {
-			secs = int64(24 * time.Hour / time.Second)
-		}
-		return time.Duration(secs) * time.Second, true
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		return max(t.Sub(now), 0), true
-	}
-	return 0, false
-}
-
-// sleep waits for d or until ctx is done.
-func sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-// errTooManyRedirects ends a redirect loop; it is not retried.
-var errTooManyRedirects = fmt.Errorf("stopped after %d redirects", maxRedirects)
-
-// checkRedirect follows at most 10 redirects and keeps the credentials and
-// the extra headers off any origin other than the first request's.
-func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
-	if len(via) > maxRedirects {
-		return errTooManyRedirects
-	}
-	foreign := !sameOrigin(via[0].URL, req.URL)
-	for _, prev := range via[1:] {
-		foreign = foreign || !sameOrigin(via[0].URL, prev.URL)
-	}
-	if foreign {
-		for _, name := range []string{"Authorization", "Cookie", "Proxy-Authorization"} {
-			req.Header.Del(name)
-		}
-		for name := range c.headers {
-			req.Header.Del(name)
-		}
-	}
-	c.log.redirect(req.URL, foreign)
-	return nil
-}
-
-// sameOrigin reports whether two URLs share scheme, host and port.
-func sameOrigin(a, b *url.URL) bool {
-	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Hostname(), b.Hostname()) &&
-		effectivePort(a) == effectivePort(b)
-}
-
-// effectivePort returns the port of u, the scheme's default when none is given.
-func effectivePort(u *url.URL) string {
-	if p := u.Port(); p != "" {
-		return p
-	}
-	if strings.EqualFold(u.Scheme, "https") {
-		return "443"
-	}
-	return "80"
 }

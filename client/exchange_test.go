@@ -50,7 +50,7 @@ func TestSend_retriesAGetOnTransientStatuses(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			svc := newFakeService(t, statusSequence(tc.statuses...))
 			c := newTestClient(t, svc.URL, func(o *Options) { o.MaxRetries = tc.maxRetries })
-			_, _, err := c.BatchGetUsers(context.Background(), []string{"a@x.com"})
+			_, _, err := batchGetUsers(context.Background(), c, []string{"a@x.com"})
 			if n := len(svc.Requests()); n != tc.wantRequests {
 				t.Errorf("%d requests, want %d", n, tc.wantRequests)
 			}
@@ -76,7 +76,7 @@ func TestSend_neverRetriesAPostOrPatchThatReachedTheService(t *testing.T) {
 			return err
 		},
 		"batch create": func(ctx context.Context, c *Client) error {
-			_, _, err := c.BatchCreateRevisions(ctx, db, []RevisionInput{{Version: "1"}})
+			_, _, err := batchCreateRevisions(ctx, c, db, []RevisionInput{{Version: "1"}})
 			return err
 		},
 		"catalog update": func(ctx context.Context, c *Client) error {
@@ -84,7 +84,7 @@ func TestSend_neverRetriesAPostOrPatchThatReachedTheService(t *testing.T) {
 			return err
 		},
 		"diff": func(ctx context.Context, c *Client) error {
-			_, _, err := c.DiffSchema(ctx, db, "c", &DiffSchemaRequest{Schema: "x"})
+			_, _, err := diffSchema(ctx, c, db, "c", &DiffSchemaRequest{Schema: "x"})
 			return err
 		},
 	}
@@ -492,8 +492,8 @@ func TestRedirect_stopsAfterTen(t *testing.T) {
 	})
 	c := newTestClient(t, svc.URL) // a loop is not retried
 	_, _, err := c.GetReviewConfig(context.Background(), "x")
-	var te *TransportError
-	if !errors.As(err, &te) || !strings.Contains(err.Error(), "stopped after 10 redirects") {
+	var invalid *InvalidResponseError // the service's answer is at fault, not the network
+	if !errors.As(err, &invalid) || !strings.Contains(err.Error(), "stopped after 10 redirects") {
 		t.Fatalf("err = %v", err)
 	}
 	if n := len(svc.Requests()); n != 11 {
@@ -615,7 +615,7 @@ func TestSend_largeBodyIsReadWhole(t *testing.T) {
 	big.WriteString(`]}`)
 	svc := newFakeService(t, answerWith(http.StatusOK, big.String()))
 	c := newTestClient(t, svc.URL, func(o *Options) { o.Timeout = time.Minute })
-	list, raw, err := c.BatchGetUsers(context.Background(), []string{"a@x.com"})
+	list, raw, err := batchGetUsers(context.Background(), c, []string{"a@x.com"})
 	if err != nil {
 		t.Fatal(err)
 	}

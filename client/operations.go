@@ -44,24 +44,10 @@ func (c *Client) UpdateCatalog(ctx context.Context, db DatabaseName, catalog []b
 	return c.Send(ctx, r, nil)
 }
 
-// BatchCreateRevisions creates revisions of db in one call. The service does
-// not create them atomically: a failure may leave the earlier ones created.
-func (c *Client) BatchCreateRevisions(ctx context.Context, db DatabaseName, revisions []RevisionInput) (*BatchCreateRevisionsResponse, []byte, error) {
-	r, err := BatchCreateRevisionsCall(db, revisions)
-	return call[BatchCreateRevisionsResponse](ctx, c, r, err)
-}
-
 // GetReviewConfig reads the review configuration with the given id.
 func (c *Client) GetReviewConfig(ctx context.Context, id string) (*ReviewConfig, []byte, error) {
 	r, err := GetReviewConfigCall(id)
 	return call[ReviewConfig](ctx, c, r, err)
-}
-
-// BatchGetUsers reads the users with the given emails; one missing user
-// fails the whole call with NOT_FOUND.
-func (c *Client) BatchGetUsers(ctx context.Context, emails []string) (*BatchGetUsersResponse, []byte, error) {
-	r, err := BatchGetUsersCall(emails)
-	return call[BatchGetUsersResponse](ctx, c, r, err)
 }
 
 // UndeleteUser restores a deleted user; an active user is refused with INVALID_ARGUMENT.
@@ -80,13 +66,6 @@ func (c *Client) ListPolicies(ctx context.Context, parent PolicyParent, opts Lis
 // ListIdentityProviders lists the identity providers; it needs no credentials.
 func (c *Client) ListIdentityProviders(ctx context.Context) (*ListIdentityProvidersResponse, []byte, error) {
 	return call[ListIdentityProvidersResponse](ctx, c, ListIdentityProvidersCall(), nil)
-}
-
-// DiffSchema returns the statements migrating changelog changelogID of db to
-// the target of req; an empty Diff means the schemas agree.
-func (c *Client) DiffSchema(ctx context.Context, db DatabaseName, changelogID string, req *DiffSchemaRequest) (*DiffSchemaResponse, []byte, error) {
-	r, err := DiffSchemaCall(db, changelogID, req)
-	return call[DiffSchemaResponse](ctx, c, r, err)
 }
 
 // ListPoliciesUnderCall builds GET /v1/{parent}/policies: the request of

@@ -62,7 +62,7 @@ var operationCases = []operationCase{
 	{
 		name: "BatchCreateRevisions fills every parent",
 		do: func(ctx context.Context, c *Client) (any, []byte, error) {
-			return c.BatchCreateRevisions(ctx, DatabaseName{Instance: "prod", Database: "app"}, []RevisionInput{
+			return batchCreateRevisions(ctx, c, DatabaseName{Instance: "prod", Database: "app"}, []RevisionInput{
 				{Version: "1.0.0", File: "V1__init.sql", Sheet: "projects/p1/sheets/10", Type: RevisionTypeVersioned},
 				{Version: "1.0.1", Release: "r1", Type: RevisionTypeDeclarative},
 			})
@@ -110,7 +110,7 @@ var operationCases = []operationCase{
 	{
 		name: "BatchGetUsers repeats names and decodes absent fields as zero",
 		do: func(ctx context.Context, c *Client) (any, []byte, error) {
-			return c.BatchGetUsers(ctx, []string{"alice@example.com", "o'neil+test@example.com"})
+			return batchGetUsers(ctx, c, []string{"alice@example.com", "o'neil+test@example.com"})
 		},
 		method: http.MethodGet,
 		path:   "/v1/users:batchGet",
@@ -135,7 +135,7 @@ var operationCases = []operationCase{
 	{
 		name: "BatchGetUsers decodes {} as no users",
 		do: func(ctx context.Context, c *Client) (any, []byte, error) {
-			return c.BatchGetUsers(ctx, []string{"alice@example.com"})
+			return batchGetUsers(ctx, c, []string{"alice@example.com"})
 		},
 		method:    http.MethodGet,
 		path:      "/v1/users:batchGet",
@@ -219,7 +219,7 @@ var operationCases = []operationCase{
 	{
 		name: "DiffSchema sends the changelog name and the target schema",
 		do: func(ctx context.Context, c *Client) (any, []byte, error) {
-			return c.DiffSchema(ctx, DatabaseName{Instance: "prod", Database: "app"}, "1001", &DiffSchemaRequest{Schema: "CREATE TABLE t (id INT);\n"})
+			return diffSchema(ctx, c, DatabaseName{Instance: "prod", Database: "app"}, "1001", &DiffSchemaRequest{Schema: "CREATE TABLE t (id INT);\n"})
 		},
 		method:    http.MethodPost,
 		path:      "/v1/instances/prod/databases/app/changelogs/1001:diffSchema",
@@ -230,7 +230,7 @@ var operationCases = []operationCase{
 	{
 		name: "DiffSchema against another changelog decodes {} as no diff",
 		do: func(ctx context.Context, c *Client) (any, []byte, error) {
-			return c.DiffSchema(ctx, DatabaseName{Instance: "prod", Database: "app"}, "1001", &DiffSchemaRequest{Changelog: "1002"})
+			return diffSchema(ctx, c, DatabaseName{Instance: "prod", Database: "app"}, "1001", &DiffSchemaRequest{Changelog: "1002"})
 		},
 		method:    http.MethodPost,
 		path:      "/v1/instances/prod/databases/app/changelogs/1001:diffSchema",
@@ -304,7 +304,7 @@ func TestOperations_sendExactRequestsAndDecodeAnswers(t *testing.T) {
 func TestBatchGetUsers_neverJoinsNames(t *testing.T) {
 	svc := newFakeService(t, answerWith(http.StatusOK, `{}`))
 	c := newTestClient(t, svc.URL)
-	if _, _, err := c.BatchGetUsers(context.Background(), []string{"a@x.com", "b@x.com"}); err != nil {
+	if _, _, err := batchGetUsers(context.Background(), c, []string{"a@x.com", "b@x.com"}); err != nil {
 		t.Fatal(err)
 	}
 	const want = "names=users%2Fa%40x.com&names=users%2Fb%40x.com"

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -40,9 +41,6 @@ type Request struct {
 // given. body, when not nil, must be JSON.
 func NewRawRequest(method, target string, body []byte) (*Request, error) {
 	path, rawQuery, _ := strings.Cut(target, "?")
-	if err := validateRawQuery(rawQuery); err != nil {
-		return nil, fmt.Errorf("%w: query of %q: %v", ErrInvalidRequest, target, err)
-	}
 	r := &Request{Method: strings.ToUpper(method), Path: path, RawQuery: rawQuery, Body: body}
 	if body != nil && !json.Valid(body) {
 		return nil, fmt.Errorf("%w: the body of %s %s is not valid JSON", ErrInvalidRequest, r.Method, path)
@@ -120,30 +118,20 @@ func UpdateCatalogCall(db DatabaseName, cat *DatabaseCatalog, allowMissing bool)
 	if cat == nil {
 		return nil, fmt.Errorf("%w: no catalog to update", ErrInvalidRequest)
 	}
-	want := db.String() + "/catalog"
-	body := *cat
-	switch body.Name {
-	case "":
-		body.Name = want
-	case want:
-	default:
+	want, body := db.String()+"/catalog", *cat
+	if body.Name = cmp.Or(cat.Name, want); body.Name != want {
 		return nil, fmt.Errorf("%w: catalog name %q is not the catalog of %s (%s)", ErrInvalidName, cat.Name, db, want)
 	}
 	b, err := marshalBody("catalog", &body)
 	if err != nil {
 		return nil, err
 	}
-	r := &Request{Method: http.MethodPatch, Path: db.path() + "/catalog", Body: b}
-	if allowMissing {
-		r.Query = url.Values{"allowMissing": {"true"}}
-	}
-	return r, nil
+	return UpdateCatalogJSONCall(db, b, allowMissing)
 }
 
 // UpdateCatalogJSONCall is UpdateCatalogCall for a catalog already written
-// as JSON, sent as it is so that a large catalog is neither decoded nor
-// encoded again: body must be a valid catalog object whose name is db's
-// catalog, as the caller has checked.
+// as JSON, sent as it is: body must be a valid catalog object whose name is
+// db's catalog, as the caller has checked.
 func UpdateCatalogJSONCall(db DatabaseName, body []byte, allowMissing bool) (*Request, error) {
 	if err := db.Validate(); err != nil {
 		return nil, err

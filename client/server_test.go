@@ -1,6 +1,7 @@
 package client
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -120,4 +121,21 @@ func assertJSONEqual(t *testing.T, what string, got []byte, want string) {
 	if !reflect.DeepEqual(g, w) {
 		t.Errorf("%s:\n got %s\nwant %s", what, got, want)
 	}
+}
+
+// The operations the commands send with decoding of their own, called as
+// the client's methods are.
+func batchGetUsers(ctx context.Context, c *Client, emails []string) (*BatchGetUsersResponse, []byte, error) {
+	r, err := BatchGetUsersCall(emails)
+	return call[BatchGetUsersResponse](ctx, c, r, err)
+}
+
+func batchCreateRevisions(ctx context.Context, c *Client, db DatabaseName, revs []RevisionInput) (*BatchCreateRevisionsResponse, []byte, error) {
+	r, err := BatchCreateRevisionsCall(db, revs)
+	return call[BatchCreateRevisionsResponse](ctx, c, r, err)
+}
+
+func diffSchema(ctx context.Context, c *Client, db DatabaseName, changelog string, req *DiffSchemaRequest) (*DiffSchemaResponse, []byte, error) {
+	r, err := DiffSchemaCall(db, changelog, req)
+	return call[DiffSchemaResponse](ctx, c, r, err)
 }

@@ -8,11 +8,14 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/dbgov/dbgov/internal/input"
+	"github.com/dbgov/dbgov/internal/secret"
 )
 
 // maxFileSize bounds what Load reads, so a --config pointing at a device or a
@@ -70,41 +73,15 @@ func Load(path string) (*File, error) {
 
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, &invalidError{msg: fmt.Sprintf("config file %s: %s", path, yamlProblem(err)), cause: err}
+		return nil, invalidf("config file %s: %s", path, input.YAMLError(err))
 	}
-	if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 && !isNull(doc.Content[0]) {
+	if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 && !input.IsNull(doc.Content[0]) {
 		f.doc = &doc
 	}
 	if err := f.checkShape(); err != nil {
 		return nil, err
 	}
 	return f, nil
-}
-
-// yamlParserProblems begin the messages of the YAML parser proper, which,
-// unlike the scanner's, count lines from zero.
-var yamlParserProblems = [...]string{"did not find expected", "found duplicate %", "found incompatible YAML", "found undefined tag"}
-
-// yamlProblem turns a YAML syntax error into "line N: problem", N counted
-// from one. The parser leaves the line out for problems on the first line.
-func yamlProblem(err error) string {
-	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	if strings.Contains(msg, "\n") { // a list of decoding errors, each with its line
-		return strings.TrimPrefix(msg, "unmarshal errors:\n  ")
-	}
-	rest, ok := strings.CutPrefix(msg, "line ")
-	digits, problem, ok2 := strings.Cut(rest, ": ")
-	n, err := strconv.Atoi(digits)
-	if !ok || !ok2 || err != nil {
-		return "line 1: " + msg
-	}
-	for _, p := range yamlParserProblems {
-		if strings.HasPrefix(problem, p) {
-			n++
-			break
-		}
-	}
-	return fmt.Sprintf("line %d: %s", n, problem)
 }
 
 // Path returns the file's path; "" when no path could be found.
@@ -137,7 +114,7 @@ func (f *File) strayKeys() []string {
 			continue // an anchored value is a base that profiles refer to
 		}
 		hint := ""
-		if isKey(k.Value) {
+		if checkKey(k.Value) == nil {
 			hint = fmt.Sprintf("; settings go in a profile, such as profiles.default.%s", k.Value)
 		}
 		warnings = append(warnings, fmt.Sprintf("config file %s, line %d: top-level key %q is ignored%s", f.Path(), k.Line, k.Value, hint))
@@ -159,11 +136,11 @@ func (f *File) checkShape() error {
 	if err := f.checkUnique(root, "key"); err != nil {
 		return err
 	}
-	if _, cur := lookup(root, fieldCurrentProfile); cur != nil && !isNull(cur) && cur.Kind != yaml.ScalarNode {
+	if _, cur := lookup(root, fieldCurrentProfile); cur != nil && !input.IsNull(cur) && cur.Kind != yaml.ScalarNode {
 		return f.lineErr(cur, "current_profile is not a profile name")
 	}
 	_, profiles := lookup(root, fieldProfiles)
-	if profiles == nil || isNull(profiles) {
+	if profiles == nil || input.IsNull(profiles) {
 		return nil
 	}
 	if profiles.Kind != yaml.MappingNode {
@@ -173,8 +150,8 @@ func (f *File) checkShape() error {
 		return err
 	}
 	for i := 0; i+1 < len(profiles.Content); i += 2 {
-		p := deref(profiles.Content[i+1])
-		if isNull(p) {
+		p := input.Deref(profiles.Content[i+1])
+		if input.IsNull(p) {
 			continue
 		}
 		if p.Kind != yaml.MappingNode {
@@ -206,7 +183,7 @@ func (f *File) lineErr(n *yaml.Node, problem string) error {
 	return invalidf("config file %s: line %d: %s", f.path, n.Line, problem)
 }
 
-// root returns the top-level node, nil for an empty file.
+// root returns the top-level mapping, nil for an empty file.
 func (f *File) root() *yaml.Node {
 	if f.doc == nil {
 		return nil
@@ -216,24 +193,15 @@ func (f *File) root() *yaml.Node {
 
 // profiles returns the mapping of profiles, nil when there is none.
 func (f *File) profiles() *yaml.Node {
-	root := f.root()
-	if root == nil || root.Kind != yaml.MappingNode {
-		return nil
+	if _, p := lookup(f.root(), fieldProfiles); p != nil && p.Kind == yaml.MappingNode {
+		return p
 	}
-	_, p := lookup(root, fieldProfiles)
-	if p == nil || p.Kind != yaml.MappingNode {
-		return nil
-	}
-	return p
+	return nil
 }
 
 // current returns current_profile, "" when unset.
 func (f *File) current() string {
-	root := f.root()
-	if root == nil || root.Kind != yaml.MappingNode {
-		return ""
-	}
-	if _, n := lookup(root, fieldCurrentProfile); n != nil && n.Kind == yaml.ScalarNode && !isNull(n) {
+	if _, n := lookup(f.root(), fieldCurrentProfile); n != nil && !input.IsNull(n) {
 		return n.Value
 	}
 	return ""
@@ -249,16 +217,16 @@ func (f *File) hasProfile(name string) bool {
 // merge keys ("<<") applied; nil for a profile the file does not have.
 func (f *File) entries(profile string) (map[string]*yaml.Node, error) {
 	_, p := lookup(f.profiles(), profile)
-	if p == nil || isNull(deref(p)) {
+	if p == nil || input.IsNull(input.Deref(p)) {
 		return nil, nil
 	}
 	var m map[string]yaml.Node
 	if err := p.Decode(&m); err != nil {
-		return nil, &invalidError{msg: fmt.Sprintf("config file %s: profile %q: %s", f.path, profile, yamlProblem(err)), cause: err}
+		return nil, invalidf("config file %s: profile %q: %s", f.path, profile, input.YAMLError(err))
 	}
 	out := make(map[string]*yaml.Node, len(m))
 	for k, n := range m {
-		if isNull(&n) {
+		if input.IsNull(&n) {
 			continue
 		}
 		out[k] = &n
@@ -268,44 +236,33 @@ func (f *File) entries(profile string) (map[string]*yaml.Node, error) {
 
 // Get returns the value of key in profile: "" when unset, and for headers
 // one "Name: value" a line. Secrets come back in the clear; callers mask
-// them (see IsSecret). An unknown key is an error listing the keys.
+// them (see Mask). An unknown key is an error listing the keys.
 func (f *File) Get(profile, key string) (string, error) {
 	if err := checkKey(key); err != nil {
 		return "", err
 	}
 	entries, err := f.entries(profile)
-	if err != nil {
+	if err != nil || entries[key] == nil {
 		return "", err
 	}
-	n := entries[key]
-	if n == nil {
-		return "", nil
-	}
-	if key == keyHeaders {
-		list, err := f.headerList(n)
-		if err != nil {
-			return "", err
-		}
-		return strings.Join(list, "\n"), nil
-	}
-	if n.Kind != yaml.ScalarNode {
-		return "", f.lineErr(n, fmt.Sprintf("%s is not a single value", key))
-	}
-	return n.Value, nil
+	values, err := f.values(profile, key, entries[key])
+	return strings.Join(values, "\n"), err
 }
 
-// headerList reads the headers setting: a list of "Name: value", or one.
-func (f *File) headerList(n *yaml.Node) ([]string, error) {
-	if n.Kind == yaml.ScalarNode {
+// values reads the value n of key in profile: a scalar, or for headers a
+// list of "Name: value" or one.
+func (f *File) values(profile, key string, n *yaml.Node) ([]string, error) {
+	switch {
+	case n.Kind == yaml.ScalarNode:
 		return []string{n.Value}, nil
-	}
-	if n.Kind != yaml.SequenceNode {
+	case key != keyHeaders:
+		return nil, f.lineErr(n, fmt.Sprintf("%s in profile %q is not a single value", key, profile))
+	case n.Kind != yaml.SequenceNode:
 		return nil, f.lineErr(n, `headers is not a list of "Name: value"`)
 	}
-	list := make([]string, 0, len(n.Content))
+	var list []string
 	for _, item := range n.Content {
-		item = deref(item)
-		if item.Kind != yaml.ScalarNode {
+		if item = input.Deref(item); item.Kind != yaml.ScalarNode {
 			return nil, f.lineErr(item, `headers is not a list of "Name: value"`)
 		}
 		list = append(list, item.Value)
@@ -313,11 +270,10 @@ func (f *File) headerList(n *yaml.Node) ([]string, error) {
 	return list, nil
 }
 
-// Set stores value under key in profile, creating the profile if needed. The
-// value is checked first: url an http(s) URL with a host, timeout a positive
-// Go duration, output one of table, json, yaml, name, wide, jsonl, insecure_skip_tls_verify
-// a bool, headers one "Name: value" (which replaces the list), ca_cert a path
-// (made absolute). Errors wrap ErrInvalid and never repeat a secret value.
+// Set stores value under key in profile, creating the profile if needed,
+// once checked as every source of the setting is; a ca_cert path is made
+// absolute. A header is added to the list, replacing one of the same name.
+// Errors match ErrInvalid and never repeat a secret value.
 func (f *File) Set(profile, key, value string) error {
 	if err := checkKey(key); err != nil {
 		return err
@@ -325,12 +281,52 @@ func (f *File) Set(profile, key, value string) error {
 	if err := checkProfileName(profile); err != nil {
 		return err
 	}
-	node, err := valueNode(key, strings.TrimSpace(value))
-	if err != nil {
-		return err
+	value = strings.TrimSpace(value)
+	if value == "" {
+		return invalidf("empty value for %s; to remove it, unset it", key)
+	}
+	if err := check(key, value); err != nil {
+		return invalidf("%s: %v", key, err)
+	}
+	node := strNode(value)
+	switch key {
+	case keyInsecure:
+		b, _ := parseBool(value)
+		node = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: strconv.FormatBool(b)}
+	case keyCACert:
+		abs, err := filepath.Abs(value)
+		if err != nil {
+			return fmt.Errorf("find the absolute path of %s: %w", value, err)
+		}
+		node = strNode(abs)
+	case keyHeaders:
+		h, _ := parseHeader(value)
+		_, list, err := f.headersWithout(profile, h.Name)
+		if err != nil {
+			return err
+		}
+		node = &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: append(list.Content, strNode(h.String()))}
 	}
 	setField(f.editableProfile(profile), key, node)
 	return nil
+}
+
+// headersWithout returns the headers of profile, and a list of those not of
+// the given names (in any case).
+func (f *File) headersWithout(profile string, names ...string) ([]string, *yaml.Node, error) {
+	kept := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+	entries, err := f.entries(profile)
+	if err != nil || entries[keyHeaders] == nil {
+		return nil, kept, err
+	}
+	all, err := f.values(profile, keyHeaders, entries[keyHeaders])
+	for _, h := range all {
+		name, _, _ := strings.Cut(h, ":")
+		if !slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(n, strings.TrimSpace(name)) }) {
+			kept.Content = append(kept.Content, strNode(h))
+		}
+	}
+	return all, kept, err
 }
 
 // setField sets key in mapping m to value, in place when the key is there
@@ -346,78 +342,42 @@ func setField(m *yaml.Node, key string, value *yaml.Node) {
 	m.Content = append(m.Content, strNode(key), value)
 }
 
-// valueNode checks a value given for key and returns it as a YAML node.
-func valueNode(key, value string) (*yaml.Node, error) {
-	if value == "" {
-		return nil, invalidf("empty value for %s; to remove it, unset it", key)
-	}
-	bad := func(err error) error { return invalidf("%s: %v", key, err) }
-	switch key {
-	case keyURL:
-		if err := checkURL(value); err != nil {
-			return nil, bad(err)
-		}
-	case keyToken, keyServiceKey:
-		if err := checkCredential(value); err != nil {
-			return nil, bad(err)
-		}
-	case keyServiceAccount:
-		if hasControl(value) {
-			return nil, invalidf("%s contains a control character", key)
-		}
-	case keyHeaders:
-		h, err := parseHeader(value)
-		if err != nil {
-			return nil, bad(err)
-		}
-		return &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: []*yaml.Node{strNode(h.String())}}, nil
-	case keyOutput:
-		if err := checkOutput(value); err != nil {
-			return nil, bad(err)
-		}
-	case keyTimeout:
-		if _, err := parseTimeout(value); err != nil {
-			return nil, bad(err)
-		}
-	case keyInsecureSkipTLSVerify:
-		b, err := parseBool(value)
-		if err != nil {
-			return nil, bad(err)
-		}
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: fmt.Sprint(b)}, nil
-	case keyCACert:
-		if hasControl(value) {
-			return nil, invalidf("%s contains a control character", key)
-		}
-		abs, err := filepath.Abs(value)
-		if err != nil {
-			return nil, fmt.Errorf("find the absolute path of %s: %w", value, err)
-		}
-		value = abs
-	}
-	return strNode(value), nil
-}
-
 // Unset removes key from profile. Removing a key that is not set does
 // nothing; an unknown key is an error.
 func (f *File) Unset(profile, key string) error {
 	if err := checkKey(key); err != nil {
 		return err
 	}
-	_, p := lookup(f.profiles(), profile)
-	if p == nil {
-		return nil
-	}
-	if k, _ := lookup(deref(p), key); k == nil {
-		return nil
-	}
-	p = f.editableProfile(profile)
-	for i := 0; i+1 < len(p.Content); i += 2 {
-		if p.Content[i].Value == key {
-			p.Content = append(p.Content[:i], p.Content[i+2:]...)
-			return nil
+	if _, p := lookup(f.profiles(), profile); p != nil {
+		if k, _ := lookup(p, key); k != nil {
+			removeKey(f.editableProfile(profile), key)
 		}
 	}
+	return nil
+}
+
+// removeKey removes key from mapping m and returns its value, nil when absent.
+func removeKey(m *yaml.Node, key string) *yaml.Node {
+	for i := 0; m != nil && i+1 < len(m.Content); i += 2 {
+		if v := m.Content[i+1]; m.Content[i].Value == key {
+			m.Content = slices.Delete(m.Content, i, i+2)
+			return v
+		}
+	}
+	return nil
+}
+
+// UnsetHeaders removes the headers of the given names, in any case, from
+// profile; the others stay.
+func (f *File) UnsetHeaders(profile string, names []string) error {
+	all, kept, err := f.headersWithout(profile, names...)
+	switch {
+	case err != nil || len(kept.Content) == len(all):
+		return err
+	case len(kept.Content) == 0:
+		return f.Unset(profile, keyHeaders)
+	}
+	setField(f.editableProfile(profile), keyHeaders, kept)
 	return nil
 }
 
@@ -438,6 +398,25 @@ func (f *File) UseProfile(name string) error {
 	return nil
 }
 
+// DeleteProfile removes a profile, and current_profile when it names it.
+// Aliases of the profile elsewhere in the file become copies of it.
+func (f *File) DeleteProfile(name string) error {
+	if !f.hasProfile(name) {
+		return fmt.Errorf("profile %s is not in config file %s", name, f.path)
+	}
+	if f.current() == name {
+		removeKey(f.root(), fieldCurrentProfile)
+	}
+	gone := removeKey(f.profiles(), name)
+	walk(f.doc, func(n *yaml.Node) {
+		if n.Kind == yaml.AliasNode && n.Alias == gone {
+			*n = *deepCopy(gone, map[*yaml.Node]*yaml.Node{})
+			walk(n, func(c *yaml.Node) { c.Anchor = "" })
+		}
+	})
+	return nil
+}
+
 // editableRoot returns the top-level mapping, creating it in an empty file.
 func (f *File) editableRoot() *yaml.Node {
 	if f.doc == nil {
@@ -455,7 +434,7 @@ func (f *File) editableProfile(name string) *yaml.Node {
 	if profiles == nil {
 		profiles = mapNode()
 		root.Content = append(root.Content, strNode(fieldProfiles), profiles)
-	} else if isNull(profiles) {
+	} else if input.IsNull(profiles) {
 		*profiles = *mapNode()
 	}
 	for i := 0; i+1 < len(profiles.Content); i += 2 {
@@ -465,11 +444,11 @@ func (f *File) editableProfile(name string) *yaml.Node {
 		p := profiles.Content[i+1]
 		switch {
 		case p.Kind == yaml.AliasNode:
-			p = deepCopy(deref(p))
+			p = deepCopy(input.Deref(p), map[*yaml.Node]*yaml.Node{})
 			// The anchors stay with the original, which later aliases name.
 			walk(p, func(n *yaml.Node) { n.Anchor = "" })
 			profiles.Content[i+1] = p
-		case isNull(p):
+		case input.IsNull(p):
 			p = mapNode()
 			profiles.Content[i+1] = p
 		}
@@ -481,92 +460,74 @@ func (f *File) editableProfile(name string) *yaml.Node {
 }
 
 // View returns the whole file as YAML, without its comments (which may hold
-// old credentials). Unless showSecrets, tokens, service keys and header
-// values are shown as "********".
-func (f *File) View(showSecrets bool) ([]byte, error) {
+// old credentials), and the same as JSON, with aliases and merge keys
+// applied. Unless showSecrets, secret values are shown as secret.Mask, and
+// a password in the url.
+func (f *File) View(showSecrets bool) (text, js []byte, err error) {
 	if f.doc == nil {
-		return []byte("{}\n"), nil
+		return []byte("{}\n"), []byte("{}"), nil
 	}
-	doc := deepCopy(f.doc)
+	doc := deepCopy(f.doc, map[*yaml.Node]*yaml.Node{})
 	walk(doc, func(n *yaml.Node) {
 		n.HeadComment, n.LineComment, n.FootComment = "", "", ""
-		if !showSecrets && n.Kind == yaml.MappingNode {
-			maskSecrets(n)
+		for i := 0; !showSecrets && n.Kind == yaml.MappingNode && i+1 < len(n.Content); i += 2 {
+			key, v := n.Content[i].Value, n.Content[i+1]
+			for _, c := range append([]*yaml.Node{v}, v.Content...) {
+				if masked := Mask(key, c.Value); c.Kind == yaml.ScalarNode && !input.IsNull(c) && masked != c.Value {
+					c.Value, c.Tag, c.Style = masked, "!!str", 0
+				}
+			}
 		}
 	})
-	return encode(doc)
-}
-
-// maskSecrets masks the secret values held directly by mapping m.
-func maskSecrets(m *yaml.Node) {
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		v := m.Content[i+1]
-		switch m.Content[i].Value {
-		case keyToken, keyServiceKey:
-			if v.Kind == yaml.ScalarNode && !isNull(v) && v.Value != "" {
-				setScalar(v, secretMask)
-			}
-		case keyURL:
-			if v.Kind == yaml.ScalarNode {
-				if masked := MaskURL(v.Value); masked != v.Value {
-					setScalar(v, masked)
-				}
-			}
-		case keyHeaders:
-			switch v.Kind {
-			case yaml.ScalarNode:
-				maskHeader(v)
-			case yaml.SequenceNode:
-				for _, item := range v.Content {
-					if item.Kind == yaml.ScalarNode {
-						maskHeader(item)
-					}
-				}
-			}
-		}
+	if text, err = encode(doc); err != nil {
+		return nil, nil, err
 	}
-}
-
-func maskHeader(n *yaml.Node) {
-	if isNull(n) {
-		return
+	if js, err = input.YAMLToJSON(doc.Content[0]); err != nil {
+		return nil, nil, invalidf("config file %s: %v", f.path, err)
 	}
-	if name, _, ok := strings.Cut(n.Value, ":"); ok {
-		setScalar(n, strings.TrimSpace(name)+": "+secretMask)
-		return
+	return text, js, nil
+}
+
+// Mask returns value, a value of key, with what is secret in it hidden: a
+// credential whole, the value of a header, the password of a URL.
+func Mask(key, value string) string {
+	switch {
+	case value == "":
+		return value
+	case secret.IsField(key):
+		return secret.Mask
+	case key == keyURL:
+		return secret.URL(value)
+	case key != keyHeaders:
+		return value
 	}
-	setScalar(n, secretMask)
+	if name, _, ok := strings.Cut(value, ":"); ok {
+		return strings.TrimSpace(name) + ": " + secret.Mask
+	}
+	return secret.Mask
 }
 
-func setScalar(n *yaml.Node, value string) {
-	n.Value, n.Tag, n.Style = value, "!!str", 0
-}
-
-// Save writes the file: its directory is created 0700 if missing (an
-// existing directory keeps its mode), and the file is written 0600 whatever
-// the umask, through a temporary file in the same directory renamed over it,
-// so a reader never sees half a file. A symbolic link at the path is
-// followed, and its target rewritten.
-func (f *File) Save() error {
+// save writes the file, the caller holding its lock (see Edit): its
+// directory is created 0700 if missing (an existing directory keeps its
+// mode), and the file is written 0600 whatever the umask, replacing the old
+// one at once so that a reader never sees half a file. A symbolic link at
+// the path is followed, and its target rewritten.
+func (f *File) save() error {
 	if f.path == "" {
 		return invalidf("no config file path: set --config or DBGOV_CONFIG (HOME is not set)")
 	}
-	data := []byte("{}\n")
-	if f.doc != nil {
-		var err error
-		if data, err = encode(f.doc); err != nil {
-			return err
-		}
+	data, err := f.text()
+	if err != nil {
+		return err
 	}
 	target := f.path
 	if resolved, err := filepath.EvalSymlinks(f.path); err == nil {
 		target = resolved
 	}
-	dir := filepath.Dir(target)
-	if err := makeDirs(dir); err != nil {
+	if err := makeDirs(filepath.Dir(target)); err != nil {
 		return fmt.Errorf("create config directory: %w", err)
 	}
-	if err := writeFileAtomic(target, data); err != nil {
+	if err := replaceFile(target, data); err != nil {
 		return fmt.Errorf("write config file: %w", err)
 	}
 	f.exists, f.perm = true, 0o600
@@ -589,64 +550,24 @@ func makeDirs(dir string) error {
 		}
 	}
 	for i := len(missing) - 1; i >= 0; i-- {
-		d := missing[i]
-		if err := os.Mkdir(d, 0o700); err != nil {
-			if errors.Is(err, fs.ErrExist) {
-				continue // made meanwhile by someone else: theirs to set
-			}
+		if err := os.Mkdir(missing[i], 0o700); errors.Is(err, fs.ErrExist) {
+			continue // made meanwhile by someone else: theirs to set
+		} else if err != nil {
 			return err
 		}
-		if err := os.Chmod(d, 0o700); err != nil {
+		if err := os.Chmod(missing[i], 0o700); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// writeFileAtomic writes data to a new file beside path, readable by its
-// owner alone from its creation, and renames it over path.
-func writeFileAtomic(path string, data []byte) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
+// text returns the file as it is written.
+func (f *File) text() ([]byte, error) {
+	if f.doc == nil {
+		return []byte("{}\n"), nil
 	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	// CreateTemp asks for 0600, from which the umask may take bits away.
-	if runtime.GOOS != "windows" {
-		if err := tmp.Chmod(0o600); err != nil {
-			return err
-		}
-	}
-	if _, err := tmp.Write(data); err != nil {
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	syncDir(filepath.Dir(path))
-	return nil
-}
-
-// syncDir makes a rename in dir durable where the system allows it; failing
-// to is not an error, the file itself is complete.
-func syncDir(dir string) {
-	d, err := os.Open(dir)
-	if err != nil {
-		return
-	}
-	_ = d.Sync()
-	d.Close()
+	return encode(f.doc)
 }
 
 func encode(doc *yaml.Node) ([]byte, error) {
@@ -665,27 +586,16 @@ func encode(doc *yaml.Node) ([]byte, error) {
 // lookup finds key in mapping m (following an alias to m), returning its key
 // and value nodes, the value with aliases followed; nils when absent.
 func lookup(m *yaml.Node, key string) (k, v *yaml.Node) {
-	m = deref(m)
+	m = input.Deref(m)
 	if m == nil || m.Kind != yaml.MappingNode {
 		return nil, nil
 	}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		if m.Content[i].Value == key {
-			return m.Content[i], deref(m.Content[i+1])
+			return m.Content[i], input.Deref(m.Content[i+1])
 		}
 	}
 	return nil, nil
-}
-
-func deref(n *yaml.Node) *yaml.Node {
-	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 100; i++ {
-		n = n.Alias
-	}
-	return n
-}
-
-func isNull(n *yaml.Node) bool {
-	return n != nil && n.Kind == yaml.ScalarNode && n.Tag == "!!null"
 }
 
 func strNode(s string) *yaml.Node {
@@ -696,18 +606,17 @@ func mapNode() *yaml.Node {
 	return &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
 }
 
-// deepCopy copies a node tree. Alias nodes keep pointing at their anchors in
-// the original, which is all encoding needs.
-func deepCopy(n *yaml.Node) *yaml.Node {
-	if n == nil {
-		return nil
-	}
+// deepCopy copies a node tree; copies maps the nodes copied so far to their
+// copies, so that an alias points to the copy of its anchor.
+func deepCopy(n *yaml.Node, copies map[*yaml.Node]*yaml.Node) *yaml.Node {
 	c := *n
-	if n.Content != nil {
-		c.Content = make([]*yaml.Node, len(n.Content))
-		for i, child := range n.Content {
-			c.Content[i] = deepCopy(child)
-		}
+	copies[n] = &c
+	if c.Alias != nil && copies[c.Alias] != nil {
+		c.Alias = copies[c.Alias]
+	}
+	c.Content = make([]*yaml.Node, len(n.Content))
+	for i, child := range n.Content {
+		c.Content[i] = deepCopy(child, copies)
 	}
 	return &c
 }

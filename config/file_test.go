@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -32,7 +33,7 @@ func readText(t *testing.T, path string) string {
 func TestLoad_missingFileIsEmpty(t *testing.T) {
 	for _, path := range []string{"", filepath.Join(t.TempDir(), "no", "config.yaml")} {
 		f := loadFile(t, path)
-		if got, _ := f.View(true); string(got) != "{}\n" {
+		if got, _, _ := f.View(true); string(got) != "{}\n" {
 			t.Errorf("View of %q = %q", path, got)
 		}
 		if p := f.Profiles(); len(p) != 0 {
@@ -121,7 +122,7 @@ func TestFile_setGetRoundTrip(t *testing.T) {
 			if got, err := f.Get("work", tc.key); got != tc.want || err != nil {
 				t.Errorf("Get before saving = %q, %v; want %q", got, err, tc.want)
 			}
-			if err := f.Save(); err != nil {
+			if err := f.save(); err != nil {
 				t.Fatalf("Save: %v", err)
 			}
 			if got, err := loadFile(t, path).Get("work", tc.key); got != tc.want || err != nil {
@@ -154,7 +155,7 @@ func TestFile_setRefusesBadValues(t *testing.T) {
 	cases := []struct {
 		name, profile, key, value, want string
 	}{
-		{"unknown key", "default", "tokn", "x", "unknown config key \"tokn\"; the keys are url, token, service_account, service_key, headers, output, timeout, insecure_skip_tls_verify, ca_cert"},
+		{"unknown key", "default", "tokn", "x", "unknown config key \"tokn\"; the keys are url, token, service_account, service_key, headers, output, timeout, insecure_skip_tls_verify, ca_cert, max_response_size"},
 		{"empty value", "default", "url", "  ", "empty value"},
 		{"url without scheme", "default", "url", "gov.example.com", "http:// or https://"},
 		{"url with other scheme", "default", "url", "file:///etc/passwd", "http:// or https://"},
@@ -220,7 +221,7 @@ func TestFile_unset(t *testing.T) {
 			t.Fatalf("Unset(%q, %q): %v", step.profile, step.key, err)
 		}
 	}
-	if err := f.Save(); err != nil {
+	if err := f.save(); err != nil {
 		t.Fatal(err)
 	}
 	want := `profiles:
@@ -264,7 +265,7 @@ func TestFile_useProfile(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := f.Save(); err != nil {
+			if err := f.save(); err != nil {
 				t.Fatal(err)
 			}
 			if got := readText(t, path); got != tc.want {
@@ -296,7 +297,7 @@ profiles:
 		func() error { return f.Set("default", "timeout", "10s") },
 		func() error { return f.Set("staging", "url", "https://staging.example") },
 		func() error { return f.Set("fresh", "output", "json") },
-		f.Save,
+		f.save,
 	}
 	for i, step := range steps {
 		if err := step(); err != nil {
@@ -391,7 +392,7 @@ profiles:
 		show bool
 		want string
 	}{{false, masked}, {true, clear}} {
-		got, err := f.View(tc.show)
+		got, _, err := f.View(tc.show)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -402,18 +403,6 @@ profiles:
 	// View leaves the file itself alone.
 	if got, _ := f.Get("default", "token"); got != "tok-secret" {
 		t.Errorf("token after View = %q", got)
-	}
-}
-
-func TestIsSecret_namesTheCredentialKeys(t *testing.T) {
-	var secret []string
-	for _, k := range Keys() {
-		if IsSecret(k) {
-			secret = append(secret, k)
-		}
-	}
-	if got := strings.Join(secret, ","); got != "token,service_key,headers" {
-		t.Errorf("secret keys = %s", got)
 	}
 }
 
@@ -433,7 +422,7 @@ func TestSave_existingDirectoryKeepsItsModeAndFileBecomesPrivate(t *testing.T) {
 	if err := f.Set("default", "url", "https://x.example"); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.Save(); err != nil {
+	if err := f.save(); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []struct {
@@ -461,7 +450,7 @@ func TestSave_followsSymlink(t *testing.T) {
 	if err := f.Set("default", "url", "https://x.example"); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.Save(); err != nil {
+	if err := f.save(); err != nil {
 		t.Fatal(err)
 	}
 	if info, err := os.Lstat(link); err != nil || info.Mode()&os.ModeSymlink == 0 {
@@ -477,7 +466,92 @@ func TestSave_withoutPathFails(t *testing.T) {
 	if err := f.Set("default", "url", "https://x.example"); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.Save(); err == nil || !strings.Contains(err.Error(), "--config") {
+	if err := f.save(); err == nil || !strings.Contains(err.Error(), "--config") {
 		t.Errorf("Save without a path: %v", err)
+	}
+}
+
+func TestFile_viewReadsAnchorsAsOtherCommandsDo(t *testing.T) {
+	path := writeFile(t, t.TempDir(), "config.yaml", `base: &base
+  url: https://u:pw@base.example
+  token: tok-base
+  timeout: 1m
+profiles:
+  default:
+    <<: *base
+    timeout: 2m
+  copy: *base
+`, 0o600)
+	_, js, err := loadFile(t, path).View(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"base":{"url":"https://u:********@base.example","token":"********","timeout":"1m"},` +
+		`"profiles":{"default":{"timeout":"2m","url":"https://u:********@base.example","token":"********"},` +
+		`"copy":{"url":"https://u:********@base.example","token":"********","timeout":"1m"}}}`
+	if string(js) != want {
+		t.Errorf("View JSON:\n%s\nwant:\n%s", js, want)
+	}
+}
+
+func TestFile_viewRefusesAliasesThatExplode(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("a0: &a0 [" + strings.Repeat("x", 1000) + "]\n")
+	for i := 1; i < 12; i++ {
+		fmt.Fprintf(&b, "a%d: &a%d [*a%d, *a%d, *a%d, *a%d]\n", i, i, i-1, i-1, i-1, i-1)
+	}
+	path := writeFile(t, t.TempDir(), "config.yaml", b.String(), 0o600)
+	if _, _, err := loadFile(t, path).View(true); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "beyond 16 MiB") {
+		t.Errorf("View = %v", err)
+	}
+}
+
+func TestFile_headersAreAddedAndRemovedByName(t *testing.T) {
+	f := loadFile(t, filepath.Join(t.TempDir(), "config.yaml"))
+	steps := []struct {
+		do   func() error
+		want string
+	}{
+		{func() error { return f.Set("p", "headers", "X-A: 1") }, "X-A: 1"},
+		{func() error { return f.Set("p", "headers", "X-B: 2") }, "X-A: 1\nX-B: 2"},
+		{func() error { return f.Set("p", "headers", "x-a: 3") }, "X-B: 2\nx-a: 3"},
+		{func() error { return f.UnsetHeaders("p", []string{"X-NONE"}) }, "X-B: 2\nx-a: 3"},
+		{func() error { return f.UnsetHeaders("p", []string{"X-A"}) }, "X-B: 2"},
+		{func() error { return f.UnsetHeaders("p", []string{"x-b"}) }, ""},
+	}
+	for i, step := range steps {
+		if err := step.do(); err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+		if got, _ := f.Get("p", "headers"); got != step.want {
+			t.Errorf("step %d: headers %q, want %q", i, got, step.want)
+		}
+	}
+}
+
+func TestFile_deleteProfile(t *testing.T) {
+	path := writeFile(t, t.TempDir(), "config.yaml", `current_profile: prod
+profiles:
+  prod: &prod
+    url: https://prod.example # main
+  staging: *prod
+  dev:
+    url: https://dev.example
+`, 0o600)
+	f := loadFile(t, path)
+	if err := f.DeleteProfile("nope"); err == nil || !strings.Contains(err.Error(), "profile nope is not in config file") {
+		t.Errorf("DeleteProfile(nope) = %v", err)
+	}
+	for _, name := range []string{"prod", "dev"} {
+		if err := f.DeleteProfile(name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := f.save(); err != nil {
+		t.Fatal(err)
+	}
+	want := "profiles:\n  staging:\n    url: https://prod.example # main\n"
+	if got := readText(t, path); got != want {
+		t.Errorf("file:\n%s\nwant:\n%s", got, want)
 	}
 }

@@ -1,21 +1,20 @@
 package config
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 	"go.yaml.in/yaml/v3"
-
-	"github.com/dbgov/dbgov/output"
 )
 
 // Settings is the resolved configuration a command runs with.
@@ -33,6 +32,8 @@ type Settings struct {
 	// CACert is the extra CA bundle; a relative path from the config file
 	// is taken relative to the file's directory.
 	CACert string
+	// MaxResponseSize is the largest answer read, in bytes.
+	MaxResponseSize int64
 	// Debug is set by --debug or DBGOV_DEBUG=1 (or true).
 	Debug bool
 	// Profile is the profile in use, whether or not the file has it.
@@ -40,48 +41,12 @@ type Settings struct {
 	// Path is the config file consulted, whether or not it exists; "" when
 	// no path could be found (no HOME).
 	Path string
-	// Warnings are problems worth telling the user that do not stop the
-	// command, such as a config file readable by others.
+	// Warnings are problems worth telling that do not stop the command,
+	// such as a config file readable by others.
 	Warnings []string
-}
-
-// Keys of the settings that are not profile keys.
-const (
-	keyProfile = "profile"
-	keyConfig  = "config"
-	keyDebug   = "debug"
-)
-
-const defaultProfile = "default"
-
-// binding ties a setting to its flag and environment variable.
-type binding struct {
-	key, flag, env string
-}
-
-// bindings lists every setting Resolve reads. It is never modified.
-var bindings = [...]binding{
-	{keyURL, flagURL, "DBGOV_URL"},
-	{keyToken, flagToken, "DBGOV_TOKEN"},
-	{keyServiceAccount, flagServiceAccount, "DBGOV_SERVICE_ACCOUNT"},
-	{keyServiceKey, flagServiceKey, "DBGOV_SERVICE_KEY"},
-	{keyHeaders, flagHeader, ""},
-	{keyOutput, flagOutput, "DBGOV_OUTPUT"},
-	{keyTimeout, flagTimeout, "DBGOV_TIMEOUT"},
-	{keyInsecureSkipTLSVerify, flagInsecureSkipTLSVerify, ""},
-	{keyCACert, flagCACert, ""},
-	{keyProfile, flagProfile, "DBGOV_PROFILE"},
-	{keyConfig, flagConfig, "DBGOV_CONFIG"},
-	{keyDebug, flagDebug, "DBGOV_DEBUG"},
-}
-
-func bindingOf(key string) binding {
-	for _, b := range bindings {
-		if b.key == key {
-			return b
-		}
-	}
-	return binding{key: key}
+	// Notices are worth telling a person at a terminal only: an environment
+	// variable overriding the profile's url or token.
+	Notices []string
 }
 
 // DefaultPath returns where the config file is when neither --config nor
@@ -105,243 +70,270 @@ func DefaultPath(getenv func(string) string) (string, error) {
 	return filepath.Join(home, ".config", "dbgov", "config.yaml"), nil
 }
 
-// resolution holds the sources of the settings while they are resolved.
-type resolution struct {
-	flags   *pflag.FlagSet
-	env     map[string]any        // set environment variables, by setting key
-	file    *File                 // the config file, maybe empty
-	profile string                // the profile in use
-	entries map[string]*yaml.Node // that profile's settings in the file
+// sources are where settings come from: the flags the user set, the
+// environment, and the profile in use of the config file.
+type sources struct {
+	flags   *pflag.FlagSet // nil for none
+	getenv  func(string) string
+	file    *File
+	profile string
+	entries map[string]*yaml.Node // the profile's settings
 }
 
-// Open loads the config file chosen by --config, else DBGOV_CONFIG, else
-// DefaultPath, and names the profile chosen by --profile, else
-// DBGOV_PROFILE, else the file's current_profile, else "default". It checks
-// no setting, so the `config` commands can still repair a bad value. A nil
-// fs means no flags; a nil getenv reads the process environment.
-func Open(fs *pflag.FlagSet, getenv func(string) string) (*File, string, error) {
-	r, err := open(fs, getenv)
-	if err != nil {
-		return nil, "", err
-	}
-	return r.file, r.profile, nil
-}
-
-func open(fs *pflag.FlagSet, getenv func(string) string) (*resolution, error) {
+func newSources(fs *pflag.FlagSet, getenv func(string) string) *sources {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	r := &resolution{flags: fs, env: make(map[string]any)}
-	for _, b := range bindings {
-		if b.env == "" {
-			continue
-		}
-		if val := getenv(b.env); val != "" {
-			r.env[b.key] = val
-		}
-	}
+	return &sources{flags: fs, getenv: getenv}
+}
 
-	// A missing HOME leaves no default path: flags and environment can
-	// still carry everything, and only saving the file needs one.
-	defaultPath, _ := DefaultPath(getenv)
-	path := r.layers(nil, map[string]any{keyConfig: defaultPath}).GetString(keyConfig)
-	if path == "" && r.flagChanged(keyConfig) {
-		return nil, invalidf("--%s: the path is empty", flagConfig)
+// given returns the value a flag the user set or else the environment gives
+// key, and its source ("" when neither does).
+func (s *sources) given(key string) (value, from string) {
+	b := settingOf(key)
+	if s.flags != nil {
+		if fl := s.flags.Lookup(b.flag); fl != nil && fl.Changed {
+			return fl.Value.String(), "--" + b.flag
+		}
 	}
-	f, err := Load(path)
+	if b.env != "" && s.getenv(b.env) != "" {
+		return s.getenv(b.env), b.env
+	}
+	return "", ""
+}
+
+// path returns the config file's path: --config, else DBGOV_CONFIG, else
+// DefaultPath; "" when there is none (no HOME), which only saving needs.
+func (s *sources) path() (string, error) {
+	v, from := s.given(keyConfig)
+	if from != "" && v == "" {
+		return "", invalidf("--config: the path is empty")
+	}
+	if v == "" {
+		v, _ = DefaultPath(s.getenv)
+	}
+	return v, nil
+}
+
+// load reads the config file and names the profile in use: --profile, else
+// DBGOV_PROFILE, else the file's current_profile, else "default".
+func (s *sources) load() error {
+	path, err := s.path()
 	if err != nil {
-		return nil, err
+		return err
 	}
-	r.file = f
-
-	fileLayer := make(map[string]any)
-	if cur := f.current(); cur != "" {
-		fileLayer[keyProfile] = cur
+	if s.file, err = Load(path); err != nil {
+		return err
 	}
-	r.profile = r.layers(fileLayer, map[string]any{keyProfile: defaultProfile}).GetString(keyProfile)
-	if r.profile == "" {
-		return nil, invalidf("--%s: the profile name is empty", flagProfile)
+	v, from := s.given(keyProfile)
+	switch {
+	case from != "" && v == "":
+		return invalidf("--profile: the profile name is empty")
+	case v != "":
+		s.profile = v
+	case s.file.current() != "":
+		s.profile = s.file.current()
+	default:
+		s.profile = defaultProfile
 	}
-	return r, nil
-}
-
-// layers returns a fresh viper holding, from the lowest layer up, the
-// defaults, the file's values, the environment and the flags the user set.
-//
-// Viper's own environment layer reads the process environment, so the
-// environment given to Resolve is merged over the file's values in viper's
-// config layer instead: the merge order keeps the contract's precedence.
-func (r *resolution) layers(file, defaults map[string]any) *viper.Viper {
-	v := viper.New()
-	for k, d := range defaults {
-		v.SetDefault(k, d)
-	}
-	// MergeConfigMap may change the maps it is given.
-	_ = v.MergeConfigMap(maps.Clone(file))
-	_ = v.MergeConfigMap(maps.Clone(r.env))
-	if r.flags != nil {
-		for _, b := range bindings {
-			if fl := r.flags.Lookup(b.flag); fl != nil {
-				_ = v.BindPFlag(b.key, fl) // fails only for a nil flag
-			}
-		}
-	}
-	return v
-}
-
-func (r *resolution) flagChanged(key string) bool {
-	if r.flags == nil {
-		return false
-	}
-	fl := r.flags.Lookup(bindingOf(key).flag)
-	return fl != nil && fl.Changed
+	return nil
 }
 
 // source says where the value of a setting came from, for messages.
-func (r *resolution) source(key string) string {
-	b := bindingOf(key)
-	if r.flagChanged(key) {
-		return "--" + b.flag
+func (s *sources) source(key string) string {
+	if _, from := s.given(key); from != "" {
+		return from
 	}
-	if _, ok := r.env[key]; ok {
-		return b.env
+	if n := s.entries[key]; n != nil {
+		return fmt.Sprintf("profile %q of config file %s, line %d", s.profile, s.file.Path(), n.Line)
 	}
-	if key == keyProfile && r.file.current() != "" {
-		return fmt.Sprintf("current_profile of config file %s", r.file.Path())
-	}
-	if n := r.entries[key]; n != nil {
-		return fmt.Sprintf("profile %q of config file %s, line %d", r.profile, r.file.Path(), n.Line)
+	if key == keyProfile && s.file.current() != "" {
+		return "current_profile of config file " + s.file.Path()
 	}
 	return "the default"
 }
 
-// invalid reports a bad value of a setting, naming where it came from.
-func (r *resolution) invalid(key string, err error) error {
-	return invalidf("%s from %s: %v", key, r.source(key), err)
+// Open loads the config file chosen by --config, else DBGOV_CONFIG, else
+// DefaultPath, and names the profile in use. It checks no setting, so that
+// the `config` commands can still show a bad value. A nil fs means no flags;
+// a nil getenv reads the process environment.
+func Open(fs *pflag.FlagSet, getenv func(string) string) (*File, string, error) {
+	s := newSources(fs, getenv)
+	if err := s.load(); err != nil {
+		return nil, "", err
+	}
+	return s.file, s.profile, nil
+}
+
+// Edit applies change to the config file Open would load and the profile in
+// use, and saves the file when that changed it. It holds the file's lock
+// from the reading to the writing, so that concurrent edits do not lose
+// each other's changes.
+func Edit(ctx context.Context, fs *pflag.FlagSet, getenv func(string) string, change func(f *File, profile string) error) error {
+	s := newSources(fs, getenv)
+	path, err := s.path()
+	if err != nil {
+		return err
+	}
+	if path == "" {
+		return invalidf("no config file path: set --config or DBGOV_CONFIG (HOME is not set)")
+	}
+	unlock, err := lock(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if err := s.load(); err != nil {
+		return err
+	}
+	before, err := s.file.text()
+	if err == nil {
+		err = change(s.file, s.profile)
+	}
+	if err != nil {
+		return err
+	}
+	if after, err := s.file.text(); err != nil || bytes.Equal(before, after) {
+		return err
+	}
+	return s.file.save()
 }
 
 // Resolve returns the settings a command runs with, each from the first
 // that has it of: the flags in fs the user set, the environment (read
-// through getenv), the profile in the config file, the default. It reads
-// them with viper; every value is then checked, and a bad one is an error
-// wrapping ErrInvalid that names its source and never repeats a secret. A
-// profile the file lacks contributes nothing. A nil fs means no flags; a nil
-// getenv reads the process environment.
+// through getenv), the profile in the config file, the default. Every value
+// is checked, and a bad one is an error matching ErrInvalid that names its
+// source and never repeats a secret. A nil fs means no flags; a nil getenv
+// reads the process environment.
 func Resolve(fs *pflag.FlagSet, getenv func(string) string) (*Settings, error) {
-	r, err := open(fs, getenv)
+	s := newSources(fs, getenv)
+	err := s.load()
+	if err == nil {
+		s.entries, err = s.file.entries(s.profile)
+	}
 	if err != nil {
 		return nil, err
 	}
-	if raw, ok := r.env[keyDebug].(string); ok {
-		debug, err := parseBool(raw)
-		if err != nil {
+	fileValues, warnings, err := s.fileValues()
+	if err != nil {
+		return nil, err
+	}
+	// One viper holds the layers: the defaults, the profile's values with
+	// the environment merged over them, and the flags. Its own environment
+	// layer is not used: it reads the process's, not getenv.
+	v := viper.New()
+	v.SetDefault(keyTimeout, defaultTimeout.String())
+	v.SetDefault(keyMaxResponseSize, defaultMaxResponseSize)
+	env := map[string]any{}
+	for _, b := range settings {
+		if v, from := s.given(b.key); from == b.env && from != "" {
+			env[b.key] = v
+		}
+	}
+	if raw, ok := env[keyDebug].(string); ok {
+		if env[keyDebug], err = parseBool(raw); err != nil {
 			return nil, invalidf("DBGOV_DEBUG: %q is not 1/true or 0/false", raw)
 		}
-		r.env[keyDebug] = debug
 	}
-	if r.entries, err = r.file.entries(r.profile); err != nil {
-		return nil, err
+	_ = v.MergeConfigMap(fileValues)
+	_ = v.MergeConfigMap(env)
+	if fs != nil {
+		for _, b := range settings {
+			if fl := fs.Lookup(b.flag); fl != nil {
+				_ = v.BindPFlag(b.key, fl) // fails only for a nil flag
+			}
+		}
 	}
-	fileLayer, warnings, err := r.fileValues()
-	if err != nil {
-		return nil, err
-	}
-	v := r.layers(fileLayer, map[string]any{
-		keyOutput:  output.Formats[0],
-		keyTimeout: defaultTimeout.String(),
-	})
 
-	s := &Settings{
-		URL:                   v.GetString(keyURL),
-		Token:                 v.GetString(keyToken),
-		ServiceAccount:        v.GetString(keyServiceAccount),
-		ServiceKey:            v.GetString(keyServiceKey),
-		Output:                v.GetString(keyOutput),
-		InsecureSkipTLSVerify: v.GetBool(keyInsecureSkipTLSVerify),
-		CACert:                v.GetString(keyCACert),
+	set := &Settings{
+		InsecureSkipTLSVerify: v.GetBool(keyInsecure),
 		Debug:                 v.GetBool(keyDebug),
-		Profile:               r.profile,
-		Path:                  r.file.Path(),
+		Profile:               s.profile,
+		Path:                  s.file.Path(),
 	}
-	if s.URL != "" {
-		if err := checkURL(s.URL); err != nil {
-			return nil, r.invalid(keyURL, err)
+	for _, f := range []struct {
+		key string
+		to  *string
+	}{{keyURL, &set.URL}, {keyToken, &set.Token}, {keyServiceAccount, &set.ServiceAccount},
+		{keyServiceKey, &set.ServiceKey}, {keyCACert, &set.CACert}, {keyOutput, &set.Output}} {
+		if *f.to = v.GetString(f.key); *f.to != "" {
+			if err := check(f.key, *f.to); err != nil {
+				return nil, s.invalid(f.key, err)
+			}
 		}
 	}
-	for _, key := range [...]string{keyToken, keyServiceKey} {
-		if err := checkCredential(v.GetString(key)); err != nil {
-			return nil, r.invalid(key, err)
-		}
-	}
-	for _, key := range [...]string{keyServiceAccount, keyCACert} {
-		if hasControl(v.GetString(key)) {
-			return nil, r.invalid(key, errors.New("it contains a control character"))
-		}
+	if set.Output == "table" {
+		set.Output = ""
 	}
 	for i, raw := range v.GetStringSlice(keyHeaders) {
 		h, err := parseHeader(raw)
 		if err != nil {
-			return nil, r.invalid(keyHeaders, fmt.Errorf("header %d: %w", i+1, err))
+			return nil, s.invalid(keyHeaders, fmt.Errorf("header %d: %w", i+1, err))
 		}
-		s.Headers = append(s.Headers, h)
+		set.Headers = append(set.Headers, h)
 	}
-	if err := checkOutput(s.Output); err != nil {
-		return nil, r.invalid(keyOutput, err)
+	if set.Timeout, err = parseTimeout(v.GetString(keyTimeout)); err != nil {
+		return nil, s.invalid(keyTimeout, err)
 	}
-	if s.Output == output.Formats[0] {
-		s.Output = ""
-	}
-	if s.Timeout, err = parseTimeout(v.GetString(keyTimeout)); err != nil {
-		return nil, r.invalid(keyTimeout, err)
+	if set.MaxResponseSize, err = parseSize(v.GetString(keyMaxResponseSize)); err != nil {
+		return nil, s.invalid(keyMaxResponseSize, err)
 	}
 
-	s.Warnings = append(s.Warnings, warnings...)
-	s.Warnings = append(s.Warnings, r.file.strayKeys()...)
-	if r.file.exists && !r.file.hasProfile(r.profile) && r.source(keyProfile) != "the default" {
-		s.Warnings = append(s.Warnings, fmt.Sprintf("profile %q (from %s) is not in config file %s", r.profile, r.source(keyProfile), s.Path))
+	set.Warnings = append(warnings, s.file.strayKeys()...)
+	if s.file.exists && !s.file.hasProfile(s.profile) && s.source(keyProfile) != "the default" {
+		set.Warnings = append(set.Warnings, fmt.Sprintf("profile %q (from %s) is not in config file %s", s.profile, s.source(keyProfile), set.Path))
 	}
-	if r.file.exists && runtime.GOOS != "windows" && r.file.perm&0o077 != 0 {
-		s.Warnings = append(s.Warnings, fmt.Sprintf("config file %s is readable by others; run chmod 600 %s", s.Path, shellQuote(s.Path)))
+	if s.file.exists && runtime.GOOS != "windows" && s.file.perm&0o077 != 0 {
+		set.Warnings = append(set.Warnings, fmt.Sprintf("config file %s is readable by others; run chmod 600 %s", set.Path, shellQuote(set.Path)))
 	}
-	return s, nil
+	for _, key := range []string{keyURL, keyToken} {
+		if _, from := s.given(key); strings.HasPrefix(from, "DBGOV_") && s.entries[key] != nil {
+			set.Notices = append(set.Notices, fmt.Sprintf("%s overrides the %s of profile %s in %s", from, key, s.profile, set.Path))
+		}
+	}
+	return set, nil
+}
+
+// invalid reports a bad value of a setting, naming where it came from.
+func (s *sources) invalid(key string, err error) error {
+	return invalidf("%s from %s: %v", key, s.source(key), err)
 }
 
 // fileValues turns the profile's settings into values for viper, checking
 // their YAML types: a value of the wrong shape is a broken file, refused even
 // when a flag overrides it, while a bad value of the right shape is refused
 // only when it is used. Keys this version does not know become warnings.
-func (r *resolution) fileValues() (map[string]any, []string, error) {
-	values := make(map[string]any, len(r.entries))
+func (s *sources) fileValues() (map[string]any, []string, error) {
+	values := make(map[string]any, len(s.entries))
 	var warnings []string
-	keys := make([]string, 0, len(r.entries))
-	for k := range r.entries {
+	keys := make([]string, 0, len(s.entries))
+	for k := range s.entries {
 		keys = append(keys, k)
 	}
-	sort.Slice(keys, func(i, j int) bool { return r.entries[keys[i]].Line < r.entries[keys[j]].Line })
+	slices.SortFunc(keys, func(a, b string) int { return s.entries[a].Line - s.entries[b].Line })
 	for _, key := range keys {
-		n := r.entries[key]
-		switch {
-		case !isKey(key):
+		n := s.entries[key]
+		if checkKey(key) != nil {
 			warnings = append(warnings, fmt.Sprintf("config file %s, line %d: unknown key %q in profile %q is ignored; the keys are %s",
-				r.file.Path(), n.Line, key, r.profile, strings.Join(profileKeys[:], ", ")))
+				s.file.Path(), n.Line, key, s.profile, strings.Join(Keys(), ", ")))
+			continue
+		}
+		vals, err := s.file.values(s.profile, key, n)
+		switch {
+		case err != nil:
+			return nil, nil, err
 		case key == keyHeaders:
-			list, err := r.file.headerList(n)
+			values[key] = vals
+		case key == keyInsecure:
+			b, err := parseBool(vals[0])
 			if err != nil {
-				return nil, nil, err
-			}
-			values[key] = list
-		case n.Kind != yaml.ScalarNode:
-			return nil, nil, r.file.lineErr(n, fmt.Sprintf("%s in profile %q is not a single value", key, r.profile))
-		case key == keyInsecureSkipTLSVerify:
-			var b bool
-			if err := n.Decode(&b); err != nil {
-				return nil, nil, r.file.lineErr(n, fmt.Sprintf("%s in profile %q: %q is not true or false", key, r.profile, n.Value))
+				return nil, nil, s.file.lineErr(n, fmt.Sprintf("%s in profile %q: %v", key, s.profile, err))
 			}
 			values[key] = b
-		case key == keyCACert && !filepath.IsAbs(n.Value):
-			values[key] = filepath.Join(filepath.Dir(r.file.Path()), n.Value)
+		case key == keyCACert && !filepath.IsAbs(vals[0]):
+			values[key] = filepath.Join(filepath.Dir(s.file.Path()), vals[0])
 		default:
-			values[key] = n.Value
+			values[key] = vals[0]
 		}
 	}
 	return values, warnings, nil

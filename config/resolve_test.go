@@ -126,6 +126,12 @@ func TestResolve_precedenceForEveryKey(t *testing.T) {
 			byDefault: "", byFile: "/file/ca.pem", byFlag: "/flag/ca.pem",
 		},
 		{
+			key: "max_response_size", flag: []string{"--max-response-size", "1MiB"},
+			env: map[string]string{"DBGOV_MAX_RESPONSE_SIZE": "10MB"}, file: "max_response_size: 1048576",
+			get:       func(s *Settings) any { return s.MaxResponseSize },
+			byDefault: int64(256 << 20), byFile: int64(1 << 20), byEnv: int64(10_000_000), byFlag: int64(1 << 20),
+		},
+		{
 			key: "debug", flag: []string{"--debug=false"},
 			env:       map[string]string{"DBGOV_DEBUG": "1"},
 			get:       func(s *Settings) any { return s.Debug },
@@ -351,6 +357,14 @@ func TestResolve_rejectsBadValues(t *testing.T) {
 		{name: "url without host", args: []string{"--url", "https://"}, want: []string{"no host"}},
 		{name: "url with credentials", args: []string{"--url", "https://u:" + secret + "@%zz"}, want: []string{"url from --url", "not a valid URL"}, hide: secret},
 		{name: "debug", env: map[string]string{"DBGOV_DEBUG": "yes please"}, want: []string{"DBGOV_DEBUG", "1/true"}},
+		{name: "url port out of range", args: []string{"--url", "http://127.0.0.1:65536"}, want: []string{"url from --url", "port 65536 is out of range"}},
+		{name: "url port zero", env: map[string]string{"DBGOV_URL": "http://127.0.0.1:0"}, want: []string{"url from DBGOV_URL", "port 0"}},
+		{name: "url with a query", file: "profiles:\n  default:\n    url: https://x.example/?a=b\n", want: []string{`url from profile "default"`, "line 3", "query"}},
+		{name: "url with a fragment", args: []string{"--url", "https://x.example/#f"}, want: []string{"fragment"}},
+		{name: "url with an empty query", args: []string{"--url", "https://x.example/?"}, want: []string{"query"}},
+		{name: "token with a space", env: map[string]string{"DBGOV_TOKEN": "s3cr3t value"}, want: []string{"token from DBGOV_TOKEN", "space"}, hide: secret},
+		{name: "max response size", env: map[string]string{"DBGOV_MAX_RESPONSE_SIZE": "-1"}, want: []string{"max_response_size from DBGOV_MAX_RESPONSE_SIZE", "256MiB"}},
+		{name: "max response size zero", args: []string{"--max-response-size", "0"}, want: []string{"max_response_size from --max-response-size"}},
 		{name: "bool in file", file: "profiles:\n  default:\n    insecure_skip_tls_verify: maybe\n", want: []string{"line 3", "not true or false"}},
 		{name: "headers as mapping", file: "profiles:\n  default:\n    headers: {X-A: b}\n", want: []string{"line 3", "headers is not a list"}},
 		{name: "url as list", file: "profiles:\n  default:\n    url: [a, b]\n", want: []string{"line 3", "url in profile \"default\" is not a single value"}},
@@ -444,13 +458,14 @@ profiles:
 		t.Fatal(err)
 	}
 	want := &Settings{
-		URL:     "https://base.example",
-		Token:   "12345",
-		Headers: []Header{{"X-One", "1"}},
-		Timeout: 2 * time.Minute,
-		CACert:  filepath.Join(dir, "certs", "ca.pem"),
-		Profile: "default",
-		Path:    path,
+		URL:             "https://base.example",
+		Token:           "12345",
+		Headers:         []Header{{"X-One", "1"}},
+		Timeout:         2 * time.Minute,
+		CACert:          filepath.Join(dir, "certs", "ca.pem"),
+		MaxResponseSize: 256 << 20,
+		Profile:         "default",
+		Path:            path,
 	}
 	if !reflect.DeepEqual(s, want) {
 		t.Errorf("Resolve = %+v, want %+v", s, want)
@@ -492,7 +507,7 @@ func TestOpen_doesNotCheckValues(t *testing.T) {
 
 func TestRegisterFlags_helpAndDefaults(t *testing.T) {
 	fs := parseFlags(t)
-	for _, name := range []string{"url", "token", "service-account", "service-key", "header", "profile", "config", "output", "timeout", "insecure-skip-tls-verify", "ca-cert", "debug"} {
+	for _, name := range []string{"url", "token", "service-account", "service-key", "header", "profile", "config", "output", "timeout", "insecure-skip-tls-verify", "ca-cert", "max-response-size", "debug"} {
 		fl := fs.Lookup(name)
 		if fl == nil {
 			t.Errorf("flag --%s missing", name)
@@ -543,5 +558,32 @@ func TestResolve_warnsOfSettingsOutsideAProfile(t *testing.T) {
 	}
 	if s.URL != "" {
 		t.Errorf("URL %q read from outside the profile", s.URL)
+	}
+}
+
+func TestResolve_noticesTheEnvironmentOverridingTheProfile(t *testing.T) {
+	path := writeFile(t, t.TempDir(), "config.yaml", "profiles:\n  default:\n    url: https://file.example\n    token: file-token\n", 0o600)
+	tests := []struct {
+		name string
+		args []string
+		env  map[string]string
+		want []string
+	}{
+		{"none", nil, nil, nil},
+		{"url and token", nil, map[string]string{"DBGOV_URL": "https://env.example", "DBGOV_TOKEN": "env-token"},
+			[]string{"DBGOV_URL overrides the url of profile default in " + path, "DBGOV_TOKEN overrides the token of profile default in " + path}},
+		{"a flag is no surprise", []string{"--url", "https://flag.example"}, map[string]string{"DBGOV_URL": "https://env.example"}, nil},
+		{"another setting", nil, map[string]string{"DBGOV_TIMEOUT": "1m"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := Resolve(parseFlags(t, tt.args...), envOf(withConfig(path, tt.env)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(s.Notices, tt.want) {
+				t.Errorf("Notices = %q, want %q", s.Notices, tt.want)
+			}
+		})
 	}
 }

@@ -20,7 +20,7 @@ func TestSave_modesWhateverTheUmask(t *testing.T) {
 			f := loadFile(t, path)
 			err := f.Set("default", "token", "abc")
 			if err == nil {
-				err = f.Save()
+				err = f.save()
 			}
 			syscall.Umask(old)
 			if err != nil {

@@ -8,9 +8,7 @@ import (
 )
 
 func TestAuth_credentialsAndTheirExitCodes(t *testing.T) {
-	t.Parallel()
-	srv := startServer(t)
-	c := newCLI(t, srv)
+	srv, c := start(t)
 	getAlice := []string{"users", "batch-get", "alice@example.com", "-o", "name"}
 	catalog := c.file(t, "catalog.yaml", catalogYAML)
 	updateCatalog := []string{"catalog", "update", "--instance", "prod-pg", "--database", "orders", "-f", catalog}
@@ -114,9 +112,7 @@ func TestAuth_credentialsAndTheirExitCodes(t *testing.T) {
 }
 
 func TestUsage_errorsExitTwoAndSendNothing(t *testing.T) {
-	t.Parallel()
-	srv := startServer(t)
-	c := newCLI(t, srv)
+	srv, c := start(t)
 
 	tests := []struct {
 		name     string
@@ -170,9 +166,7 @@ func TestUsage_errorsExitTwoAndSendNothing(t *testing.T) {
 }
 
 func TestErrors_areOneJSONLineWithJSONOutput(t *testing.T) {
-	t.Parallel()
-	srv := startServer(t)
-	c := newCLI(t, srv)
+	_, c := start(t)
 
 	tests := []struct {
 		name       string

@@ -16,9 +16,7 @@ import (
 // catalog read into a file, compared, edited and merged back, one column
 // set, against the reference server.
 func TestCatalogAsCode_getDiffMergeSet(t *testing.T) {
-	t.Parallel()
-	srv := startServer(t)
-	c := newCLI(t, srv)
+	srv, c := start(t)
 	db := []string{"--instance", "prod-pg", "--database", "orders"}
 	catalog := func(verb string, args ...string) []string {
 		return append(append([]string{"catalog", verb}, db...), args...)

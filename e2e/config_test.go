@@ -88,7 +88,7 @@ func TestConfig_profilesCarryTheURLAndToken(t *testing.T) {
 
 	t.Run("unset", func(t *testing.T) {
 		c.run(t, "config", "unset", "token").expect(t, 0)
-		c.run(t, "config", "get", "token").expect(t, 0).stdoutEmpty(t)
+		c.run(t, "config", "get", "token").expect(t, 1).stderrHas(t, "token is not set in profile ci")
 		r := c.run(t, getAlice...).expect(t, 3)
 		r.stderrIsErrorLine(t)
 	})

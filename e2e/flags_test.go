@@ -13,9 +13,7 @@ import (
 )
 
 func TestDebug_logsExchangesWithoutSecrets(t *testing.T) {
-	t.Parallel()
-	srv := startServer(t)
-	c := newCLI(t, srv)
+	srv, c := start(t)
 
 	tests := []struct {
 		name    string
@@ -106,9 +104,7 @@ func TestHeader_authorizationHeaderStandsInForAToken(t *testing.T) {
 }
 
 func TestTable_escapesControlCharactersFromTheService(t *testing.T) {
-	t.Parallel()
-	srv := startServer(t)
-	c := newCLI(t, srv)
+	_, c := start(t)
 	f := c.file(t, "hostile.json", `{"schemas": [{"name": "pub\u001b[2Jlic", "tables": [{"name": "t\u0007x", "columns": {"columns": [{"name": "c\r\nd"}]}}]}]}`)
 
 	r := c.run(t, "catalog", "update", "--instance", "prod-pg", "--database", "orders", "-f", f).expect(t, 0)

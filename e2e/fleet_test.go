@@ -294,14 +294,15 @@ func TestFleet_interruptInTextSaysWhatWasSent(t *testing.T) {
 	}
 }
 
-func TestFleet_demoWritesTheGoldenSchema(t *testing.T) {
-	demo, err := os.ReadFile(filepath.Join("..", "scripts", "demo.sh"))
+// TestFleet_goldenSchemaExampleIsTheFleets checks docs/examples/golden.sql,
+// which make demo and README's fleet examples compare the generated fleet
+// with, against the schema the generated databases have.
+func TestFleet_goldenSchemaExampleIsTheFleets(t *testing.T) {
+	golden, err := os.ReadFile(filepath.Join("..", "docs", "examples", "golden.sql"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, stmt := range lines(devserver.FleetSchema) {
-		if !bytes.Contains(demo, []byte(stmt)) {
-			t.Errorf("scripts/demo.sh does not write %q of the golden schema", stmt)
-		}
+	if string(golden) != devserver.FleetSchema {
+		t.Errorf("docs/examples/golden.sql is\n%s\nnot the generated databases' schema\n%s", golden, devserver.FleetSchema)
 	}
 }

@@ -140,6 +140,14 @@ func startServer(t *testing.T, flags ...string) *server {
 	return s
 }
 
+// start runs the test in parallel with a dev-server of its own, and returns
+// the server and a cli for it.
+func start(t *testing.T) (*server, *cli) {
+	t.Parallel()
+	srv := startServer(t)
+	return srv, newCLI(t, srv)
+}
+
 // stop sends SIGINT and checks that the server exits 0 in time: the
 // graceful stop a user gets from Ctrl-C.
 func (s *server) stop(t *testing.T) {
@@ -272,23 +280,31 @@ func (c *cli) runStdin(t *testing.T, stdin string, args ...string) result {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
 	defer cancel()
-	cmd := c.command(ctx, args...)
+	r := runProcess(t, ctx, c.command(ctx, args...), stdin)
+	r.args = args
+	if strings.Contains(r.stderr, "panic:") || strings.Contains(r.stderr, "goroutine ") {
+		t.Errorf("dbgov %s panicked\n%s", strings.Join(args, " "), r.dump())
+	}
+	return r
+}
+
+// runProcess runs cmd, made with ctx, with stdin, and returns what it
+// printed and its exit code; the test fails when ctx ends first.
+func runProcess(t *testing.T, ctx context.Context, cmd *exec.Cmd, stdin string) result {
+	t.Helper()
 	cmd.Stdin = strings.NewReader(stdin)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
-	r := result{args: args, stdout: stdout.String(), stderr: stderr.String()}
+	r := result{args: cmd.Args[1:], stdout: stdout.String(), stderr: stderr.String()}
 	var exitErr *exec.ExitError
 	switch {
 	case ctx.Err() != nil:
-		t.Fatalf("dbgov %s: still running after %s\n%s", strings.Join(args, " "), runTimeout, r.dump())
+		t.Fatalf("%s: still running after %s\n%s", strings.Join(cmd.Args, " "), runTimeout, r.dump())
 	case errors.As(err, &exitErr):
 		r.code = exitErr.ExitCode()
 	case err != nil:
-		t.Fatalf("run dbgov %s: %v", strings.Join(args, " "), err)
-	}
-	if strings.Contains(r.stderr, "panic:") || strings.Contains(r.stderr, "goroutine ") {
-		t.Errorf("dbgov %s panicked\n%s", strings.Join(args, " "), r.dump())
+		t.Fatalf("run %s: %v", strings.Join(cmd.Args, " "), err)
 	}
 	return r
 }
@@ -337,29 +353,22 @@ func (r result) stdoutEmpty(t *testing.T) {
 // stdoutHas fails the test unless stdout holds every one of parts.
 func (r result) stdoutHas(t *testing.T, parts ...string) {
 	t.Helper()
-	for _, p := range parts {
-		if !strings.Contains(r.stdout, p) {
-			t.Errorf("stdout lacks %q\n%s", p, r.dump())
-		}
-	}
+	r.check(t, "stdout", r.stdout, true, parts)
 }
 
 // stdoutLacks fails the test if stdout holds any of parts.
 func (r result) stdoutLacks(t *testing.T, parts ...string) {
 	t.Helper()
-	for _, p := range parts {
-		if strings.Contains(r.stdout, p) {
-			t.Errorf("stdout holds %q\n%s", p, r.dump())
-		}
-	}
+	r.check(t, "stdout", r.stdout, false, parts)
 }
 
-// stderrHas fails the test unless stderr holds every one of parts.
-func (r result) stderrHas(t *testing.T, parts ...string) {
+// check fails the test unless the stream called name, text, holds each of
+// parts (want true), or none of them (want false).
+func (r result) check(t *testing.T, name, text string, want bool, parts []string) {
 	t.Helper()
 	for _, p := range parts {
-		if !strings.Contains(r.stderr, p) {
-			t.Errorf("stderr lacks %q\n%s", p, r.dump())
+		if strings.Contains(text, p) != want {
+			t.Errorf("%s holds %q: %t, want %t\n%s", name, p, !want, want, r.dump())
 		}
 	}
 }
@@ -377,6 +386,12 @@ func (r result) stderrIsErrorLine(t *testing.T, parts ...string) {
 			t.Errorf("the error line lacks %q\n%s", p, r.dump())
 		}
 	}
+}
+
+// stderrHas fails the test unless stderr holds every one of parts.
+func (r result) stderrHas(t *testing.T, parts ...string) {
+	t.Helper()
+	r.check(t, "stderr", r.stderr, true, parts)
 }
 
 // jsonOut decodes stdout as one JSON document.

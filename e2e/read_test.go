@@ -10,9 +10,7 @@ import (
 )
 
 func TestUsersBatchGet_printsEveryOutputFormat(t *testing.T) {
-	t.Parallel()
-	srv := startServer(t)
-	c := newCLI(t, srv)
+	_, c := start(t)
 	users := []string{"users", "batch-get", "alice@example.com", "users/bob@example.com"}
 
 	tests := []struct {
@@ -115,9 +113,7 @@ func TestUsersBatchGet_printsEveryOutputFormat(t *testing.T) {
 }
 
 func TestUsersBatchGet_readsNamesFromStdin(t *testing.T) {
-	t.Parallel()
-	srv := startServer(t)
-	c := newCLI(t, srv)
+	srv, c := start(t)
 
 	var r result
 	sent := srv.sent(t, func() {
@@ -131,9 +127,7 @@ func TestUsersBatchGet_readsNamesFromStdin(t *testing.T) {
 }
 
 func TestUsersBatchGet_missingUserIsNotFound(t *testing.T) {
-	t.Parallel()
-	srv := startServer(t)
-	c := newCLI(t, srv)
+	_, c := start(t)
 
 	r := c.run(t, "users", "batch-get", "alice@example.com", "nobody@example.com").expect(t, 5)
 	r.stdoutEmpty(t)
@@ -151,9 +145,7 @@ func TestUsersBatchGet_missingUserIsNotFound(t *testing.T) {
 }
 
 func TestUsersBatchGet_masksSecretsUnlessAsked(t *testing.T) {
-	t.Parallel()
-	srv := startServer(t)
-	c := newCLI(t, srv)
+	_, c := start(t)
 	carol := []string{"users", "batch-get", "carol@example.com"}
 
 	r := c.run(t, append(slices.Clone(carol), "-o", "json")...).expect(t, 0)
@@ -180,9 +172,7 @@ func TestUsersBatchGet_masksSecretsUnlessAsked(t *testing.T) {
 }
 
 func TestReviewConfigsGet_showsTheConfigAndItsRules(t *testing.T) {
-	t.Parallel()
-	srv := startServer(t)
-	c := newCLI(t, srv)
+	_, c := start(t)
 
 	t.Run("table with rules", func(t *testing.T) {
 		r := c.run(t, "review-configs", "get", "sql-review-prod").expect(t, 0)
@@ -289,9 +279,7 @@ func TestIdpsList_isOpenAndMasksSecrets(t *testing.T) {
 }
 
 func TestPoliciesList_filtersByTypeAndDeletion(t *testing.T) {
-	t.Parallel()
-	srv := startServer(t)
-	c := newCLI(t, srv)
+	srv, c := start(t)
 	byIDs := []string{"--instance", "prod-pg", "--database", "orders"}
 	list := append([]string{"policies", "list"}, byIDs...)
 	live := []string{
@@ -431,9 +419,7 @@ func changelogSchema(t *testing.T, id string) string {
 }
 
 func TestSchemaDiff_comparesChangelogsAndSchemaFiles(t *testing.T) {
-	t.Parallel()
-	srv := startServer(t)
-	c := newCLI(t, srv)
+	srv, c := start(t)
 	diff := []string{"schema", "diff", "--instance", "prod-pg", "--database", "orders", "--changelog", "101"}
 	same := c.file(t, "schema-101.sql", changelogSchema(t, "101"))
 

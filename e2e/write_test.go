@@ -16,9 +16,7 @@ func userState(t *testing.T, c *cli, email string) string {
 }
 
 func TestUsersUndelete_restoresADeletedUserOnce(t *testing.T) {
-	t.Parallel()
-	srv := startServer(t)
-	c := newCLI(t, srv)
+	srv, c := start(t)
 
 	// The steps share the server's state, so they run in order.
 	t.Run("dry-run prints the request and sends nothing", func(t *testing.T) {
@@ -123,9 +121,7 @@ const catalogJSON = `{
 `
 
 func TestCatalogUpdate_replacesTheCatalog(t *testing.T) {
-	t.Parallel()
-	srv := startServer(t)
-	c := newCLI(t, srv)
+	srv, c := start(t)
 	yamlFile := c.file(t, "catalog.yaml", catalogYAML)
 	jsonFile := c.file(t, "catalog.json", catalogJSON)
 	orders := []string{"catalog", "update", "--instance", "prod-pg", "--database", "orders"}
@@ -237,9 +233,7 @@ const revisionsYAML = `- version: "3.0.0"
 `
 
 func TestRevisionsBatchCreate_createsInBatchesAndReportsWhatWasCreated(t *testing.T) {
-	t.Parallel()
-	srv := startServer(t)
-	c := newCLI(t, srv)
+	srv, c := start(t)
 	orders := []string{"revisions", "batch-create", "--instance", "prod-pg", "--database", "orders"}
 	list := c.file(t, "revisions.yaml", revisionsYAML)
 
@@ -385,9 +379,7 @@ func TestRevisionsBatchCreate_createsInBatchesAndReportsWhatWasCreated(t *testin
 }
 
 func TestAPI_sendsAnyRequestWithTheSameCredentialsAndCodes(t *testing.T) {
-	t.Parallel()
-	srv := startServer(t)
-	c := newCLI(t, srv)
+	srv, c := start(t)
 
 	t.Run("GET prints pretty JSON by default", func(t *testing.T) {
 		r := c.run(t, "api", "GET", "/v1/idps").expect(t, 0)

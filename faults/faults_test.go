@@ -251,16 +251,21 @@ func checkEndedAtTimeout(t *testing.T, res result, first time.Time) {
 	}
 }
 
+// namedArgs are the arguments of a run, named for a subtest.
+type namedArgs struct {
+	name string
+	args []string
+}
+
+// getAndPost are a command that sends a GET and one that sends a POST.
+var getAndPost = []namedArgs{
+	{"GET", []string{"review-configs", "get", "x"}},
+	{"POST", []string{"users", "undelete", "a@x.com"}},
+}
+
 func TestFault_noAnswerEndsAtTimeout(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name string
-		args []string
-	}{
-		{"GET", []string{"review-configs", "get", "x"}},
-		{"POST", []string{"users", "undelete", "a@x.com"}},
-	}
-	for _, tt := range tests {
+	for _, tt := range getAndPost {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			addr, accepted := hangingListener(t)
@@ -363,10 +368,15 @@ func TestFault_connectionCutMidAnswer(t *testing.T) {
 	}
 }
 
-// closedPort returns the address of a port on 127.0.0.1 that nothing listens on.
+// closedPort returns the address of a loopback port that nothing listens on:
+// on 127.0.0.2 where the system has it, so that the servers other tests start
+// on 127.0.0.1 cannot take the port meanwhile.
 func closedPort(t *testing.T) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := net.Listen("tcp", "127.0.0.2:0")
+	if err != nil {
+		ln, err = net.Listen("tcp", "127.0.0.1:0")
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -377,15 +387,7 @@ func closedPort(t *testing.T) string {
 
 func TestFault_connectionRefused(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name string
-		args []string
-	}{
-		{"GET", []string{"review-configs", "get", "x"}},
-		{"POST", []string{"users", "undelete", "a@x.com"}},
-		{"GET json", []string{"review-configs", "get", "x", "-o", "json"}},
-	}
-	for _, tt := range tests {
+	for _, tt := range append(getAndPost, namedArgs{"GET json", []string{"review-configs", "get", "x", "-o", "json"}}) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			addr := closedPort(t)

@@ -189,11 +189,8 @@ func (r result) noPanic(t *testing.T) result {
 // stderrHas fails the test unless stderr holds each of subs, in any case.
 func (r result) stderrHas(t *testing.T, subs ...string) result {
 	t.Helper()
-	low := strings.ToLower(r.stderr)
 	for _, s := range subs {
-		if !strings.Contains(low, strings.ToLower(s)) {
-			t.Errorf("dbgov %s: stderr lacks %q:\n%s", quoteArgs(r.args), s, clip(r.stderr))
-		}
+		r.stderrHasAny(t, s)
 	}
 	return r
 }

@@ -101,12 +101,7 @@ func TestSecurity_credentialsNeverPrinted(t *testing.T) {
 	untrusted := map[string]string{"DBGOV_URL": tlsSrv.URL, "DBGOV_TOKEN": leakToken}
 	header := []string{"--header", "X-Proxy-Auth: " + leakHeader}
 
-	tests := []struct {
-		name string
-		env  map[string]string
-		args []string
-		code int
-	}{
+	noLeaks(t, []leakCase{
 		{"success", withToken, []string{"review-configs", "get", "x"}, 0},
 		{"success json", withToken, []string{"review-configs", "get", "x", "-o", "json"}, 0},
 		{"success debug", withToken, []string{"review-configs", "get", "x", "--debug"}, 0},
@@ -137,14 +132,32 @@ func TestSecurity_credentialsNeverPrinted(t *testing.T) {
 		{"untrusted certificate debug", untrusted, append([]string{"review-configs", "get", "x", "--debug"}, header...), 8},
 		{"bad flag", withToken, append([]string{"review-configs", "get", "x", "--output", "xml", "--debug"}, header...), 2},
 		{"bad header name", withToken, []string{"review-configs", "get", "x", "--header", "X Proxy: " + leakHeader}, 2},
-	}
-	for _, tt := range tests {
+	}, func(t *testing.T, tt leakCase, res result) {
+		if strings.Contains(strings.Join(tt.args, " "), "--debug") && tt.code != 2 && !strings.Contains(res.stderr, "> ") && !strings.Contains(tt.name, "dry run") {
+			t.Errorf("--debug logged no exchange:\n%s", clip(res.stderr))
+		}
+	})
+}
+
+// leakCase is a run of dbgov that must print no credential: its
+// environment, arguments and exit code.
+type leakCase struct {
+	name string
+	env  map[string]string
+	args []string
+	code int
+}
+
+// noLeaks runs each case in parallel: it must exit with its code, without a
+// crash, printing no credential; check, when not nil, checks more.
+func noLeaks(t *testing.T, cases []leakCase, check func(t *testing.T, tt leakCase, res result)) {
+	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			res := run(t, opts{env: tt.env}, tt.args...).expect(t, tt.code).noPanic(t)
 			expectNoLeak(t, res)
-			if strings.Contains(strings.Join(tt.args, " "), "--debug") && tt.code != 2 && !strings.Contains(res.stderr, "> ") && !strings.Contains(tt.name, "dry run") {
-				t.Errorf("--debug logged no exchange:\n%s", clip(res.stderr))
+			if check != nil {
+				check(t, tt, res)
 			}
 		})
 	}
@@ -588,12 +601,7 @@ func TestSecurity_credentialEchoedByServiceNotRepeated(t *testing.T) {
 	token := map[string]string{"DBGOV_URL": srv.URL, "DBGOV_TOKEN": leakToken}
 	account := map[string]string{"DBGOV_URL": srv.URL, "DBGOV_SERVICE_ACCOUNT": serviceAccount, "DBGOV_SERVICE_KEY": leakServiceKey}
 	header := []string{"--header", "X-Proxy-Auth: " + leakHeader}
-	tests := []struct {
-		name string
-		env  map[string]string
-		args []string
-		code int
-	}{
+	noLeaks(t, []leakCase{
 		{"token in a 401", token, []string{"review-configs", "get", "expired"}, 3},
 		{"token in a 401 json", token, []string{"review-configs", "get", "expired", "-o", "json"}, 3},
 		{"service key in a login failure", account, []string{"review-configs", "get", "x"}, 3},
@@ -601,14 +609,7 @@ func TestSecurity_credentialEchoedByServiceNotRepeated(t *testing.T) {
 		{"header in a 400", token, append([]string{"users", "undelete", "a@x.com"}, header...), 6},
 		{"headers in details json", token, append([]string{"users", "undelete", "a@x.com", "-o", "json"}, header...), 6},
 		{"headers in details api", token, append([]string{"api", "GET", "/v1/anything", "--jq", "."}, header...), 6},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			res := run(t, opts{env: tt.env}, tt.args...).expect(t, tt.code).noPanic(t)
-			expectNoLeak(t, res)
-		})
-	}
+	}, nil)
 }
 
 func TestSecurity_debugLogOfBadAnswersHidesSecrets(t *testing.T) {

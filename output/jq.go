@@ -55,7 +55,6 @@ func (p jqPrinter) Print(ctx context.Context, w io.Writer, doc Document) error {
 			// Decoded a piece at a time, the document's values are garbage as
 			// soon as printed; decoded whole, they all stay live and lowering
 			// the headroom would only make the collector run more often.
-			defer gcHeadroom(len(doc.Raw))()
 			streamed, err = p.stream.walk(doc.Raw, p.mask, doc.ListField, func(v any) error {
 				return out.run(p.stream.rest, v)
 			})

@@ -142,7 +142,6 @@ func (p tablePrinter) Print(ctx context.Context, w io.Writer, doc Document) erro
 	if doc.Tables == nil {
 		return jsonPrinter{style: style{mask: !p.opts.ShowSecrets, tty: p.opts.TTY}}.Print(ctx, w, doc)
 	}
-	defer gcHeadroom(len(doc.Raw))()
 	bw := bufio.NewWriterSize(w, 64<<10)
 	printed := false
 	for _, t := range doc.Tables() {

@@ -5,6 +5,7 @@ package api
 import (
 	"bytes"
 	"context"
+	"embed"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -17,6 +18,7 @@ import (
 	"github.com/dbgov/dbgov/client"
 	"github.com/dbgov/dbgov/cmd/arity"
 	"github.com/dbgov/dbgov/cmd/factory"
+	"github.com/dbgov/dbgov/cmd/helptext"
 	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/internal/input"
 	"github.com/dbgov/dbgov/internal/iostreams"
@@ -38,37 +40,16 @@ type apiOptions struct {
 	Input  string // the body's file, "-" for stdin; "" for no body
 }
 
+//go:embed help
+var help embed.FS
+
 // NewCmd builds `dbgov api`.
 func NewCmd(f *factory.Factory) *cobra.Command {
-	return newAPICmd(f, nil)
-}
-
-func newAPICmd(f *factory.Factory, runF func(context.Context, *apiOptions) error) *cobra.Command {
 	opts := &apiOptions{IO: f.IO, Client: f.Client, OutputOptions: f.PrintFlags().Options, Warn: f.Warn}
-	cmd := &cobra.Command{
+	cmd := helptext.Command(help, &cobra.Command{
 		Use:   "api METHOD PATH",
 		Short: "Send any /v1 request to the service",
-		Long: `Send any request of the /v1 API with dbgov's credentials, and print the answer
-as every other command does: pretty JSON by default, or -o yaml, --jq,
---template. Errors and exit codes are those of every other command.
-
-METHOD is GET, POST, PATCH, PUT or DELETE, in any case. PATH begins with /v1/
-and may end with a query string; it is sent as given, so escape what must be
-escaped (a space as %20). --input gives the request body as a JSON or YAML
-file (YAML is sent as the same JSON); - reads it from standard input.
-
-The answer to a method other than GET is printed with its secret fields
-unmasked, with a warning on stderr: a created service account's serviceKey
-is shown only once.`,
-		Example: `  # Read a SQL review configuration
-  dbgov api GET /v1/reviewConfigs/sql-review-prod
-
-  # List the masking policies of a database, keeping their names
-  dbgov api GET '/v1/instances/prod-pg/databases/orders/policies?policyType=MASKING_RULE' --jq '.policies[].name'
-
-  # Undelete a user with a body from standard input
-  echo '{"name": "users/bob@example.com"}' | dbgov api POST /v1/users/bob@example.com:undelete --input -`,
-		Args: arity.Exact(2, "a METHOD and a PATH"),
+		Args:  arity.Exact(2, "a METHOD and a PATH"),
 		ValidArgsFunction: func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
 			if len(args) == 0 {
 				return methods[:], cobra.ShellCompDirectiveNoFileComp
@@ -89,12 +70,9 @@ is shown only once.`,
 			if method == http.MethodGet && opts.Input != "" {
 				return exitcode.Usagef("a GET request has no body: drop --input, or use POST, PATCH or PUT")
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
 			return runAPI(cmd.Context(), opts)
 		},
-	}
+	})
 	cmd.Flags().StringVar(&opts.Input, "input", "", "`file` holding the request body as JSON or YAML (- for standard input)")
 	return cmd
 }
@@ -115,6 +93,10 @@ func parseTarget(s string) (string, error) {
 }
 
 func runAPI(ctx context.Context, opts *apiOptions) error {
+	c, err := opts.Client() // a missing URL is told before a large file is read
+	if err != nil {
+		return err
+	}
 	var body []byte
 	if opts.Input != "" {
 		b, err := readBody(opts.Input, opts.IO)
@@ -136,10 +118,6 @@ func runAPI(ctx context.Context, opts *apiOptions) error {
 	}
 	o.ShowSecrets = o.ShowSecrets || opts.Method != http.MethodGet
 	p, err := output.New(o)
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
 	if err != nil {
 		return err
 	}

@@ -2,7 +2,6 @@ package api_test
 
 import (
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,47 +17,33 @@ const alice = `{"name": "users/alice@example.com" , "state": "ACTIVE", "email": 
  "profile": {"lastLoginTime": "2024-05-30T21:03:09Z", "loginCount": "9007199254740993"}, "futureField": [1, 2.50]}`
 
 func TestAPI_getFormats(t *testing.T) {
-	tests := []struct {
-		name string
-		args []string
-	}{
-		{"table", nil},
-		{"json", []string{"-o", "json"}},
-		{"json_show_secrets", []string{"-o", "json", "--show-secrets"}},
-		{"yaml", []string{"-o", "yaml"}},
-		{"name", []string{"-o", "name"}},
-		{"jq", []string{"--jq", `.profile.loginCount`}},
-		{"template", []string{"--template", `{{.email}} is {{.state}}{{"\n"}}`}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			reg := httpmock.New(t)
+	var reg *httpmock.Registry // the fake service of the run
+	get := cmdtest.Command{
+		Args: []string{"api", "GET", "/v1/users/alice@example.com"},
+		Serve: func(r *httpmock.Registry, _ bool) {
+			reg = r
 			reg.Register(http.MethodGet, "/v1/users/alice@example.com", 200, alice).Query("")
-			args := append([]string{"api", "GET", "/v1/users/alice@example.com"}, tt.args...)
-			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, args...).Expect(t, 0)
+		},
+		JQ:       `.profile.loginCount`,
+		Template: `{{.email}} is {{.state}}{{"\n"}}`,
+		Check: func(t *testing.T, _ bool, res cmdtest.Result) {
 			if res.Stderr != "" {
 				t.Errorf("stderr: %s", res.Stderr)
 			}
-			cmdtest.Golden(t, "get_"+tt.name, res.Stdout)
 			if got := reg.Requests()[0].Header.Get("Authorization"); got != "Bearer test-token" {
 				t.Errorf("Authorization %q, want the configured token", got)
 			}
-		})
+		},
 	}
+	get.Goldens(t, "get_", "table", "json", "json_show_secrets", "yaml", "name", "jq", "template")
 }
 
 func TestAPI_requests(t *testing.T) {
-	dir := t.TempDir()
-	jsonFile := filepath.Join(dir, "body.json")
 	// Sent as written: key order, spacing and a number beyond float64.
 	jsonBody := `{"parent": "instances/prod-pg/databases/orders", "requests": [{"revision": {"version": "v7", "size": 12345678901234567890}}]}`
-	yamlFile := filepath.Join(dir, "catalog.yaml")
+	jsonFile := cmdtest.WriteFile(t, "body.json", jsonBody)
 	yamlBody := "# the whole catalog\nname: instances/prod-pg/databases/orders/catalog\nschemas:\n  - name: public\n    tables:\n      - name: orders\n        size: 12345678901234567890\n        pii: true\n        ratio: 0.5\n        note: null\n"
-	for path, text := range map[string]string{jsonFile: jsonBody, yamlFile: yamlBody} {
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	yamlFile := cmdtest.WriteFile(t, "catalog.yaml", yamlBody)
 	tests := []struct {
 		name     string
 		args     []string
@@ -143,18 +128,15 @@ func TestAPI_requests(t *testing.T) {
 			if res.Stdout != tt.want {
 				t.Errorf("stdout %q, want %q", res.Stdout, tt.want)
 			}
-			reqs := reg.Requests()
-			if len(reqs) != 1 {
-				t.Fatalf("sent %d requests, want 1", len(reqs))
+			req := reg.Only()
+			if tt.body == "" && len(req.Body) != 0 {
+				t.Errorf("sent body %q, want none", req.Body)
 			}
-			if tt.body == "" && len(reqs[0].Body) != 0 {
-				t.Errorf("sent body %q, want none", reqs[0].Body)
+			if tt.exact != "" && string(req.Body) != tt.exact {
+				t.Errorf("sent body %s, want exactly %s", req.Body, tt.exact)
 			}
-			if tt.exact != "" && string(reqs[0].Body) != tt.exact {
-				t.Errorf("sent body %s, want exactly %s", reqs[0].Body, tt.exact)
-			}
-			if tt.body != "" && !strings.HasPrefix(reqs[0].Header.Get("Content-Type"), "application/json") {
-				t.Errorf("Content-Type %q", reqs[0].Header.Get("Content-Type"))
+			if tt.body != "" && !strings.HasPrefix(req.Header.Get("Content-Type"), "application/json") {
+				t.Errorf("Content-Type %q", req.Header.Get("Content-Type"))
 			}
 		})
 	}
@@ -171,14 +153,8 @@ func TestAPI_nameOfLists(t *testing.T) {
 }
 
 func TestAPI_usage(t *testing.T) {
+	write := func(name, text string) string { return cmdtest.WriteFile(t, name, text) }
 	dir := t.TempDir()
-	write := func(name, text string) string {
-		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return path
-	}
 	badJSON := write("bad.json", "{\"name\": \"x\",\n \"title\": }\n")
 	badYAML := write("bad.yaml", "name: x\n  title: [\n")
 	scalar := write("scalar.yaml", "just a string\n")
@@ -216,13 +192,7 @@ func TestAPI_usage(t *testing.T) {
 		{"bad jq", []string{"api", "GET", "/v1/idps", "--jq", ".["}, "", "jq"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			reg := httpmock.New(t)
-			cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), Stdin: tt.stdin}, tt.args...).Expect(t, 2).StderrHas(t, tt.want)
-			if n := len(reg.Requests()); n != 0 {
-				t.Errorf("sent %d requests", n)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { cmdtest.Refused(t, cmdtest.Options{Stdin: tt.stdin}, tt.args, tt.want) })
 	}
 }
 

@@ -35,6 +35,23 @@ func AtLeast(n int, what string) cobra.PositionalArgs {
 	}
 }
 
+// Name wants one argument, what, a name that parse turns into the id it
+// stores in *id; a name parse refuses is a usage error.
+func Name(what string, parse func(string) (string, error), id *string) cobra.PositionalArgs {
+	one := Exact(1, what)
+	return func(cmd *cobra.Command, args []string) error {
+		if err := one(cmd, args); err != nil {
+			return err
+		}
+		v, err := parse(args[0])
+		if err != nil {
+			return exitcode.NewUsage(err)
+		}
+		*id = v
+		return nil
+	}
+}
+
 // verb names the command without the program's name, which the error line
 // already begins with ("dbgov: users undelete takes ...").
 func verb(cmd *cobra.Command) string {

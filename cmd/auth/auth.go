@@ -5,7 +5,7 @@ package auth
 
 import (
 	"bufio"
-	_ "embed"
+	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,46 +20,40 @@ import (
 	"github.com/dbgov/dbgov/client"
 	"github.com/dbgov/dbgov/cmd/arity"
 	"github.com/dbgov/dbgov/cmd/factory"
+	"github.com/dbgov/dbgov/cmd/helptext"
 	"github.com/dbgov/dbgov/config"
 	"github.com/dbgov/dbgov/internal/credstore"
 	"github.com/dbgov/dbgov/internal/exitcode"
+	"github.com/dbgov/dbgov/internal/secret"
 	"github.com/dbgov/dbgov/output"
 )
 
-//go:embed help.txt
-var help string
+//go:embed help
+var help embed.FS
 
 // NewCmd builds the auth command group.
 func NewCmd(f *factory.Factory) *cobra.Command {
-	long := strings.Split(help, "\n--\n")
-	cmd := &cobra.Command{Use: "auth <command>", Short: "Log in, show who dbgov acts as, log out", Long: long[0]}
 	var insecure bool
-	login := &cobra.Command{
+	login := helptext.Command(help, &cobra.Command{
 		Use:   "login (--token - | --service-account EMAIL --service-key -) [--insecure-storage]",
 		Short: "Check a credential with the service and keep it in the keyring",
-		Long:  long[1],
-		Example: `  dbgov auth login --token -
-  pass show dbgov/ci-key | dbgov auth login --service-account ci@example.com --service-key -
-  dbgov --profile lab auth login --token - --insecure-storage < token.txt`,
-		Args: arity.Exact(0, "no arguments"),
-		RunE: func(cmd *cobra.Command, _ []string) error { return runLogin(cmd, f, insecure) },
-	}
-	login.Flags().BoolVar(&insecure, "insecure-storage", false, "keep the credential in the config file, in plain text, where no keyring can be reached")
-	cmd.AddCommand(login, &cobra.Command{
-		Use:     "status",
-		Short:   "Show the service, profile and identity commands act as",
-		Long:    long[2],
-		Example: "  dbgov auth status\n  dbgov --profile prod auth status -o json",
-		Args:    arity.Exact(0, "no arguments"),
-		RunE:    func(cmd *cobra.Command, _ []string) error { return runStatus(cmd, f) },
-	}, &cobra.Command{
-		Use:   "logout",
-		Short: "Remove the profile's credential and cached tokens",
-		Long:  long[3],
 		Args:  arity.Exact(0, "no arguments"),
-		RunE:  func(cmd *cobra.Command, _ []string) error { return runLogout(cmd, f) },
+		RunE:  func(cmd *cobra.Command, _ []string) error { return runLogin(cmd, f, insecure) },
 	})
-	return cmd
+	login.Flags().BoolVar(&insecure, "insecure-storage", false, "keep the credential in the config file, in plain text, where no keyring can be reached")
+	return helptext.Command(help, &cobra.Command{Use: "auth <command>", Short: "Log in, show who dbgov acts as, log out"}, login,
+		helptext.Command(help, &cobra.Command{
+			Use:   "status",
+			Short: "Show the service, profile and identity commands act as",
+			Args:  arity.Exact(0, "no arguments"),
+			RunE:  func(cmd *cobra.Command, _ []string) error { return runStatus(cmd, f) },
+		}),
+		helptext.Command(help, &cobra.Command{
+			Use:   "logout",
+			Short: "Remove the profile's credential and cached tokens",
+			Args:  arity.Exact(0, "no arguments"),
+			RunE:  func(cmd *cobra.Command, _ []string) error { return runLogout(cmd, f) },
+		}))
 }
 
 func runLogin(cmd *cobra.Command, f *factory.Factory, insecure bool) error {
@@ -114,7 +108,7 @@ func runLogin(cmd *cobra.Command, f *factory.Factory, insecure bool) error {
 	}
 	if err == nil {
 		fmt.Fprintf(f.IO.ErrOut, "Logged in to %s as %s (%s); the credential of profile %s is in %s\n",
-			config.MaskURL(s.URL), me.Email, me.UserType, s.Profile, where)
+			secret.URL(s.URL), me.Email, me.UserType, s.Profile, where)
 	}
 	return err
 }
@@ -145,7 +139,7 @@ func runStatus(cmd *cobra.Command, f *factory.Factory) error {
 	me, callErr := whoAmI(cmd, c)
 	s, _ := f.Settings()
 	a := f.Auth()
-	st := status{URL: config.MaskURL(s.URL), URLSource: f.Source("url"), Profile: s.Profile,
+	st := status{URL: secret.URL(s.URL), URLSource: f.Source("url"), Profile: s.Profile,
 		Credential: "none", CredentialSource: a.Source, Storage: "none"}
 	if me != nil {
 		st.Email, st.UserType = me.Email, string(me.UserType)
@@ -230,26 +224,26 @@ func whoAmI(cmd *cobra.Command, c *client.Client) (*client.User, error) {
 
 // editProfile sets the credential keys of the profile in the config file to
 // values ("" removes a key), saving the file when that changes it.
-func editProfile(cmd *cobra.Command, f *factory.Factory, values map[string]string) (string, error) {
-	file, profile, err := config.Open(cmd.Root().PersistentFlags(), f.Getenv)
-	if err != nil {
-		return "", err
-	}
-	changed := false
-	for key, v := range values {
-		if old, _ := file.Get(profile, key); old != v && err == nil {
-			changed = true
-			if v == "" {
+func editProfile(cmd *cobra.Command, f *factory.Factory, values map[string]string) (path string, err error) {
+	err = config.Edit(cmd.Context(), cmd.Root().PersistentFlags(), f.Getenv, func(file *config.File, profile string) error {
+		path = file.Path()
+		for key, v := range values {
+			old, _ := file.Get(profile, key)
+			var err error
+			switch {
+			case old == v:
+			case v == "":
 				err = file.Unset(profile, key)
-			} else {
+			default:
 				err = file.Set(profile, key, v)
 			}
+			if err != nil {
+				return err
+			}
 		}
-	}
-	if changed && err == nil {
-		err = file.Save()
-	}
-	return file.Path(), err
+		return nil
+	})
+	return path, err
 }
 
 // readSecret reads what from a prompt that does not echo when stdin is a

@@ -15,6 +15,7 @@ import (
 	"github.com/dbgov/dbgov/cmd/arity"
 	"github.com/dbgov/dbgov/cmd/dbname"
 	"github.com/dbgov/dbgov/cmd/factory"
+	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/internal/iostreams"
 )
 
@@ -51,8 +52,8 @@ func readCatalog(ctx context.Context, c *client.Client, db client.DatabaseName) 
 var help embed.FS
 
 // onDatabase builds the command use (its verb first) on one database or
-// many: its help comes from help/VERB.txt (the examples after
-// "Examples:"), and it checks the database flags before it calls run.
+// many, its help from help/VERB.txt; it checks the database flags, and that
+// a command with -f got it, before it calls run.
 func onDatabase(f *factory.Factory, use, short string, opts *dbOptions, run func(context.Context) error) *cobra.Command {
 	*opts = dbOptions{IO: f.IO, f: f}
 	verb, _, _ := strings.Cut(use, " ")
@@ -60,7 +61,11 @@ func onDatabase(f *factory.Factory, use, short string, opts *dbOptions, run func
 	long, example, _ := strings.Cut(strings.TrimSpace(string(text)), "\n\nExamples:\n")
 	cmd := &cobra.Command{Use: use, Short: short, Long: long, Example: example, Args: arity.Exact(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if _, err := opts.DB.Databases(f.IO.In); err != nil {
+			_, err := opts.DB.Databases(f.IO.In)
+			if file := cmd.Flags().Lookup("file"); err == nil && file != nil && file.Value.String() == "" {
+				err = exitcode.Usagef("-f/--file is required: the catalog, as JSON or YAML (- for standard input)")
+			}
+			if err != nil {
 				return err
 			}
 			return run(cmd.Context())

@@ -135,6 +135,7 @@ func TestDiff_refusesABadFileBeforeSending(t *testing.T) {
 		{"null", "null\n", []string{"bad.yaml", "holds no catalog"}},
 		{"not YAML", "schemas: [\n", []string{"bad.yaml"}},
 		{"no file", "", []string{"bad.yaml is empty"}},
+		{"a member given twice", `{"schemas": [], "schemas": []}`, []string{"bad.yaml", `field "schemas" is given twice`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -16,15 +16,8 @@ import (
 	"github.com/dbgov/dbgov/internal/exitcode"
 )
 
-type setOptions struct {
-	dbOptions
-	Schema, Table, Column string
-	Create, DryRun        bool
-	Patch                 []byte // the catalog file the flags make, to lay over the catalog
-}
-
-// node is a schema, table or column of that file: a field not changed is
-// left out, a field removed is null.
+// node is a schema, table or column of the file set lays over the catalog:
+// a field not changed is left out, a field removed is null.
 type node struct {
 	Name           string            `json:"name"`
 	Classification *any              `json:"classification,omitempty"`
@@ -35,27 +28,31 @@ type node struct {
 }
 
 func newSetCmd(f *factory.Factory) *cobra.Command {
-	opts := &setOptions{}
-	var classification, semanticType string
+	opts := &fileOptions{Merge: true}
+	var schema, table, column string
 	var labels, removeLabels []string
+	var create bool
 	var cmd *cobra.Command
 	cmd = onDatabase(f, "set (--instance I --database D | --databases-from FILE) [--schema S] --table T [--column C] [--classification X] [--semantic-type Y] [--label K=V]... [--remove-label K]...",
 		"Change one table or column of the metadata catalog of a database", &opts.dbOptions, func(ctx context.Context) error {
 			changed := cmd.Flags().Changed
-			target := node{Name: cmp.Or(opts.Column, opts.Table)}
-			if changed("classification") {
-				target.Classification = orNull(classification)
-			}
-			if changed("semantic-type") {
-				target.SemanticType = orNull(semanticType)
+			target := node{Name: cmp.Or(column, table)}
+			for flag, field := range map[string]**any{"classification": &target.Classification, "semantic-type": &target.SemanticType} {
+				if fl := cmd.Flags().Lookup(flag); fl.Changed {
+					v := any(fl.Value.String())
+					if v == "" { // removes the field
+						v = nil
+					}
+					*field = &v
+				}
 			}
 			var err error
 			switch {
-			case opts.Table == "":
+			case table == "":
 				return exitcode.Usagef("--table is required: the table to change, or whose column to change")
-			case changed("column") && opts.Column == "":
+			case changed("column") && column == "":
 				return exitcode.Usagef("--column needs a column name")
-			case opts.Column == "" && (changed("semantic-type") || len(labels)+len(removeLabels) > 0):
+			case column == "" && (changed("semantic-type") || len(labels)+len(removeLabels) > 0):
 				return exitcode.Usagef("--semantic-type, --label and --remove-label need --column: tables have no semantic type or labels")
 			case len(labels)+len(removeLabels) > 0:
 				if target.Labels, err = labelChanges(labels, removeLabels); err != nil {
@@ -64,35 +61,34 @@ func newSetCmd(f *factory.Factory) *cobra.Command {
 			case target.Classification == nil && target.SemanticType == nil:
 				return exitcode.Usagef("nothing to change: give --classification, --semantic-type, --label or --remove-label")
 			}
-			table := target
-			if opts.Column != "" {
-				table = node{Name: opts.Table, Columns: map[string][]node{"columns": {target}}}
+			if column != "" {
+				target = node{Name: table, Columns: map[string][]node{"columns": {target}}}
 			}
-			opts.Patch, err = json.Marshal(map[string][]node{"schemas": {{Name: opts.Schema, Tables: []node{table}}}})
-			if err != nil {
+			if opts.Patch, err = json.Marshal(map[string][]node{"schemas": {{Name: schema, Tables: []node{target}}}}); err != nil {
 				return err
 			}
-			return runSet(ctx, opts)
+			kinds := map[string]string{schema: "schema", schema + "." + table: "table", schema + "." + table + "." + column: "column"}
+			opts.Check = func(db client.DatabaseName, changes []catalogjson.Change) error {
+				for _, ch := range changes {
+					if ch.Op == "add" && ch.Field == "" && !create {
+						return exitcode.WithCode(fmt.Errorf("%s %s is not in the catalog of %s (--create creates it)", kinds[ch.Path], ch.Path, db),
+							exitcode.NotFound, "NOT_FOUND")
+					}
+				}
+				return nil
+			}
+			return compare(ctx, opts)
 		})
-	cmd.Flags().StringVar(&opts.Schema, "schema", "", "schema `name` (default: the empty schema name)")
-	cmd.Flags().StringVar(&opts.Table, "table", "", "table `name`")
-	cmd.Flags().StringVar(&opts.Column, "column", "", "column `name`: change this column of the table")
-	cmd.Flags().StringVar(&classification, "classification", "", "set the classification `id`; empty removes it")
-	cmd.Flags().StringVar(&semanticType, "semantic-type", "", "set the semantic `type` of the column; empty removes it")
+	cmd.Flags().StringVar(&schema, "schema", "", "schema `name` (default: the empty schema name)")
+	cmd.Flags().StringVar(&table, "table", "", "table `name`")
+	cmd.Flags().StringVar(&column, "column", "", "column `name`: change this column of the table")
+	cmd.Flags().String("classification", "", "set the classification `id`; empty removes it")
+	cmd.Flags().String("semantic-type", "", "set the semantic `type` of the column; empty removes it")
 	cmd.Flags().StringArrayVar(&labels, "label", nil, "set the label `key=value` of the column (repeatable)")
 	cmd.Flags().StringArrayVar(&removeLabels, "remove-label", nil, "remove the label `key` of the column (repeatable)")
-	cmd.Flags().BoolVar(&opts.Create, "create", false, "create the table or column (and schema) when it does not exist")
+	cmd.Flags().BoolVar(&create, "create", false, "create the table or column (and schema) when it does not exist")
 	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "print the changes and the request that would be sent, and send nothing")
 	return cmd
-}
-
-// orNull is s, or null (remove the field) when it is empty.
-func orNull(s string) *any {
-	var v any = s
-	if s == "" {
-		v = nil
-	}
-	return &v
 }
 
 // labelChanges is the labels object of --label key=value and of
@@ -112,18 +108,4 @@ func labelChanges(set, remove []string) (map[string]any, error) {
 		}
 	}
 	return out, nil
-}
-
-func runSet(ctx context.Context, opts *setOptions) error {
-	return edit(ctx, &opts.dbOptions, opts.Patch, "", opts.DryRun, func(db client.DatabaseName, changes []catalogjson.Change) error {
-		kinds := map[string]string{opts.Schema: "schema", opts.Schema + "." + opts.Table: "table",
-			opts.Schema + "." + opts.Table + "." + opts.Column: "column"}
-		for _, ch := range changes {
-			if ch.Op == "add" && ch.Field == "" && !opts.Create {
-				return exitcode.WithCode(fmt.Errorf("%s %s is not in the catalog of %s (--create creates it)", kinds[ch.Path], ch.Path, db),
-					exitcode.NotFound, "NOT_FOUND")
-			}
-		}
-		return nil
-	})
 }

@@ -122,10 +122,10 @@ func TestUpdate_sendsAJSONFileAsItIsWhenDecodingWouldNotChangeIt(t *testing.T) {
 		{"named", named, named},
 		{"unnamed", `{ "schemas": []}`, `{"name":"instances/prod-pg/databases/orders/catalog", "schemas": []}`},
 		{"empty", ` { } `, `{"name":"instances/prod-pg/databases/orders/catalog"} `},
-		// Decoded and encoded again: a null is dropped, a key in another
-		// case is spelt as the field, a YAML file becomes JSON.
+		// Decoded and encoded again: a null is dropped, an enum value in
+		// another case is spelt as the service knows it, a YAML file becomes JSON.
 		{"null", `{"schemas": [{"name": "public", "tables": null}]}`, `{"name":"instances/prod-pg/databases/orders/catalog","schemas":[{"name":"public"}]}`},
-		{"key case", `{"Schemas": []}`, `{"name":"instances/prod-pg/databases/orders/catalog"}`},
+		{"enum case", `{"schemas": [{"name": "p", "tables": [{"name": "t", "objectSchema": {"type": "string"}}]}]}`, `{"name":"instances/prod-pg/databases/orders/catalog","schemas":[{"name":"p","tables":[{"name":"t","objectSchema":{"type":"STRING"}}]}]}`},
 		{"yaml", "schemas: []\n", `{"name":"instances/prod-pg/databases/orders/catalog"}`},
 	}
 	for _, tt := range tests {

@@ -1,19 +1,50 @@
 package catalog
 
 import (
+	"cmp"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/dbgov/dbgov/client"
+	"github.com/dbgov/dbgov/cmd/dbname"
 	"github.com/dbgov/dbgov/internal/catalogjson"
 	"github.com/dbgov/dbgov/output"
 )
 
-// row is one line of the catalog table: a table's own line (column nil)
-// or one of its columns. It points into the decoded table, so building
-// the row copies no strings.
+// catalogResult is what shows the catalog raw of db, which is what (the
+// updated catalog, the current one). Table and name output read it a table
+// at a time and refuse an answer that is not a catalog; the others show it as it is.
+func catalogResult(db client.DatabaseName, raw []byte, which string) dbname.Result {
+	var nameErr error
+	return dbname.Result{Doc: output.Document{Raw: raw,
+		Tables: func() []output.Table { return []output.Table{catalogTable(raw)} },
+		Names: func() []string {
+			var cat struct{ Name string }
+			if nameErr = json.Unmarshal(raw, &cat); nameErr == nil {
+				nameErr = catalogjson.EachTable(raw, func(string, *client.TableCatalog) error { return nil })
+			}
+			if nameErr != nil {
+				return nil
+			}
+			return []string{cmp.Or(cat.Name, db.String()+"/catalog")}
+		}},
+		Printed: func(err error) error {
+			if err == nil && nameErr != nil {
+				err = fmt.Errorf("the service's answer is not a catalog: %w", nameErr)
+			}
+			if err != nil {
+				return fmt.Errorf("show %s catalog of %s: %w", which, db, err)
+			}
+			return nil
+		}}
+}
+
+// row is one line of the catalog table: one of a table's columns, or the
+// table's own line, whose column holds the table's classification and
+// object schema. It points into the decoded table: building it copies no strings.
 type row struct {
 	schema string
 	table  *client.TableCatalog
@@ -23,30 +54,12 @@ type row struct {
 var catalogColumns = []output.Column[row]{
 	{Header: "SCHEMA", Priority: 1, Value: func(r *row) string { return r.schema }},
 	{Header: "TABLE", Value: func(r *row) string { return r.table.Name }},
-	{Header: "COLUMN", Value: func(r *row) string {
-		if r.column == nil {
-			return ""
-		}
-		return r.column.Name
-	}},
+	{Header: "COLUMN", Value: func(r *row) string { return r.column.Name }},
 	{Header: "SEMANTIC TYPE", Priority: 2, MinWidth: 13, Value: func(r *row) string {
-		if r.column == nil {
-			return withObjectSchema("", r.table.ObjectSchema)
-		}
 		return withObjectSchema(r.column.SemanticType, r.column.ObjectSchema)
 	}},
-	{Header: "CLASSIFICATION", Priority: 1, Value: func(r *row) string {
-		if r.column == nil {
-			return r.table.Classification
-		}
-		return r.column.Classification
-	}},
-	{Header: "LABELS", Priority: 3, MinWidth: 15, Value: func(r *row) string {
-		if r.column == nil {
-			return ""
-		}
-		return labels(r.column.Labels)
-	}},
+	{Header: "CLASSIFICATION", Priority: 1, Value: func(r *row) string { return r.column.Classification }},
+	{Header: "LABELS", Priority: 3, MinWidth: 15, Value: func(r *row) string { return labels(r.column.Labels) }},
 }
 
 // catalogTable is the table of the catalog document raw, read a table at
@@ -54,19 +67,17 @@ var catalogColumns = []output.Column[row]{
 func catalogTable(raw []byte) output.Table {
 	return output.TableEach(catalogColumns, func(yield func(*row) bool) error {
 		var r row
+		var own client.ColumnCatalog
 		err := catalogjson.EachTable(raw, func(schema string, table *client.TableCatalog) error {
-			if r = (row{schema: schema, table: table}); !yield(&r) {
-				return errEnough
-			}
-			if table.Columns == nil {
-				return nil
-			}
-			for k := range table.Columns.Columns {
-				if r.column = &table.Columns.Columns[k]; !yield(&r) {
-					return errEnough
+			own = client.ColumnCatalog{Classification: table.Classification, ObjectSchema: table.ObjectSchema}
+			r = row{schema, table, &own}
+			for k := 0; yield(&r); k++ {
+				if table.Columns == nil || k == len(table.Columns.Columns) {
+					return nil
 				}
+				r.column = &table.Columns.Columns[k]
 			}
-			return nil
+			return errEnough
 		})
 		if err != nil && !errors.Is(err, errEnough) {
 			return fmt.Errorf("the service's answer is not a catalog: %w", err)
@@ -82,33 +93,21 @@ var errEnough = errors.New("enough rows")
 // labels shows a label map as k=v pairs sorted by key, joined by ", ",
 // building the one string it returns and nothing else for usual maps.
 func labels(m map[string]string) string {
-	switch len(m) {
-	case 0:
-		return ""
-	case 1:
-		for k, v := range m {
-			return k + "=" + v
-		}
-	}
 	var buf [16]string
-	keys := buf[:0]
-	size := 0
+	keys, size := buf[:0], 0
 	for k, v := range m {
-		keys = append(keys, k)
-		size += len(k) + 1 + len(v) + 2
+		keys, size = append(keys, k), size+len(k)+len(v)+3
 	}
 	slices.Sort(keys)
 	var b strings.Builder
-	b.Grow(size - 2)
-	for i, k := range keys {
-		if i > 0 {
-			b.WriteString(", ")
-		}
+	b.Grow(size)
+	for _, k := range keys {
 		b.WriteString(k)
 		b.WriteByte('=')
 		b.WriteString(m[k])
+		b.WriteString(", ")
 	}
-	return b.String()
+	return strings.TrimSuffix(b.String(), ", ")
 }
 
 // withObjectSchema is the semantic type s, then the type of the object

@@ -3,8 +3,7 @@
 package completion
 
 import (
-	"context"
-	_ "embed"
+	"embed"
 	"fmt"
 	"io"
 	"slices"
@@ -14,33 +13,28 @@ import (
 
 	"github.com/dbgov/dbgov/cmd/arity"
 	"github.com/dbgov/dbgov/cmd/factory"
+	"github.com/dbgov/dbgov/cmd/helptext"
 	"github.com/dbgov/dbgov/internal/exitcode"
 )
 
-//go:embed completion.txt
-var longHelp string
+//go:embed help
+var help embed.FS
 
 // shells are the shells a script can be printed for.
 var shells = [...]string{"bash", "zsh", "fish", "powershell"}
 
 type completionOptions struct {
-	Out  io.Writer
-	Root *cobra.Command
-
+	Out   io.Writer
+	Root  *cobra.Command
 	Shell string
 }
 
 // NewCmd builds `dbgov completion SHELL`.
 func NewCmd(f *factory.Factory) *cobra.Command {
-	return newCompletionCmd(f, nil)
-}
-
-func newCompletionCmd(f *factory.Factory, runF func(context.Context, *completionOptions) error) *cobra.Command {
 	opts := &completionOptions{Out: f.IO.Out}
-	cmd := &cobra.Command{
+	return helptext.Command(help, &cobra.Command{
 		Use:                   "completion SHELL",
 		Short:                 "Print the shell completion script for bash, zsh, fish or PowerShell",
-		Long:                  strings.TrimSpace(longHelp),
 		Args:                  arity.Exact(1, "a SHELL: "+strings.Join(shells[:], ", ")),
 		ValidArgs:             shells[:],
 		DisableFlagsInUseLine: true,
@@ -51,13 +45,9 @@ func newCompletionCmd(f *factory.Factory, runF func(context.Context, *completion
 			}
 			opts.Shell = shell
 			opts.Root = cmd.Root()
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return runCompletion(cmd.Context(), opts)
+			return runCompletion(opts)
 		},
-	}
-	return cmd
+	})
 }
 
 // scripts write the completion script of each shell, with descriptions.
@@ -68,7 +58,7 @@ var scripts = map[string]func(*cobra.Command, io.Writer) error{
 	"powershell": (*cobra.Command).GenPowerShellCompletionWithDesc,
 }
 
-func runCompletion(_ context.Context, opts *completionOptions) error {
+func runCompletion(opts *completionOptions) error {
 	if err := scripts[opts.Shell](opts.Root, opts.Out); err != nil {
 		return fmt.Errorf("write the %s completion script: %w", opts.Shell, err)
 	}

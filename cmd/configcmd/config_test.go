@@ -1,11 +1,13 @@
 package configcmd_test
 
 import (
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/dbgov/dbgov/config"
 	"github.com/dbgov/dbgov/internal/cmdtest"
 	"github.com/dbgov/dbgov/internal/httpmock"
 )
@@ -71,8 +73,9 @@ func TestConfig_setGetUnsetRoundTrip(t *testing.T) {
 	}
 	for _, tt := range tests {
 		s.ok("", "config", "unset", tt.key)
-		if got := s.ok("", "config", "get", tt.key); got != "" {
-			t.Errorf("get %s after unset = %q, want nothing", tt.key, got)
+		res := s.run("", "config", "get", tt.key).Expect(t, 1)
+		if res.Stdout != "" || !strings.Contains(res.Stderr, tt.key+" is not set in profile default of "+s.path) {
+			t.Errorf("get %s after unset: stdout %q, stderr %q", tt.key, res.Stdout, res.Stderr)
 		}
 	}
 	// Unsetting what is not set does nothing.
@@ -199,9 +202,7 @@ func TestConfig_useProfile(t *testing.T) {
 	}
 	// set and unset follow the current profile too.
 	s.ok("", "config", "set", "timeout", "5s")
-	if got := s.ok("", "config", "--profile", "default", "get", "timeout"); got != "" {
-		t.Errorf("timeout reached the default profile: %q", got)
-	}
+	s.run("", "config", "--profile", "default", "get", "timeout").Expect(t, 1).StderrHas(t, "timeout is not set in profile default")
 	// The flag and the environment override the current profile.
 	if got := s.ok("", "config", "--profile", "default", "get", "url"); got != "https://gov.example.com\n" {
 		t.Errorf("--profile default: url %q", got)
@@ -230,7 +231,7 @@ func TestConfig_useProfileWarnings(t *testing.T) {
 }
 
 func TestConfig_usage(t *testing.T) {
-	keys := "the keys are url, token, service_account, service_key, headers, output, timeout, insecure_skip_tls_verify, ca_cert"
+	keys := "the keys are url, token, service_account, service_key, headers, output, timeout, insecure_skip_tls_verify, ca_cert, max_response_size"
 	tests := []struct {
 		name string
 		args []string
@@ -323,9 +324,7 @@ func TestConfig_viewOfMissingFile(t *testing.T) {
 	if got := s.ok("", "config", "view"); got != "{}\n" {
 		t.Errorf("view %q, want {}", got)
 	}
-	if got := s.ok("", "config", "get", "url"); got != "" {
-		t.Errorf("get url %q, want nothing", got)
-	}
+	s.run("", "config", "get", "url").Expect(t, 1).StderrHas(t, "url is not set in profile default")
 }
 
 func TestConfig_terminalConfirmsOnStderr(t *testing.T) {
@@ -374,5 +373,108 @@ func TestConfig_urlPasswordIsMasked(t *testing.T) {
 	}
 	if got := s.ok("", "config", "get", "url", "--show-secrets"); got != "https://ci:pw-secret@gov.example.com\n" {
 		t.Errorf("get url --show-secrets %q", got)
+	}
+}
+
+func TestConfig_listAndDeleteProfiles(t *testing.T) {
+	s := newSession(t)
+	s.ok("", "config", "set", "url", "https://gov.example.com")
+	s.ok("", "config", "--profile", "staging", "set", "url", "https://staging.example.com")
+	s.ok("", "config", "--profile", "ci", "set", "timeout", "5s")
+	s.ok("", "config", "use-profile", "staging")
+	if got := s.ok("", "config", "list-profiles"); got != "  default\n* staging\n  ci\n" {
+		t.Errorf("list-profiles:\n%s", got)
+	}
+	if got := s.ok("", "config", "--profile", "ci", "list-profiles"); got != "  default\n  staging\n* ci\n" {
+		t.Errorf("list-profiles --profile ci:\n%s", got)
+	}
+	if got := s.ok("", "config", "list-profiles", "-o", "name"); got != "default\nstaging\nci\n" {
+		t.Errorf("list-profiles -o name:\n%s", got)
+	}
+	want := "{\n  \"profiles\": [\n    {\n      \"name\": \"default\"\n    },\n    {\n      \"name\": \"staging\",\n      \"current\": true\n    },\n    {\n      \"name\": \"ci\"\n    }\n  ]\n}\n"
+	if got := s.ok("", "config", "list-profiles", "-o", "json"); got != want {
+		t.Errorf("list-profiles -o json:\n%s", got)
+	}
+	s.ok("", "config", "delete-profile", "staging")
+	if strings.Contains(s.file(), "staging") {
+		t.Errorf("file after delete-profile staging:\n%s", s.file())
+	}
+	if got := s.ok("", "config", "get", "url"); got != "https://gov.example.com\n" {
+		t.Errorf("url after deleting the current profile: %q", got)
+	}
+	s.run("", "config", "delete-profile", "staging").Expect(t, 1).StderrHas(t, "profile staging is not in config file "+s.path)
+	s.run("", "config", "delete-profile").Expect(t, 2).StderrHas(t, "takes a profile NAME")
+}
+
+func TestConfig_headersAreAddedAndRemovedOneByOne(t *testing.T) {
+	s := newSession(t)
+	s.ok("", "config", "set", "headers", "X-Proxy-Auth: abc")
+	s.ok("", "config", "set", "headers", "X-Team: db")
+	s.ok("", "config", "set", "headers", "x-team: data")
+	if got := s.ok("", "config", "get", "headers", "--show-secrets"); got != "X-Proxy-Auth: abc\nx-team: data\n" {
+		t.Errorf("headers after three sets: %q", got)
+	}
+	s.ok("", "config", "unset", "headers", "X-PROXY-AUTH")
+	if got := s.ok("", "config", "get", "headers", "--show-secrets"); got != "x-team: data\n" {
+		t.Errorf("headers after unset X-PROXY-AUTH: %q", got)
+	}
+	s.run("", "config", "unset", "url", "X-Team").Expect(t, 2).StderrHas(t, "NAMEs for headers only")
+	s.ok("", "config", "unset", "headers")
+	s.run("", "config", "get", "headers").Expect(t, 1)
+}
+
+func TestConfig_setChecksAsEverySourceIs(t *testing.T) {
+	tests := []struct {
+		key, value, want string
+	}{
+		{"token", "tok with space", "token: it contains a space"},
+		{"token", "tök", "not ASCII"},
+		{"url", "http://127.0.0.1:65536", "port 65536 is out of range"},
+		{"url", "https://gov.example.com/?a=b", "may not hold a query"},
+		{"max_response_size", "lots", "not a size such as 256MiB"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.key+"="+tt.value, func(t *testing.T) {
+			s := newSession(t)
+			res := s.run("", "config", "set", tt.key, tt.value).Expect(t, 2).StderrHas(t, tt.want)
+			if tt.key == "token" && strings.Contains(res.Stderr, tt.value) {
+				t.Errorf("stderr repeats the token: %q", res.Stderr)
+			}
+		})
+	}
+	s := newSession(t)
+	for _, size := range []string{"256MiB", "10MB", "1048576"} {
+		s.ok("", "config", "set", "max_response_size", size)
+		if got := s.ok("", "config", "get", "max_response_size"); got != size+"\n" {
+			t.Errorf("max_response_size %q", got)
+		}
+	}
+}
+
+func TestConfig_environmentOverridingTheProfileIsNotedOnATerminal(t *testing.T) {
+	reg := httpmock.New(t)
+	reg.Register(http.MethodGet, "/v1/x", 200, `{}`)
+	s := newSession(t)
+	s.ok("", "config", "set", "url", "https://gov.example.com")
+	s.ok("", "config", "set", "token", "tok-file")
+	env := map[string]string{"DBGOV_CONFIG": s.path, "DBGOV_URL": reg.URL()}
+	res := cmdtest.Run(t, cmdtest.Options{Env: env, TTY: true, Token: "tok-env"}, "api", "GET", "/v1/x").Expect(t, 0)
+	want := "note: DBGOV_URL overrides the url of profile default in " + s.path + "\n" +
+		"note: DBGOV_TOKEN overrides the token of profile default in " + s.path + "\n"
+	if res.Stderr != want {
+		t.Errorf("stderr on a terminal:\n%s\nwant:\n%s", res.Stderr, want)
+	}
+	res = cmdtest.Run(t, cmdtest.Options{Env: env, Token: "tok-env"}, "api", "GET", "/v1/x").Expect(t, 0)
+	if res.Stderr != "" {
+		t.Errorf("stderr when piped: %q", res.Stderr)
+	}
+}
+
+func TestConfig_helpListsEveryKey(t *testing.T) {
+	help := newSession(t).ok("", "config", "--help")
+	for _, key := range config.Keys() {
+		if !strings.Contains(help, key) {
+			t.Errorf("config --help does not list %s", key)
+		}
 	}
 }

@@ -88,7 +88,7 @@ func TestRun_progressAndSummaryOnATerminal(t *testing.T) {
 		io.WriteString(w, `{"policies": []}`)
 	}))
 	defer srv.Close()
-	res := cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Stdin: list(3), TTY: true},
+	res := cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Stdin: list(3), TTY: true, Env: map[string]string{"NO_COLOR": "1"}},
 		"policies", "list", "--databases-from", "-", "--concurrency", "1").Expect(t, 4)
 	for _, want := range []string{"\r1/3 databases, 0 failed\x1b[K", "\r2/3 databases, 1 failed\x1b[K", "\r3/3 databases, 1 failed\x1b[K",
 		"(HTTP 403 PERMISSION_DENIED)", "\r\x1b[Kdbgov: 1 of 3 databases failed (1 permission denied)\n"} {

@@ -5,6 +5,7 @@ package devservercmd
 import (
 	"bytes"
 	"context"
+	_ "embed"
 	"errors"
 	"fmt"
 	"io"
@@ -22,6 +23,9 @@ import (
 	"github.com/dbgov/dbgov/internal/iostreams"
 )
 
+//go:embed help.txt
+var help string
+
 type options struct {
 	IO *iostreams.IOStreams
 
@@ -36,29 +40,13 @@ type options struct {
 // NewCmd builds `dbgov dev-server`.
 func NewCmd(f *factory.Factory) *cobra.Command {
 	opts := &options{IO: f.IO}
+	long, example, _ := strings.Cut(help, "\n--\n")
 	cmd := &cobra.Command{
-		Use:   "dev-server",
-		Short: "Run the embedded reference server on loopback",
-		Long: `Run an in-memory reference implementation of the service's /v1 API, with demo
-data worth looking at: a catalog, revisions, a review config, users of every
-type and state, policies of every type, identity providers and changelogs.
-It prints its URL and a ready-to-paste export line, and stops on Ctrl-C.
-
-Tokens of the demo data: dev-admin-token (every permission), dev-readonly-token
-(reads only); the service account ci-bot@example.com may log in with its key.
-Permissions: svc.databaseCatalogs.get, svc.databaseCatalogs.update,
-svc.revisions.create, svc.reviewConfigs.get, svc.users.get,
-svc.users.undelete, svc.policies.list, svc.databases.get; GET /v1/idps is
-open.
-
---seed starts from one's own data instead (JSON in the demo data's format);
---generate-* add generated data for benchmarks.`,
-		Example: `  dbgov dev-server
-  dbgov dev-server --addr 127.0.0.1:0
-  dbgov dev-server --seed my-data.json --log
-  dbgov dev-server --generate-users 50000 --generate-tables 5000 --generate-columns 20
-  dbgov dev-server --generate-databases 500 --latency 20ms`,
-		Args: cobra.NoArgs,
+		Use:     "dev-server",
+		Short:   "Run the embedded reference server on loopback",
+		Long:    long,
+		Example: strings.TrimSuffix(example, "\n"),
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return run(cmd.Context(), opts)
 		},

@@ -80,7 +80,8 @@ func (f *Factory) RegisterFlags(fs *pflag.FlagSet) {
 }
 
 // Settings resolves the configuration once: flags, environment, config file.
-// Warnings it finds (a config file others can read) go to stderr once.
+// Warnings it finds (a config file others can read) go to stderr once, and
+// notices (an environment variable overriding the profile) on a terminal.
 func (f *Factory) Settings() (*config.Settings, error) {
 	f.settingsOnce.Do(func() {
 		fs := f.flags
@@ -92,6 +93,11 @@ func (f *Factory) Settings() (*config.Settings, error) {
 		if f.settingsErr == nil {
 			for _, w := range f.settings.Warnings {
 				f.warn(w)
+			}
+			for _, n := range f.settings.Notices {
+				if f.IO.ErrTTY {
+					fmt.Fprintf(f.IO.ErrOut, "note: %s\n", n)
+				}
 			}
 		}
 	})
@@ -131,6 +137,30 @@ func (f *Factory) newClient() (*client.Client, error) {
 	}
 	f.auth = a
 	return f.ClientWith(a)
+}
+
+// Deps are what a verb's run takes from the factory: the streams, and the
+// printer and client, each made when first asked for.
+type Deps struct {
+	IO      *iostreams.IOStreams
+	Client  func() (*client.Client, error)
+	Printer func() (output.Printer, error)
+}
+
+// Deps returns the streams, client and printer of f.
+func (f *Factory) Deps() Deps {
+	return Deps{IO: f.IO, Client: f.Client, Printer: f.PrintFlags().ToPrinter}
+}
+
+// Connect makes the printer, then the client, so that bad output flags are
+// told before a missing URL or credential.
+func (d Deps) Connect() (output.Printer, *client.Client, error) {
+	p, err := d.Printer()
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := d.Client()
+	return p, c, err
 }
 
 // Auth returns the credential of the client Client made.
@@ -182,6 +212,7 @@ func (f *Factory) ClientWith(a Auth) (*client.Client, error) {
 		ServiceKey:            a.ServiceKey,
 		Headers:               headers,
 		Timeout:               s.Timeout,
+		MaxResponseSize:       s.MaxResponseSize,
 		InsecureSkipTLSVerify: s.InsecureSkipTLSVerify,
 		CACertFile:            s.CACert,
 		UserAgent:             "dbgov/" + f.Version,
@@ -197,6 +228,9 @@ func (f *Factory) ClientWith(a Auth) (*client.Client, error) {
 		opts.WrapTransport = func(rt http.RoundTripper) http.RoundTripper {
 			return fleet.Throttle(rt, client.DefaultRetryWait, client.DefaultMaxRetryWait)
 		}
+	}
+	if f.IO.ErrTTY {
+		opts.Notice = func(msg string) { fmt.Fprintf(f.IO.ErrOut, "%s\n", msg) }
 	}
 	c, err := client.New(opts)
 	if err != nil {

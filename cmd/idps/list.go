@@ -1,55 +1,40 @@
+// Package idps implements `dbgov idps`: the identity providers people log in
+// with.
 package idps
 
 import (
 	"context"
+	"embed"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
-	"github.com/dbgov/dbgov/client"
 	"github.com/dbgov/dbgov/cmd/arity"
 	"github.com/dbgov/dbgov/cmd/factory"
-	"github.com/dbgov/dbgov/internal/iostreams"
+	"github.com/dbgov/dbgov/cmd/helptext"
 	"github.com/dbgov/dbgov/output"
 )
 
-type listOptions struct {
-	IO      *iostreams.IOStreams
-	Client  func() (*client.Client, error)
-	Printer func() (output.Printer, error)
+//go:embed help
+var help embed.FS
+
+// NewCmd builds the idps command group.
+func NewCmd(f *factory.Factory) *cobra.Command {
+	return helptext.Command(help, &cobra.Command{Use: "idps <command>", Aliases: []string{"idp", "identity-providers"}, Short: "Read the identity providers (OAuth 2.0, OIDC, LDAP)"}, newListCmd(f))
 }
 
-func newListCmd(f *factory.Factory, runF func(context.Context, *listOptions) error) *cobra.Command {
-	opts := &listOptions{IO: f.IO, Client: f.Client, Printer: f.PrintFlags().ToPrinter}
-	cmd := &cobra.Command{
+func newListCmd(f *factory.Factory) *cobra.Command {
+	deps := f.Deps()
+	return helptext.Command(help, &cobra.Command{
 		Use:   "list [--show-secrets]",
 		Short: "List the identity providers",
-		Long: `List the identity providers, one a row: title, domain, type, and where it
-is reached: the issuer of an OIDC provider, the authorization URL of an OAuth 2.0
-provider, the host:port of an LDAP server. It needs no credentials.
-
-Client secrets and LDAP bind passwords print as ******** in -o json, -o yaml,
---jq and --template unless --show-secrets is given; the table never shows them.`,
-		Example: `  dbgov idps list
-  dbgov idps list -o json
-  dbgov idps list --show-secrets --jq '.identityProviders[] | select(.type == "OIDC") | .config.oidcConfig.clientId'`,
-		Args: arity.Exact(0, "no arguments"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return runList(cmd.Context(), opts)
-		},
-	}
-	return cmd
+		Args:  arity.Exact(0, "no arguments"),
+		RunE:  func(cmd *cobra.Command, _ []string) error { return runList(cmd.Context(), deps) },
+	})
 }
 
-func runList(ctx context.Context, opts *listOptions) error {
-	p, err := opts.Printer()
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
+func runList(ctx context.Context, deps factory.Deps) error {
+	p, c, err := deps.Connect()
 	if err != nil {
 		return err
 	}
@@ -57,7 +42,7 @@ func runList(ctx context.Context, opts *listOptions) error {
 	if err != nil {
 		return fmt.Errorf("list identity providers: %w", err)
 	}
-	return p.Print(ctx, opts.IO.Out, output.Document{
+	return p.Print(ctx, deps.IO.Out, output.Document{
 		Raw:       raw,
 		ListField: "identityProviders",
 		Names:     func() []string { return idpList.Names(resp.IdentityProviders) },

@@ -1,7 +1,10 @@
+// Package policies implements `dbgov policies`: the policies set on a
+// database.
 package policies
 
 import (
 	"context"
+	"embed"
 	"errors"
 	"fmt"
 	"net/http"
@@ -15,16 +18,21 @@ import (
 	"github.com/dbgov/dbgov/cmd/arity"
 	"github.com/dbgov/dbgov/cmd/dbname"
 	"github.com/dbgov/dbgov/cmd/factory"
+	"github.com/dbgov/dbgov/cmd/helptext"
 	"github.com/dbgov/dbgov/internal/exitcode"
-	"github.com/dbgov/dbgov/internal/iostreams"
 	"github.com/dbgov/dbgov/output"
 )
 
-type listOptions struct {
-	IO      *iostreams.IOStreams
-	Client  func() (*client.Client, error)
-	Printer func() (output.Printer, error)
+//go:embed help
+var help embed.FS
 
+// NewCmd builds the policies command group.
+func NewCmd(f *factory.Factory) *cobra.Command {
+	return helptext.Command(help, &cobra.Command{Use: "policies <command>", Aliases: []string{"policy"}, Short: "Read the policies of a database"}, newListCmd(f))
+}
+
+type listOptions struct {
+	factory.Deps
 	Parent      client.PolicyParent
 	DB          dbname.Flags
 	f           *factory.Factory
@@ -36,30 +44,15 @@ type listOptions struct {
 // does not know the database route.
 const parentsHint = "this version of the service lists no policies of a database: list those of its environment (--environment), its project (--project) or the workspace (--workspace)"
 
-func newListCmd(f *factory.Factory, runF func(context.Context, *listOptions) error) *cobra.Command {
-	opts := &listOptions{IO: f.IO, Client: f.Client, Printer: f.PrintFlags().ToPrinter, f: f}
+func newListCmd(f *factory.Factory) *cobra.Command {
+	opts := &listOptions{Deps: f.Deps(), f: f}
 	db := &opts.DB
 	var policyType string
 	var workspace bool
-	cmd := &cobra.Command{
+	cmd := helptext.Command(help, &cobra.Command{
 		Use:   "list (--instance I --database D | --databases-from FILE | --environment E | --project P | --workspace) [--type TYPE] [--show-deleted]",
 		Short: "List the policies of a database, an environment, a project or the workspace",
-		Long: `List the policies set on one parent, one a row: its type, the kind of
-resource it is attached to, whether it is enforced and inherited from the
-parent, and a summary of its payload. Give exactly one parent: a database
-(--instance and --database), an environment, a project, or the workspace.
-Recent versions of the service list no policies of a database.
-
---type keeps the policies of one type, named in any case (masking_rule is
-MASKING_RULE), one of:
-  ` + typeList() + `
---show-deleted includes deleted policies.`,
-		Example: `  dbgov policies list --instance prod-pg --database orders
-  dbgov policies list --environment prod --type rollout_policy
-  dbgov policies list --project orders --type masking_rule -o json
-  dbgov policies list --workspace
-  dbgov policies list --databases-from dbs.txt --type masking_rule -o jsonl`,
-		Args: arity.Exact(0, "no arguments"),
+		Args:  arity.Exact(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			given := 0
 			for _, set := range []bool{db.Instance != "" || db.Database != "" || db.Many(), opts.Parent.Environment != "", opts.Parent.Project != "", workspace} {
@@ -83,12 +76,9 @@ MASKING_RULE), one of:
 					return err
 				}
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
 			return runList(cmd.Context(), opts)
 		},
-	}
+	})
 	db.AddMany(cmd)
 	cmd.Flags().StringVar(&opts.Parent.Environment, "environment", "", "list the policies of the environment with this `id`")
 	cmd.Flags().StringVar(&opts.Parent.Project, "project", "", "list the policies of the project with this `id`")
@@ -109,11 +99,7 @@ func runList(ctx context.Context, opts *listOptions) error {
 			return dbname.Result{Doc: listDoc(resp, raw, parent)}, err
 		})
 	}
-	p, err := opts.Printer()
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
+	p, c, err := opts.Connect()
 	if err != nil {
 		return err
 	}

@@ -1,11 +1,11 @@
 package policies_test
 
 import (
-	"fmt"
 	"net/http"
 	"strings"
 	"testing"
 
+	"github.com/dbgov/dbgov/client"
 	"github.com/dbgov/dbgov/internal/cmdtest"
 	"github.com/dbgov/dbgov/internal/httpmock"
 )
@@ -33,57 +33,31 @@ const ordersPolicies = `{"policies": [
  {"name": "instances/prod-pg/databases/orders/policies/future\u001b[31m", "type": "FUTURE_POLICY", "futurePolicy": {"x": 1}}
 ]}`
 
-func TestList_formats(t *testing.T) {
-	tests := []struct {
-		name string
-		args []string
-		tty  bool
-	}{
-		{"table", nil, false},
-		{"table_tty", nil, true},
-		{"no_headers", []string{"--no-headers"}, false},
-		{"json", []string{"-o", "json"}, false},
-		{"yaml", []string{"-o", "yaml"}, false},
-		{"name", []string{"-o", "name"}, false},
-		{"jq", []string{"--jq", `.policies[] | select(.enforce) | .type`}, false},
-		{"template", []string{"--template", `{{range .policies}}{{.type}}{{if .inheritFromParent}} (inherited){{end}}{{"\n"}}{{end}}`}, false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			reg := httpmock.New(t)
-			reg.Register(http.MethodGet, ordersPath, 200, ordersPolicies).Query("")
-			args := append([]string{"policies", "list", "--instance", "prod-pg", "--database", "orders"}, tt.args...)
-			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), TTY: tt.tty}, args...).Expect(t, 0)
-			if res.Stderr != "" {
-				t.Errorf("stderr: %s", res.Stderr)
-			}
-			cmdtest.Golden(t, "list_"+tt.name, res.Stdout)
-		})
+// orders is `dbgov policies list` of the orders database, answered with
+// answer.
+func orders(answer string) cmdtest.Command {
+	return cmdtest.Command{
+		Args:  []string{"policies", "list", "--instance", "prod-pg", "--database", "orders"},
+		Serve: func(reg *httpmock.Registry, _ bool) { reg.Register(http.MethodGet, ordersPath, 200, answer).Query("") },
 	}
 }
 
+func TestList_formats(t *testing.T) {
+	list := orders(ordersPolicies)
+	list.JQ = `.policies[] | select(.enforce) | .type`
+	list.Template = `{{range .policies}}{{.type}}{{if .inheritFromParent}} (inherited){{end}}{{"\n"}}{{end}}`
+	list.Goldens(t, "list_", "table", "table_tty", "no_headers", "json", "yaml", "name", "jq", "template")
+}
+
 func TestList_emptyAnswer(t *testing.T) {
-	tests := []struct {
-		name string
-		args []string
-		want string
-	}{
-		{"table", nil, "NAME   TYPE   RESOURCE TYPE   ENFORCE   INHERIT   SUMMARY\n"},
-		{"json", []string{"-o", "json"}, "{\n  \"policies\": []\n}\n"},
-		{"jq", []string{"--jq", ".policies | length"}, "0\n"},
-		{"name", []string{"-o", "name"}, ""},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			reg := httpmock.New(t)
-			reg.Register(http.MethodGet, ordersPath, 200, `{}`)
-			args := append([]string{"policies", "list", "--instance", "prod-pg", "--database", "orders"}, tt.args...)
-			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, args...).Expect(t, 0)
-			if res.Stdout != tt.want {
-				t.Errorf("stdout %q, want %q", res.Stdout, tt.want)
-			}
-		})
-	}
+	empty := orders(`{}`)
+	empty.JQ = ".policies | length"
+	empty.Prints(t, map[string]string{
+		"table": "NAME   TYPE   RESOURCE TYPE   ENFORCE   INHERIT   SUMMARY\n",
+		"json":  "{\n  \"policies\": []\n}\n",
+		"jq":    "0\n",
+		"name":  "",
+	})
 }
 
 func TestList_summary(t *testing.T) {
@@ -153,11 +127,8 @@ func TestList_request(t *testing.T) {
 			reg.Register(http.MethodGet, tt.path, 200, `{"policies": []}`).Query(tt.query)
 			args := append([]string{"policies", "list"}, tt.args...)
 			cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, args...).Expect(t, 0)
-			reqs := reg.Requests()
-			if len(reqs) != 1 {
-				t.Fatalf("sent %d requests, want 1", len(reqs))
-			}
-			if got := reqs[0].Header.Get("Authorization"); got != "Bearer test-token" {
+			req := reg.Only()
+			if got := req.Header.Get("Authorization"); got != "Bearer test-token" {
 				t.Errorf("Authorization %q, want the token", got)
 			}
 		})
@@ -186,56 +157,26 @@ func TestList_usage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			reg := httpmock.New(t)
-			args := append([]string{"policies", "list"}, tt.args...)
-			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, args...).Expect(t, 2).StderrHas(t, tt.want...)
-			if res.Stdout != "" {
-				t.Errorf("stdout: %q", res.Stdout)
-			}
-			if n := len(reg.Requests()); n != 0 {
-				t.Errorf("sent %d requests", n)
-			}
+			cmdtest.Refused(t, cmdtest.Options{}, append([]string{"policies", "list"}, tt.args...), tt.want...)
 		})
 	}
 }
 
 func TestList_errors(t *testing.T) {
-	tests := []struct {
-		name     string
-		status   int
-		body     string
-		code     int
-		wantLine string
-		wantJSON string
-	}{
-		{"not found", 404, `{"code": 5, "message": "database \"instances/prod-pg/databases/orders\" not found"}`, 5,
-			`dbgov: list policies of instances/prod-pg/databases/orders: database "instances/prod-pg/databases/orders" not found (HTTP 404 NOT_FOUND)`,
-			`{"error":{"httpStatus":404,"code":"NOT_FOUND","message":"database \"instances/prod-pg/databases/orders\" not found","exitCode":5}}`},
-		{"missing database reported as internal", 500, `{"code": 13, "message": "failed to find database"}`, 7,
-			`dbgov: list policies of instances/prod-pg/databases/orders: failed to find database (HTTP 500 INTERNAL)`,
-			`{"error":{"httpStatus":500,"code":"INTERNAL","message":"failed to find database","exitCode":7}}`},
-		{"rejected", 400, `{"code": 3, "message": "invalid policy type"}`, 6,
-			`(HTTP 400 INVALID_ARGUMENT)`, `"code":"INVALID_ARGUMENT"`},
-		{"permission denied", 403, `{"code": 7, "message": "permission denied"}`, 4,
-			`(HTTP 403 PERMISSION_DENIED)`, `"exitCode":4`},
-		{"unauthenticated", 401, `{"code": 16, "message": "no token"}`, 3,
-			`(HTTP 401 UNAUTHENTICATED)`, `"exitCode":3`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			reg := httpmock.New(t)
-			reg.Register(http.MethodGet, ordersPath, tt.status, tt.body)
-			args := []string{"policies", "list", "--instance", "prod-pg", "--database", "orders"}
-			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, args...).Expect(t, tt.code).StderrHas(t, tt.wantLine)
-			if res.Stdout != "" {
-				t.Errorf("stdout: %q", res.Stdout)
-			}
-			res = cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, append(args, "-o", "json")...).Expect(t, tt.code).StderrHas(t, tt.wantJSON)
-			if lines := strings.Count(res.Stderr, "\n"); lines != 1 || !strings.HasPrefix(res.Stderr, `{"error":`) {
-				t.Errorf("stderr is not one JSON line: %q", res.Stderr)
-			}
-		})
-	}
+	orders("").Failures(t, http.MethodGet, ordersPath, []cmdtest.Failure{
+		{Name: "not found", Status: 404, Body: `{"code": 5, "message": "database \"instances/prod-pg/databases/orders\" not found"}`, Code: 5,
+			Line: `dbgov: list policies of instances/prod-pg/databases/orders: database "instances/prod-pg/databases/orders" not found (HTTP 404 NOT_FOUND)`,
+			JSON: `{"error":{"httpStatus":404,"code":"NOT_FOUND","message":"database \"instances/prod-pg/databases/orders\" not found","exitCode":5}}`},
+		{Name: "missing database reported as internal", Status: 500, Body: `{"code": 13, "message": "failed to find database"}`, Code: 7,
+			Line: `dbgov: list policies of instances/prod-pg/databases/orders: failed to find database (HTTP 500 INTERNAL)`,
+			JSON: `{"error":{"httpStatus":500,"code":"INTERNAL","message":"failed to find database","exitCode":7}}`},
+		{Name: "rejected", Status: 400, Body: `{"code": 3, "message": "invalid policy type"}`, Code: 6,
+			Line: `(HTTP 400 INVALID_ARGUMENT)`, JSON: `"code":"INVALID_ARGUMENT"`},
+		{Name: "permission denied", Status: 403, Body: `{"code": 7, "message": "permission denied"}`, Code: 4,
+			Line: `(HTTP 403 PERMISSION_DENIED)`, JSON: `"exitCode":4`},
+		{Name: "unauthenticated", Status: 401, Body: `{"code": 16, "message": "no token"}`, Code: 3,
+			Line: `(HTTP 401 UNAUTHENTICATED)`, JSON: `"exitCode":3`},
+	})
 }
 
 func TestList_typeCompletion(t *testing.T) {
@@ -273,13 +214,7 @@ func TestList_noURL(t *testing.T) {
 }
 
 func TestList_fitsTheTerminal(t *testing.T) {
-	for _, width := range []int{60, 80, 120} {
-		reg := httpmock.New(t)
-		reg.Register(http.MethodGet, ordersPath, 200, ordersPolicies).Query("")
-		res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), TTY: true, Width: width},
-			"policies", "list", "--instance", "prod-pg", "--database", "orders").Expect(t, 0)
-		cmdtest.Golden(t, fmt.Sprintf("list_tty_%d", width), res.Stdout)
-	}
+	orders(ordersPolicies).Goldens(t, "list_", "tty_60", "tty_80", "tty_120")
 }
 
 func TestList_parents(t *testing.T) {
@@ -320,16 +255,11 @@ func TestList_exactlyOneParent(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			reg := httpmock.New(t)
-			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, append([]string{"policies", "list"}, tt.args...)...).Expect(t, 2)
-			res.StderrHas(t, "give exactly one parent: --instance I --database D, --environment E, --project P or --workspace")
-			if n := len(reg.Requests()); n != 0 {
-				t.Errorf("sent %d requests", n)
-			}
+			cmdtest.Refused(t, cmdtest.Options{}, append([]string{"policies", "list"}, tt.args...),
+				"give exactly one parent: --instance I --database D, --environment E, --project P or --workspace")
 		})
 	}
-	reg := httpmock.New(t)
-	cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, "policies", "list", "--project", "a/b").Expect(t, 2).StderrHas(t, `project id "a/b"`)
+	cmdtest.Refused(t, cmdtest.Options{}, []string{"policies", "list", "--project", "a/b"}, `project id "a/b"`)
 }
 
 func TestList_databaseRouteUnknownHintsAtOtherParents(t *testing.T) {
@@ -368,4 +298,12 @@ func TestList_parentCompletionOffersNoFiles(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestList_helpNamesEveryType(t *testing.T) {
+	var types []string
+	for _, pt := range client.PolicyTypes() {
+		types = append(types, string(pt))
+	}
+	cmdtest.Run(t, cmdtest.Options{}, "policies", "list", "--help").Expect(t, 0).StdoutHas(t, "one of:\n  "+strings.Join(types, ", ")+"\n")
 }

@@ -1,7 +1,9 @@
+// Package reviewconfigs implements `dbgov review-configs`.
 package reviewconfigs
 
 import (
 	"context"
+	"embed"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -9,52 +11,35 @@ import (
 	"github.com/dbgov/dbgov/client"
 	"github.com/dbgov/dbgov/cmd/arity"
 	"github.com/dbgov/dbgov/cmd/factory"
-	"github.com/dbgov/dbgov/internal/exitcode"
-	"github.com/dbgov/dbgov/internal/iostreams"
+	"github.com/dbgov/dbgov/cmd/helptext"
 	"github.com/dbgov/dbgov/output"
 )
 
-type getOptions struct {
-	IO      *iostreams.IOStreams
-	Client  func() (*client.Client, error)
-	Printer func() (output.Printer, error)
+//go:embed help
+var help embed.FS
 
+// NewCmd builds the review-configs command group.
+func NewCmd(f *factory.Factory) *cobra.Command {
+	return helptext.Command(help, &cobra.Command{Use: "review-configs <command>", Aliases: []string{"review-config"}, Short: "Read SQL review configurations"}, newGetCmd(f))
+}
+
+type getOptions struct {
+	factory.Deps
 	ID string
 }
 
-func newGetCmd(f *factory.Factory, runF func(context.Context, *getOptions) error) *cobra.Command {
-	opts := &getOptions{IO: f.IO, Client: f.Client, Printer: f.PrintFlags().ToPrinter}
-	cmd := &cobra.Command{
+func newGetCmd(f *factory.Factory) *cobra.Command {
+	opts := &getOptions{Deps: f.Deps()}
+	return helptext.Command(help, &cobra.Command{
 		Use:   "get ID",
 		Short: "Show a SQL review configuration and its rules",
-		Long: `Show a SQL review configuration: its title, whether it is enabled, the
-resources that use it, and its rules with their level, engine and payload.
-ID is the configuration's id or its full name reviewConfigs/ID.`,
-		Example: `  dbgov review-configs get sql-review-prod
-  dbgov review-configs get reviewConfigs/sql-review-prod -o json
-  dbgov review-configs get sql-review-prod --jq '.rules[] | select(.level == "ERROR") | .type'`,
-		Args: arity.Exact(1, "a review configuration ID"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := client.ParseReviewConfig(args[0])
-			if err != nil {
-				return exitcode.NewUsage(err)
-			}
-			opts.ID = id
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return runGet(cmd.Context(), opts)
-		},
-	}
-	return cmd
+		Args:  arity.Name("a review configuration ID", client.ParseReviewConfig, &opts.ID),
+		RunE:  func(cmd *cobra.Command, _ []string) error { return runGet(cmd.Context(), opts) },
+	})
 }
 
 func runGet(ctx context.Context, opts *getOptions) error {
-	p, err := opts.Printer()
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
+	p, c, err := opts.Connect()
 	if err != nil {
 		return err
 	}

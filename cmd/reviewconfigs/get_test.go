@@ -1,7 +1,6 @@
 package reviewconfigs_test
 
 import (
-	"fmt"
 	"net/http"
 	"testing"
 
@@ -20,33 +19,20 @@ const sqlReviewProd = `{"name": "reviewConfigs/sql-review-prod", "title": "Produ
   {"type": "table.disallow-ddl", "level": "WARNING", "engine": "NEWDB", "stringPayload": {"value": "archive\u001b[31m"}}
  ], "futureField": {"x": 1}}`
 
-func TestGet_formats(t *testing.T) {
-	tests := []struct {
-		name string
-		args []string
-		tty  bool
-	}{
-		{"table", nil, false},
-		{"table_tty", nil, true},
-		{"json", []string{"-o", "json"}, false},
-		{"yaml", []string{"-o", "yaml"}, false},
-		{"name", []string{"-o", "name"}, false},
-		{"jq", []string{"--jq", `.rules[] | select(.level == "ERROR") | .type`}, false},
-		{"template", []string{"--template", `{{.title}}: {{len .rules}} rules{{"\n"}}`}, false},
-		{"no_headers", []string{"--no-headers"}, false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			reg := httpmock.New(t)
+// get is `dbgov review-configs get` of id, answered with sqlReviewProd.
+func get(id string) cmdtest.Command {
+	return cmdtest.Command{
+		Args: []string{"review-configs", "get", id},
+		Serve: func(reg *httpmock.Registry, _ bool) {
 			reg.Register(http.MethodGet, "/v1/reviewConfigs/sql-review-prod", 200, sqlReviewProd).Query("")
-			args := append([]string{"review-configs", "get", "reviewConfigs/sql-review-prod"}, tt.args...)
-			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), TTY: tt.tty}, args...).Expect(t, 0)
-			if res.Stderr != "" {
-				t.Errorf("stderr: %s", res.Stderr)
-			}
-			cmdtest.Golden(t, "get_"+tt.name, res.Stdout)
-		})
+		},
+		JQ:       `.rules[] | select(.level == "ERROR") | .type`,
+		Template: `{{.title}}: {{len .rules}} rules{{"\n"}}`,
 	}
+}
+
+func TestGet_formats(t *testing.T) {
+	get("reviewConfigs/sql-review-prod").Goldens(t, "get_", "table", "table_tty", "json", "yaml", "name", "jq", "template", "no_headers")
 }
 
 func TestGet_notFound(t *testing.T) {
@@ -81,14 +67,7 @@ func TestGet_usage(t *testing.T) {
 		{"bad output", []string{"review-configs", "get", "a", "-o", "xml"}, "xml"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			reg := httpmock.New(t)
-			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, tt.args...).Expect(t, 2).StderrHas(t, tt.want)
-			if len(reg.Requests()) != 0 {
-				t.Errorf("sent %d requests", len(reg.Requests()))
-			}
-			_ = res
-		})
+		t.Run(tt.name, func(t *testing.T) { cmdtest.Refused(t, cmdtest.Options{}, tt.args, tt.want) })
 	}
 }
 
@@ -97,10 +76,5 @@ func TestGet_noURL(t *testing.T) {
 }
 
 func TestGet_fitsTheTerminal(t *testing.T) {
-	for _, width := range []int{60, 80, 120} {
-		reg := httpmock.New(t)
-		reg.Register(http.MethodGet, "/v1/reviewConfigs/sql-review-prod", 200, sqlReviewProd).Query("")
-		res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), TTY: true, Width: width}, "review-configs", "get", "sql-review-prod").Expect(t, 0)
-		cmdtest.Golden(t, fmt.Sprintf("get_tty_%d", width), res.Stdout)
-	}
+	get("sql-review-prod").Goldens(t, "get_", "tty_60", "tty_80", "tty_120")
 }

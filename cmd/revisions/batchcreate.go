@@ -1,7 +1,10 @@
+// Package revisions implements `dbgov revisions`: the schema revisions of a
+// database.
 package revisions
 
 import (
 	"context"
+	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,11 +18,18 @@ import (
 	"github.com/dbgov/dbgov/cmd/dbname"
 	"github.com/dbgov/dbgov/cmd/dryrun"
 	"github.com/dbgov/dbgov/cmd/factory"
+	"github.com/dbgov/dbgov/cmd/helptext"
 	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/internal/input"
-	"github.com/dbgov/dbgov/internal/iostreams"
-	"github.com/dbgov/dbgov/output"
 )
+
+//go:embed help
+var help embed.FS
+
+// NewCmd builds the revisions command group.
+func NewCmd(f *factory.Factory) *cobra.Command {
+	return helptext.Command(help, &cobra.Command{Use: "revisions <command>", Aliases: []string{"revision"}, Short: "Manage the schema revisions of a database"}, newBatchCreateCmd(f))
+}
 
 // Bounds and default of --batch-size.
 const (
@@ -28,10 +38,7 @@ const (
 )
 
 type batchCreateOptions struct {
-	IO      *iostreams.IOStreams
-	Client  func() (*client.Client, error)
-	Printer func() (output.Printer, error)
-
+	factory.Deps
 	Database     client.DatabaseName // the one database, or the first of many
 	DB           dbname.Flags
 	f            *factory.Factory
@@ -42,43 +49,12 @@ type batchCreateOptions struct {
 	SkipExisting bool
 }
 
-func newBatchCreateCmd(f *factory.Factory, runF func(context.Context, *batchCreateOptions) error) *cobra.Command {
-	opts := &batchCreateOptions{IO: f.IO, Client: f.Client, Printer: f.PrintFlags().ToPrinter, f: f}
-	cmd := &cobra.Command{
+func newBatchCreateCmd(f *factory.Factory) *cobra.Command {
+	opts := &batchCreateOptions{Deps: f.Deps(), f: f}
+	cmd := helptext.Command(help, &cobra.Command{
 		Use:   "batch-create --instance I --database D -f FILE",
 		Short: "Create schema revisions of a database from a file",
-		Long: `Create the schema revisions listed in FILE, in order, and show those created.
-
-FILE is JSON or YAML ("-" reads standard input): either a list of revisions,
-or the whole request body {"parent": ..., "requests": [{"parent": ...,
-"revision": {...}}]}. dbgov fills every parent with the database given by
---instance and --database, and refuses a parent naming another one. Each
-revision needs a version and a type (VERSIONED or DECLARATIVE); a sheet,
-when given, has the form projects/{project}/sheets/{id}; a revision with a
-file needs a sheet or a release; a type and version may appear only once.
-A file with any problem is refused before anything is sent.
-
-The revisions are sent in batches of --batch-size, one request each. The
-service does not create a batch atomically: when a batch fails, dbgov
-stops, prints the revisions created so far, says on stderr which entries
-were not created (the failed batch may be partly created), and exits with
-the error's code. Ctrl-C stops the same way, with exit code 130.
-
---skip-existing finishes what an interrupted run began: a version the
-service reports as existing (ALREADY_EXISTS, or INTERNAL with SQLSTATE
-23505) is skipped and counted. The service fails a whole batch at its first
-existing version, so that batch is sent again one revision at a time.
-
-The JSON document (-o json, --jq, --template) is {"revisions": [...]} with
-every created revision as the service sent it.
-
-When stderr is a terminal, progress is shown there, then a summary line,
-also shown when versions were skipped.`,
-		Example: `  dbgov revisions batch-create --instance prod-pg --database orders -f revisions.yaml
-  dbgov revisions batch-create --database instances/prod-pg/databases/orders -f request.json -o json
-  dbgov revisions batch-create --instance prod-pg --database orders -f revisions.yaml --batch-size 500 -o name
-  dbgov revisions batch-create --instance prod-pg --database orders -f revisions.yaml --dry-run`,
-		Args: arity.Exact(0, "no arguments"),
+		Args:  arity.Exact(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dbs, err := opts.DB.Databases(f.IO.In)
 			if err != nil {
@@ -91,12 +67,9 @@ also shown when versions were skipped.`,
 				return exitcode.Usagef("--batch-size must be between 1 and %d, not %d", maxBatchSize, opts.BatchSize)
 			}
 			opts.Database, opts.dbs = dbs[0], dbs
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
 			return runBatchCreate(cmd.Context(), opts)
 		},
-	}
+	})
 	opts.DB.AddMany(cmd)
 	cmd.Flags().StringVarP(&opts.File, "file", "f", "", "revisions `file`, JSON or YAML; - reads standard input")
 	cmd.Flags().IntVar(&opts.BatchSize, "batch-size", defaultBatchSize, fmt.Sprintf("revisions per request (1 to %d)", maxBatchSize))
@@ -127,7 +100,7 @@ func (c *createdRevision) UnmarshalJSON(b []byte) error {
 }
 
 func runBatchCreate(ctx context.Context, opts *batchCreateOptions) error {
-	p, err := opts.Printer()
+	p, c, err := opts.Connect() // a missing URL is told before a large file is read
 	if err != nil {
 		return err
 	}
@@ -140,10 +113,6 @@ func runBatchCreate(ctx context.Context, opts *batchCreateOptions) error {
 	for i := 1; i < len(opts.dbs) && err == nil && !input.IsList(data); i++ {
 		_, err = readRevisions(name, data, opts.dbs[i]) // the parents of a body
 	}
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
 	if err != nil {
 		return err
 	}
@@ -225,6 +194,10 @@ func (r *run) send(ctx context.Context, c *client.Client) error {
 			}
 			r.stopAt(lo, sent)
 			return fmt.Errorf("create %s in %s: %w", describe(revs, lo, hi), opts.Database, err)
+		case len(res.Revisions) != hi-lo:
+			r.stopAt(lo, hi)
+			return fmt.Errorf("create %s in %s: %w", describe(revs, lo, hi), opts.Database, &client.InvalidResponseError{
+				Err: fmt.Errorf("the service answered %d revisions for the %d sent", len(res.Revisions), hi-lo)})
 		default:
 			created := make([]json.RawMessage, len(res.Revisions))
 			for i, rev := range res.Revisions {

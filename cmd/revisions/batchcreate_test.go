@@ -115,42 +115,32 @@ func names(first, last int) string {
 	return b.String()
 }
 
+// created is `dbgov revisions batch-create` of testdata/revisions.yaml,
+// answered with createdThree (on a terminal, created three days ago).
+var created = cmdtest.Command{
+	Args: batchCreate("-f", "testdata/revisions.yaml"),
+	Serve: func(reg *httpmock.Registry, tty bool) {
+		answer := createdThree
+		if tty {
+			answer = createdDaysAgo(createdThree)
+		}
+		reg.Register(http.MethodPost, batchPath, 200, answer).Query("").JSONBody(sentThree)
+	},
+	JQ:       `.revisions[] | select(.type == "VERSIONED") | .version`,
+	Template: `{{range .revisions}}{{.version}} {{.name}}{{"\n"}}{{end}}`,
+	Check: func(t *testing.T, tty bool, res cmdtest.Result) {
+		want := ""
+		if tty { // progress, then the line erased and a summary
+			want = "\rcreated 0/3 revisions in T, R/s\x1b[K\rcreated 3/3 revisions in T, R/s\x1b[K\r\x1b[Kcreated 3/3 revisions in T, R/s\n"
+		}
+		if untimed(res.Stderr) != want {
+			t.Errorf("stderr %q, want %q", res.Stderr, want)
+		}
+	},
+}
+
 func TestBatchCreate_formats(t *testing.T) {
-	tests := []struct {
-		name string
-		args []string
-		tty  bool
-	}{
-		{"table", nil, false},
-		{"table_tty", nil, true},
-		{"json", []string{"-o", "json"}, false},
-		{"yaml", []string{"-o", "yaml"}, false},
-		{"name", []string{"-o", "name"}, false},
-		{"jq", []string{"--jq", `.revisions[] | select(.type == "VERSIONED") | .version`}, false},
-		{"template", []string{"--template", `{{range .revisions}}{{.version}} {{.name}}{{"\n"}}{{end}}`}, false},
-		{"no_headers", []string{"--no-headers"}, false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			reg := httpmock.New(t)
-			answer := createdThree
-			if tt.tty {
-				answer = createdDaysAgo(createdThree)
-			}
-			reg.Register(http.MethodPost, batchPath, 200, answer).Query("").JSONBody(sentThree)
-			args := batchCreate(append([]string{"-f", "testdata/revisions.yaml"}, tt.args...)...)
-			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), TTY: tt.tty}, args...).Expect(t, 0)
-			if tt.tty {
-				// Progress, then the line erased and a summary.
-				if want := "\rcreated 0/3 revisions in T, R/s\x1b[K\rcreated 3/3 revisions in T, R/s\x1b[K\r\x1b[Kcreated 3/3 revisions in T, R/s\n"; untimed(res.Stderr) != want {
-					t.Errorf("stderr %q, want %q", res.Stderr, want)
-				}
-			} else if res.Stderr != "" {
-				t.Errorf("stderr: %q", res.Stderr)
-			}
-			cmdtest.Golden(t, "batch_create_"+tt.name, res.Stdout)
-		})
-	}
+	created.Goldens(t, "batch_create_", "table", "table_tty", "json", "yaml", "name", "jq", "template", "no_headers")
 }
 
 func TestBatchCreate_fillsEveryParent(t *testing.T) {
@@ -379,7 +369,7 @@ func TestBatchCreate_progressOnlyOnATerminal(t *testing.T) {
 			reg.Register(http.MethodPost, batchPath, 200, createdBatch(3, 4)).JSONBody(sentBatch(3, 4)).Times(1)
 			reg.Register(http.MethodPost, batchPath, 503, `{"code": 14, "message": "try later"}`).JSONBody(sentBatch(5, 5)).Times(1)
 			args := batchCreate("-f", generated(t, 5), "--batch-size", "2", "-o", "name")
-			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), TTY: tty}, args...).Expect(t, 7)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), TTY: tty, Env: map[string]string{"NO_COLOR": "1"}}, args...).Expect(t, 7)
 			report := "dbgov: create entry 5 (version 1.0.5) in instances/prod-pg/databases/orders: try later (HTTP 503 UNAVAILABLE)\n" +
 				"note: created 4 of 5 revisions for certain\n"
 			want := report
@@ -423,14 +413,7 @@ func TestBatchCreate_dryRunSendsNothing(t *testing.T) {
 }
 
 func TestBatchCreate_refusesBadInput(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, content string) string {
-		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return path
-	}
+	write := func(name, content string) string { return cmdtest.WriteFile(t, name, content) }
 	other := "instances/prod-pg/databases/inventory"
 	tests := []struct {
 		name  string
@@ -448,7 +431,7 @@ func TestBatchCreate_refusesBadInput(t *testing.T) {
 		{"unknown enum", write("enum.json", `[{"version": "1", "type": "IMPERATIVE"}]`), "", []string{"enum.json", "type", `"IMPERATIVE"`}},
 		{"empty file", write("empty.yaml", "  \n"), "", []string{"empty.yaml is empty"}},
 		{"empty stdin", "-", "", []string{"standard input", "empty"}},
-		{"missing file", filepath.Join(dir, "nope.yaml"), "", []string{"nope.yaml", "no such file"}},
+		{"missing file", filepath.Join(t.TempDir(), "nope.yaml"), "", []string{"nope.yaml", "no such file"}},
 		{"empty list", write("none.json", "[]"), "", []string{"none.json holds no revisions"}},
 		{"no requests", write("none.yaml", "parent: "+parent+"\n"), "", []string{"none.yaml holds no revisions"}},
 		{"type missing", write("notype.yaml", "- {version: \"1.0\", type: VERSIONED}\n- {version: \"1.1\", type: VERSIONED}\n- {version: \"1.2\"}\n"),
@@ -474,14 +457,7 @@ func TestBatchCreate_refusesBadInput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			reg := httpmock.New(t)
-			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), Stdin: tt.stdin}, batchCreate("-f", tt.file)...).Expect(t, 2).StderrHas(t, tt.want...)
-			if res.Stdout != "" {
-				t.Errorf("stdout: %q", res.Stdout)
-			}
-			if len(reg.Requests()) != 0 {
-				t.Errorf("sent %d requests", len(reg.Requests()))
-			}
+			cmdtest.Refused(t, cmdtest.Options{Stdin: tt.stdin}, batchCreate("-f", tt.file), tt.want...)
 		})
 	}
 }
@@ -503,53 +479,18 @@ func TestBatchCreate_usage(t *testing.T) {
 		{"bad output", batchCreate("-f", "testdata/revisions.yaml", "-o", "csv"), "csv"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			reg := httpmock.New(t)
-			cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, tt.args...).Expect(t, 2).StderrHas(t, tt.want)
-			if len(reg.Requests()) != 0 {
-				t.Errorf("sent %d requests", len(reg.Requests()))
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { cmdtest.Refused(t, cmdtest.Options{}, tt.args, tt.want) })
 	}
 }
 
 func TestBatchCreate_serviceErrors(t *testing.T) {
-	for _, tt := range cmdtest.ServiceErrors() {
-		t.Run(tt.CodeName, func(t *testing.T) {
-			reg := httpmock.New(t)
-			body := tt.Body("revisions say no")
-			reg.Register(http.MethodPost, batchPath, tt.Status, body).Times(2)
-			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, batchCreate("-f", "testdata/revisions.yaml")...).Expect(t, tt.Exit)
-			if res.Stdout != "" {
-				t.Errorf("stdout: %q", res.Stdout)
-			}
-			want := fmt.Sprintf("dbgov: create entries 1-3 (versions 1.0.0, 1.1.0, 2024.06) in instances/prod-pg/databases/orders: revisions say no (HTTP %d %s)\n", tt.Status, tt.CodeName)
-			if !strings.Contains(res.Stderr, want) {
-				t.Errorf("stderr %q, want it to hold %q", res.Stderr, want)
-			}
-
-			res = cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, batchCreate("-f", "testdata/revisions.yaml", "-o", "json")...).Expect(t, tt.Exit)
-			lines := strings.Split(strings.TrimSuffix(res.Stderr, "\n"), "\n")
-			var got struct {
-				Error struct {
-					HTTPStatus int    `json:"httpStatus"`
-					Code       string `json:"code"`
-					Message    string `json:"message"`
-				} `json:"error"`
-			}
-			if err := json.Unmarshal([]byte(lines[len(lines)-1]), &got); err != nil {
-				t.Fatalf("the last line of stderr is not JSON: %v\n%s", err, res.Stderr)
-			}
-			if got.Error.HTTPStatus != tt.Status || got.Error.Code != tt.CodeName || got.Error.Message != "revisions say no" {
-				t.Errorf("JSON error %+v", got.Error)
-			}
-			for _, l := range lines {
-				if !json.Valid([]byte(l)) {
-					t.Errorf("stderr line is not JSON: %s", l)
-				}
-			}
-		})
+	var failures []cmdtest.Failure
+	for _, e := range cmdtest.ServiceErrors() {
+		failures = append(failures, cmdtest.Failure{Name: e.CodeName, Status: e.Status, Body: e.Body("revisions say no"), Code: e.Exit,
+			Line: fmt.Sprintf("dbgov: create entries 1-3 (versions 1.0.0, 1.1.0, 2024.06) in instances/prod-pg/databases/orders: revisions say no (HTTP %d %s)\n", e.Status, e.CodeName),
+			JSON: fmt.Sprintf(`{"error":{"httpStatus":%d,"code":%q,"message":"revisions say no",`, e.Status, e.CodeName)})
 	}
+	created.Failures(t, http.MethodPost, batchPath, failures)
 }
 
 func TestBatchCreate_interruptedDuringABatch(t *testing.T) {
@@ -597,9 +538,11 @@ func TestBatchCreate_unknownAnswerFieldsSurvive(t *testing.T) {
 func TestBatchCreate_answerThatOmitsTheList(t *testing.T) {
 	reg := httpmock.New(t)
 	reg.Register(http.MethodPost, batchPath, 200, `{}`)
-	res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, batchCreate("-f", "testdata/revisions.yaml", "-o", "json")...).Expect(t, 0)
-	if res.Stdout != "{\n  \"revisions\": []\n}\n" {
-		t.Errorf("stdout %q", res.Stdout)
+	// An answer that names none of the revisions sent does not match the
+	// request: it is invalid, and nothing is claimed created.
+	res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, batchCreate("-f", "testdata/revisions.yaml", "-o", "json")...).Expect(t, 1)
+	if res.Stdout != "" || !strings.Contains(res.Stderr, `"code":"INVALID_RESPONSE"`) {
+		t.Errorf("stdout %q, stderr %q", res.Stdout, res.Stderr)
 	}
 }
 
@@ -617,12 +560,7 @@ func TestBatchCreate_noConnectionClaimsNothingCreated(t *testing.T) {
 }
 
 func TestBatchCreate_fitsTheTerminal(t *testing.T) {
-	for _, width := range []int{60, 80, 120} {
-		reg := httpmock.New(t)
-		reg.Register(http.MethodPost, batchPath, 200, createdDaysAgo(createdThree)).Query("").JSONBody(sentThree)
-		res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), TTY: true, Width: width}, batchCreate("-f", "testdata/revisions.yaml")...).Expect(t, 0)
-		cmdtest.Golden(t, fmt.Sprintf("batch_create_tty_%d", width), res.Stdout)
-	}
+	created.Goldens(t, "batch_create_", "tty_60", "tty_80", "tty_120")
 }
 
 // sentEntries lists the entries each request sent, as "1-2" or "3".
@@ -707,5 +645,20 @@ func TestBatchCreate_skipExistingStopsAtOtherFailures(t *testing.T) {
 				res.StderrHas(t, tt.stderr...)
 			}
 		})
+	}
+}
+
+func TestBatchCreate_answerWithFewerRevisionsIsInvalid(t *testing.T) {
+	reg := httpmock.New(t)
+	reg.Register(http.MethodPost, batchPath, 200, createdBatch(1, 2)).JSONBody(sentBatch(1, 2)).Times(1)
+	reg.Register(http.MethodPost, batchPath, 200, `{}`).JSONBody(sentBatch(3, 4)).Times(1)
+	args := batchCreate("-f", generated(t, 5), "--batch-size", "2", "-o", "name")
+	res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, args...).Expect(t, 1)
+	if !strings.Contains(res.Stderr, "invalid response: the service answered 0 revisions for the 2 sent") ||
+		!strings.Contains(res.Stderr, "created 2 of 5 revisions") {
+		t.Errorf("stderr does not say what is missing:\n%s", res.Stderr)
+	}
+	if res.Stdout != names(1, 2) {
+		t.Errorf("stdout %q, want the two created", res.Stdout)
 	}
 }

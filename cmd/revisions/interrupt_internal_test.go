@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/dbgov/dbgov/client"
+	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/internal/httpmock"
 	"github.com/dbgov/dbgov/internal/input"
@@ -52,9 +53,11 @@ func TestRunBatchCreate_interruptedBetweenBatches(t *testing.T) {
 	stderr := &interruptingStderr{at: "created 2/5", cancel: cancel}
 	ios.ErrOut, ios.ErrTTY = stderr, true
 	opts := &batchCreateOptions{
-		IO:        ios,
-		Client:    func() (*client.Client, error) { return client.New(client.Options{BaseURL: reg.URL(), Token: "t"}) },
-		Printer:   func() (output.Printer, error) { return output.New(output.Options{Format: "name"}) },
+		Deps: factory.Deps{
+			IO:      ios,
+			Client:  func() (*client.Client, error) { return client.New(client.Options{BaseURL: reg.URL(), Token: "t"}) },
+			Printer: func() (output.Printer, error) { return output.New(output.Options{Format: "name"}) },
+		},
 		Database:  db,
 		File:      "-",
 		BatchSize: 2,

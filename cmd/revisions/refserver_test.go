@@ -1,34 +1,17 @@
 package revisions_test
 
 import (
-	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/dbgov/dbgov/internal/cmdtest"
-	"github.com/dbgov/dbgov/internal/devserver"
 )
 
 // TestBatchCreate_againstTheReferenceServer stops at a failed batch of the
 // reference server, which like the real service is not atomic, and checks
 // what dbgov said against what the server then holds.
 func TestBatchCreate_againstTheReferenceServer(t *testing.T) {
-	s, err := devserver.New(devserver.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(s.Handler())
-	defer srv.Close()
-	opts := cmdtest.Options{URL: srv.URL, Token: s.AdminToken()}
-	dir := t.TempDir()
-	write := func(name, content string) string {
-		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return path
-	}
+	opts := cmdtest.ReferenceServer(t)
+	write := func(name, content string) string { return cmdtest.WriteFile(t, name, content) }
 	create := func(file string, extra ...string) cmdtest.Result {
 		args := append([]string{"revisions", "batch-create", "--instance", "prod-pg", "--database", "orders", "-f", file, "--batch-size", "2"}, extra...)
 		return cmdtest.Run(t, opts, args...)

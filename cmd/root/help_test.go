@@ -23,7 +23,7 @@ func runAt(t *testing.T, width int, args ...string) cmdtest.Result {
 	t.Helper()
 	ios, _, out, errOut := iostreams.Test()
 	ios.OutTTY, ios.ErrTTY, ios.TermWidth = width > 0, width > 0, width
-	env := map[string]string{"DBGOV_CONFIG": filepath.Join(t.TempDir(), "config.yaml"), "HOME": t.TempDir()}
+	env := map[string]string{"DBGOV_CONFIG": filepath.Join(t.TempDir(), "config.yaml"), "HOME": t.TempDir(), "NO_COLOR": "1"}
 	code := root.Run(context.Background(), ios, "1.2.3-test", "abc1234", args, func(k string) string { return env[k] })
 	return cmdtest.Result{Stdout: out.String(), Stderr: errOut.String(), Code: code}
 }

@@ -165,7 +165,7 @@ func Run(ctx context.Context, ios *iostreams.IOStreams, version, commit string, 
 		}
 		asJSON := err != nil && f.JSONErrors() && !(ios.ErrTTY && errors.As(err, new(output.FilterError)))
 		if reported.CompareAndSwap(false, true) {
-			codes <- exitcode.Write(ios.ErrOut, err, asJSON)
+			codes <- exitcode.WriteColour(ios.ErrOut, err, asJSON, err != nil && f.ErrColor())
 		}
 	}()
 	late := make(chan struct{})

@@ -1,7 +1,9 @@
+// Package schema implements `dbgov schema`.
 package schema
 
 import (
 	"context"
+	"embed"
 	"errors"
 	"fmt"
 	"net/http"
@@ -12,11 +14,20 @@ import (
 	"github.com/dbgov/dbgov/cmd/arity"
 	"github.com/dbgov/dbgov/cmd/dbname"
 	"github.com/dbgov/dbgov/cmd/factory"
+	"github.com/dbgov/dbgov/cmd/helptext"
 	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/internal/input"
 	"github.com/dbgov/dbgov/internal/iostreams"
 	"github.com/dbgov/dbgov/output"
 )
+
+//go:embed help
+var help embed.FS
+
+// NewCmd builds the schema command group.
+func NewCmd(f *factory.Factory) *cobra.Command {
+	return helptext.Command(help, &cobra.Command{Use: "schema <command>", Short: "Compare database schemas", DisableFlagsInUseLine: true}, newDiffCmd(f))
+}
 
 type diffOptions struct {
 	IO            *iostreams.IOStreams
@@ -36,35 +47,12 @@ type diffOptions struct {
 // text with a changelog.
 const changelogHint = "the service cannot compare a schema text with a changelog: drop --changelog to compare with the database's current schema"
 
-func newDiffCmd(f *factory.Factory, runF func(context.Context, *diffOptions) error) *cobra.Command {
+func newDiffCmd(f *factory.Factory) *cobra.Command {
 	opts := &diffOptions{IO: f.IO, OutputOptions: f.PrintFlags().Options, f: f}
-	cmd := &cobra.Command{
+	cmd := helptext.Command(help, &cobra.Command{
 		Use:   "diff (--instance I --database D | --databases-from FILE) [--changelog C] (--schema-file FILE | --target-changelog NAME)",
 		Short: "Show the statements that migrate a database's schema to a target",
-		Long: `Show the statements that migrate the current schema of a database, or the
-schema recorded by one of its changelogs (--changelog), to a target schema:
-the text of a schema file (--schema-file), or the schema recorded by another
-changelog (--target-changelog).
-
-Changelogs are given as their id or their full name
-instances/I/databases/D/changelogs/C, of the database given: the service
-finds a changelog by its number alone. The schema file is plain text; -
-reads it from standard input. The service compares a schema file with the
-database, not with a changelog.
-
-The diff itself is printed, and nothing when the schemas agree; -o json, -o
-yaml, --jq and --template get the service's answer, {"diff": "..."}, or {}
-when the schemas agree. With --exit-code, dbgov exits with status 9 when the
-schemas differ and 0 when they agree, as git diff --exit-code does.`,
-		Example: `  # Fail a CI job when the live schema drifted from the one in the repository
-  dbgov schema diff --instance prod-pg --database orders --schema-file schema.sql --exit-code
-
-  # What changed between two changelogs?
-  dbgov schema diff --database instances/prod-pg/databases/orders --changelog 101 --target-changelog 102
-
-  # The same gate over every database of a fleet
-  dbgov schema diff --databases-from dbs.txt --schema-file golden.sql --exit-code`,
-		Args: arity.Exact(0, "no arguments"),
+		Args:  arity.Exact(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dbs, err := opts.DB.Databases(f.IO.In)
 			if err != nil {
@@ -81,12 +69,9 @@ schemas differ and 0 when they agree, as git diff --exit-code does.`,
 			case opts.SchemaFile == "" && opts.TargetChangelog == "":
 				return exitcode.Usagef("give the target to compare with: --schema-file FILE or --target-changelog NAME")
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
 			return runDiff(cmd.Context(), opts)
 		},
-	}
+	})
 	opts.DB.AddMany(cmd)
 	cmd.Flags().StringVar(&opts.Changelog, "changelog", "", "`changelog` to compare from instead of the database: its id, or its full name")
 	cmd.Flags().StringVar(&opts.SchemaFile, "schema-file", "", "`file` holding the target schema as plain text (- for standard input)")
@@ -96,6 +81,9 @@ schemas differ and 0 when they agree, as git diff --exit-code does.`,
 }
 
 func runDiff(ctx context.Context, opts *diffOptions) error {
+	if _, err := opts.f.Client(); err != nil { // a missing URL is told before a large file is read
+		return err
+	}
 	if opts.SchemaFile != "" {
 		schema, err := input.Read(opts.SchemaFile, opts.IO.In)
 		if err != nil {

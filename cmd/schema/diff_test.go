@@ -3,7 +3,6 @@ package schema_test
 import (
 	"encoding/json"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -38,40 +37,19 @@ func baseArgs(more ...string) []string {
 	return append([]string{"schema", "diff", "--instance", "prod-pg", "--database", "orders", "--changelog", "101"}, more...)
 }
 
-func writeSchema(t *testing.T, text string) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "schema.sql")
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
+// writeSchema writes text to a schema file and returns its path.
+func writeSchema(t *testing.T, text string) string { return cmdtest.WriteFile(t, "schema.sql", text) }
 
 func TestDiff_formats(t *testing.T) {
-	tests := []struct {
-		name string
-		args []string
-		tty  bool
-	}{
-		{"table", nil, false},
-		{"table_tty", nil, true},
-		{"json", []string{"-o", "json"}, false},
-		{"yaml", []string{"-o", "yaml"}, false},
-		{"jq", []string{"--jq", ".diff | split(\"\\n\") | map(select(startswith(\"CREATE\"))) | .[]"}, false},
-		{"template", []string{"--template", `{{len .diff}} bytes of migration{{"\n"}}`}, false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			reg := httpmock.New(t)
+	diff := cmdtest.Command{
+		Args: baseArgs("--schema-file", writeSchema(t, targetSchema)),
+		Serve: func(reg *httpmock.Registry, _ bool) {
 			reg.Register(http.MethodPost, diffPath, 200, diffAnswer).Query("").JSONBody(schemaBody)
-			args := baseArgs(append([]string{"--schema-file", writeSchema(t, targetSchema)}, tt.args...)...)
-			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), TTY: tt.tty}, args...).Expect(t, 0)
-			if res.Stderr != "" {
-				t.Errorf("stderr: %s", res.Stderr)
-			}
-			cmdtest.Golden(t, "diff_"+tt.name, res.Stdout)
-		})
+		},
+		JQ:       ".diff | split(\"\\n\") | map(select(startswith(\"CREATE\"))) | .[]",
+		Template: `{{len .diff}} bytes of migration{{"\n"}}`,
 	}
+	diff.Goldens(t, "diff_", "table", "table_tty", "json", "yaml", "jq", "template")
 }
 
 func TestDiff_tablePrintsTheDiffItself(t *testing.T) {
@@ -209,15 +187,9 @@ func TestDiff_requests(t *testing.T) {
 }
 
 func TestDiff_usage(t *testing.T) {
-	dir := t.TempDir()
-	empty := filepath.Join(dir, "empty.sql")
-	binary := filepath.Join(dir, "dump.bin")
-	if err := os.WriteFile(empty, []byte("\n  \n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(binary, []byte("CREATE\x00TABLE"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	empty := cmdtest.WriteFile(t, "empty.sql", "\n  \n")
+	binary := cmdtest.WriteFile(t, "dump.bin", "CREATE\x00TABLE")
+	dir := filepath.Dir(empty)
 	tests := []struct {
 		name  string
 		args  []string
@@ -246,13 +218,7 @@ func TestDiff_usage(t *testing.T) {
 		{"misspelt verb", []string{"schema", "dif"}, "", `unknown command "dif" for "dbgov schema"; did you mean "diff"?`},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			reg := httpmock.New(t)
-			cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), Stdin: tt.stdin}, tt.args...).Expect(t, 2).StderrHas(t, tt.want)
-			if n := len(reg.Requests()); n != 0 {
-				t.Errorf("sent %d requests", n)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { cmdtest.Refused(t, cmdtest.Options{Stdin: tt.stdin}, tt.args, tt.want) })
 	}
 }
 

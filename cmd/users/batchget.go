@@ -1,7 +1,6 @@
 package users
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -14,8 +13,9 @@ import (
 	"github.com/dbgov/dbgov/client"
 	"github.com/dbgov/dbgov/cmd/arity"
 	"github.com/dbgov/dbgov/cmd/factory"
+	"github.com/dbgov/dbgov/cmd/helptext"
 	"github.com/dbgov/dbgov/internal/exitcode"
-	"github.com/dbgov/dbgov/internal/iostreams"
+	"github.com/dbgov/dbgov/internal/input"
 	"github.com/dbgov/dbgov/internal/jsondoc"
 	"github.com/dbgov/dbgov/output"
 )
@@ -24,41 +24,20 @@ import (
 const stdinArg = "-"
 
 type batchGetOptions struct {
-	IO      *iostreams.IOStreams
-	Client  func() (*client.Client, error)
-	Printer func() (output.Printer, error)
+	factory.Deps
 	// Output tells which output was asked for, so that no more of a large
 	// answer is decoded than it shows.
 	Output func() (output.Options, error)
-
 	// Emails are the users to get, each once, in the order first given.
 	Emails []string
 }
 
-func newBatchGetCmd(f *factory.Factory, runF func(context.Context, *batchGetOptions) error) *cobra.Command {
-	opts := &batchGetOptions{IO: f.IO, Client: f.Client, Printer: f.PrintFlags().ToPrinter, Output: f.PrintFlags().Options}
-	cmd := &cobra.Command{
+func newBatchGetCmd(f *factory.Factory) *cobra.Command {
+	opts := &batchGetOptions{Deps: f.Deps(), Output: f.PrintFlags().Options}
+	return helptext.Command(help, &cobra.Command{
 		Use:   "batch-get NAME...",
 		Short: "Show several users in one call",
-		Long: `Show several users in one call: their email, title, type, state, whether
-they enabled MFA, and their groups.
-
-Each NAME is an email, alice@example.com, or a full name, users/alice@example.com.
-The argument - reads more names from stdin, one a line; blank lines and the
-spaces around a name are skipped. A user named more than once is asked for
-and shown once, where it was first named.
-
-The service answers for all the users or for none: if one of them does not
-exist, the command fails with exit code 5 and shows nobody; an answer that
-lacks a user asked for, or holds another, fails with exit code 1.
-
-Temporary MFA secrets (tempOtpSecret, tempRecoveryCodes) print as ******** in
--o json, -o yaml, --jq and --template unless --show-secrets is given; the table
-never shows them.`,
-		Example: `  dbgov users batch-get alice@example.com users/bob@example.com
-  dbgov users batch-get alice@example.com -o json
-  grep -v '^#' on-call.txt | dbgov users batch-get - --jq '.users[] | select(.mfaEnabled | not) | .email'`,
-		Args: arity.AtLeast(1, "at least one user NAME (or - to read names from stdin)"),
+		Args:  arity.AtLeast(1, "at least one user NAME (or - to read names from stdin)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.IO.InTTY && slices.Contains(args, stdinArg) {
 				fmt.Fprintln(opts.IO.ErrOut, "Reading user names from stdin, one a line; press Ctrl-D to end.")
@@ -68,21 +47,13 @@ never shows them.`,
 				return err
 			}
 			opts.Emails = emails
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
 			return runBatchGet(cmd.Context(), opts)
 		},
-	}
-	return cmd
+	})
 }
 
 func runBatchGet(ctx context.Context, opts *batchGetOptions) error {
-	p, err := opts.Printer()
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
+	p, c, err := opts.Connect()
 	if err != nil {
 		return err
 	}
@@ -356,23 +327,18 @@ func scanNames(r io.Reader, add func(email string)) error {
 	if r == nil {
 		return exitcode.Usagef("read user names from stdin: no stdin")
 	}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	for line := 1; sc.Scan(); line++ {
-		name := strings.TrimSpace(sc.Text())
+	return input.Lines(r, "stdin", func(n int, line string) error {
+		name := strings.TrimSpace(line)
 		if name == "" {
-			continue
+			return nil
 		}
 		email, err := client.ParseUser(name)
 		if err != nil {
-			return exitcode.NewUsage(fmt.Errorf("stdin line %d: %w", line, err))
+			return exitcode.NewUsage(fmt.Errorf("stdin line %d: %w", n, err))
 		}
 		add(email)
-	}
-	if err := sc.Err(); err != nil {
-		return exitcode.NewUsage(fmt.Errorf("read user names from stdin: %w", err))
-	}
-	return nil
+		return nil
+	})
 }
 
 // describeUsers names the users of a call in an error message: the email

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/dbgov/dbgov/client"
+	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/internal/httpmock"
 	"github.com/dbgov/dbgov/internal/iostreams"
 	"github.com/dbgov/dbgov/output"
@@ -47,11 +48,13 @@ func TestRunBatchGet_decodesLateWhenTheGuessWasWrong(t *testing.T) {
 			}
 			ios, _, out, _ := iostreams.Test()
 			opts := &batchGetOptions{
-				IO:      ios,
-				Client:  func() (*client.Client, error) { return c, nil },
-				Printer: func() (output.Printer, error) { return output.New(tt.printer) },
-				Output:  tt.guess,
-				Emails:  emailsIn(tt.body),
+				Deps: factory.Deps{
+					IO:      ios,
+					Client:  func() (*client.Client, error) { return c, nil },
+					Printer: func() (output.Printer, error) { return output.New(tt.printer) },
+				},
+				Output: tt.guess,
+				Emails: emailsIn(tt.body),
 			}
 			err = runBatchGet(context.Background(), opts)
 			switch {

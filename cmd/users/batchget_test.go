@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
@@ -39,36 +40,20 @@ const threeUsersQuery = "names=users%2Falice%40example.com&names=users%2Fcarol%4
 // the other formats only with --show-secrets.
 var userSecrets = []string{"JBSWY3DPEHPK3PXP", "a1b2-c3d4", "e5f6-g7h8"}
 
+// batchGet is `dbgov users batch-get` of alice, carol and deploy, answered
+// with threeUsers.
+var batchGet = cmdtest.Command{
+	Args: []string{"users", "batch-get", "alice@example.com", "users/carol@example.com", "deploy@workload.example.com"},
+	Serve: func(reg *httpmock.Registry, _ bool) {
+		reg.Register(http.MethodGet, "/v1/users:batchGet", 200, threeUsers).Query(threeUsersQuery)
+	},
+	JQ:       `.users[] | [.email, .tempOtpSecret // "-"] | @tsv`,
+	Template: `{{range .users}}{{.email}}: {{.state}}{{with .tempOtpSecret}}, OTP secret {{.}}{{end}}{{"\n"}}{{end}}`,
+}
+
 func TestBatchGet_formats(t *testing.T) {
-	tests := []struct {
-		name string
-		args []string
-		tty  bool
-	}{
-		{"table", nil, false},
-		{"table_tty", nil, true},
-		{"table_colour_always", []string{"--color", "always"}, false},
-		{"wide_tty", []string{"-o", "wide"}, true},
-		{"no_headers", []string{"--no-headers"}, false},
-		{"json", []string{"-o", "json"}, false},
-		{"json_show_secrets", []string{"-o", "json", "--show-secrets"}, false},
-		{"yaml", []string{"-o", "yaml"}, false},
-		{"name", []string{"-o", "name"}, false},
-		{"jq", []string{"--jq", `.users[] | [.email, .tempOtpSecret // "-"] | @tsv`}, false},
-		{"template", []string{"--template", `{{range .users}}{{.email}}: {{.state}}{{with .tempOtpSecret}}, OTP secret {{.}}{{end}}{{"\n"}}{{end}}`}, false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			reg := httpmock.New(t)
-			reg.Register(http.MethodGet, "/v1/users:batchGet", 200, threeUsers).Query(threeUsersQuery)
-			args := append([]string{"users", "batch-get", "alice@example.com", "users/carol@example.com", "deploy@workload.example.com"}, tt.args...)
-			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), TTY: tt.tty}, args...).Expect(t, 0)
-			if res.Stderr != "" {
-				t.Errorf("stderr: %s", res.Stderr)
-			}
-			cmdtest.Golden(t, "batch_get_"+tt.name, res.Stdout)
-		})
-	}
+	batchGet.Goldens(t, "batch_get_", "table", "table_tty", "table_colour_always", "wide_tty", "no_headers",
+		"json", "json_show_secrets", "yaml", "name", "jq", "template")
 }
 
 func TestBatchGet_answerNotMatchingTheRequestIsInvalid(t *testing.T) {
@@ -88,19 +73,24 @@ func TestBatchGet_answerNotMatchingTheRequestIsInvalid(t *testing.T) {
 		{"many missing", `{"users": []}`,
 			"the answer lacks 5 of the 5 users asked for (users/a@x.com, users/b@x.com, users/c@x.com and 2 more)", []string{"a@x.com", "b@x.com", "c@x.com", "d@x.com", "e@x.com"}},
 	}
-	formats := [][]string{nil, {"-o", "name"}, {"-o", "json"}, {"-o", "yaml"}, {"--jq", ".users"}, {"--template", "{{.users}}"}}
 	for _, tt := range tests {
-		for _, format := range formats {
-			t.Run(tt.name+"/"+strings.Join(format, " "), func(t *testing.T) {
-				reg := httpmock.New(t)
-				reg.Register(http.MethodGet, "/v1/users:batchGet", 200, tt.body)
-				args := append(append([]string{"users", "batch-get"}, tt.asked...), format...)
-				res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, args...).Expect(t, 1).StderrHas(t, "invalid response: "+tt.want)
-				if res.Stdout != "" {
-					t.Errorf("stdout: %q", res.Stdout)
-				}
-			})
-		}
+		invalidInEveryFormat(t, tt.name, tt.body, append([]string{"users", "batch-get"}, tt.asked...), "invalid response: "+tt.want)
+	}
+}
+
+// invalidInEveryFormat runs args against the answer body in every format, a
+// subtest each: each run must exit 1 with stderr holding want, and print
+// nothing.
+func invalidInEveryFormat(t *testing.T, name, body string, args []string, want ...string) {
+	for _, format := range [][]string{nil, {"-o", "name"}, {"-o", "json"}, {"-o", "yaml"}, {"--jq", ".users"}, {"--template", "{{.users}}"}} {
+		t.Run(name+"/"+strings.Join(format, " "), func(t *testing.T) {
+			reg := httpmock.New(t)
+			reg.Register(http.MethodGet, "/v1/users:batchGet", 200, body)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, append(slices.Clone(args), format...)...).Expect(t, 1).StderrHas(t, want...)
+			if res.Stdout != "" {
+				t.Errorf("stdout: %q", res.Stdout)
+			}
+		})
 	}
 }
 
@@ -143,15 +133,12 @@ func TestBatchGet_request(t *testing.T) {
 			reg.Register(http.MethodGet, "/v1/users:batchGet", 200, answerTo(t, tt.query)).Query(tt.query)
 			args := append([]string{"users", "batch-get"}, tt.args...)
 			cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), Stdin: tt.stdin}, args...).Expect(t, 0)
-			reqs := reg.Requests()
-			if len(reqs) != 1 {
-				t.Fatalf("sent %d requests, want 1", len(reqs))
-			}
-			if got := reqs[0].Header.Get("Authorization"); got != "Bearer test-token" {
+			req := reg.Only()
+			if got := req.Header.Get("Authorization"); got != "Bearer test-token" {
 				t.Errorf("Authorization %q, want the token", got)
 			}
-			if len(reqs[0].Body) != 0 {
-				t.Errorf("GET sent a body: %s", reqs[0].Body)
+			if len(req.Body) != 0 {
+				t.Errorf("GET sent a body: %s", req.Body)
 			}
 		})
 	}
@@ -192,59 +179,27 @@ func TestBatchGet_usage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			reg := httpmock.New(t)
-			args := append([]string{"users", "batch-get"}, tt.args...)
-			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), Stdin: tt.stdin}, args...).Expect(t, 2).StderrHas(t, tt.want)
-			if res.Stdout != "" {
-				t.Errorf("stdout: %q", res.Stdout)
-			}
-			if n := len(reg.Requests()); n != 0 {
-				t.Errorf("sent %d requests", n)
-			}
+			cmdtest.Refused(t, cmdtest.Options{Stdin: tt.stdin}, append([]string{"users", "batch-get"}, tt.args...), tt.want)
 		})
 	}
 }
 
 func TestBatchGet_errors(t *testing.T) {
-	tests := []struct {
-		name     string
-		status   int
-		body     string
-		code     int
-		wantLine string
-		wantJSON string
-	}{
-		{"one user missing", 404, `{"code": 5, "message": "user \"users/nobody@example.com\" not found"}`, 5,
-			`dbgov: get 2 users: user "users/nobody@example.com" not found (HTTP 404 NOT_FOUND)`,
-			`{"error":{"httpStatus":404,"code":"NOT_FOUND","message":"user \"users/nobody@example.com\" not found","exitCode":5}}`},
-		{"rejected", 400, `{"code": 3, "message": "invalid user name", "details": [{"field": "names"}]}`, 6,
-			`dbgov: get 2 users: invalid user name (HTTP 400 INVALID_ARGUMENT)`,
-			`{"error":{"httpStatus":400,"code":"INVALID_ARGUMENT","message":"invalid user name","details":[{"field":"names"}],"exitCode":6}}`},
-		{"unauthenticated", 401, `{"code": 16, "message": "token expired"}`, 3,
-			`dbgov: get 2 users: token expired (HTTP 401 UNAUTHENTICATED)`, `"code":"UNAUTHENTICATED"`},
-		{"permission denied", 403, `{"code": 7, "message": "permission denied: svc.users.get"}`, 4,
-			`dbgov: get 2 users: permission denied: svc.users.get (HTTP 403 PERMISSION_DENIED)`, `"code":"PERMISSION_DENIED"`},
-		{"internal", 500, `{"code": 13, "message": "boom"}`, 7,
-			`dbgov: get 2 users: boom (HTTP 500 INTERNAL)`, `"code":"INTERNAL"`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			reg := httpmock.New(t)
-			reg.Register(http.MethodGet, "/v1/users:batchGet", tt.status, tt.body)
-			args := []string{"users", "batch-get", "alice@example.com", "nobody@example.com"}
-			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, args...).Expect(t, tt.code).StderrHas(t, tt.wantLine)
-			if res.Stdout != "" {
-				t.Errorf("stdout: %q", res.Stdout)
-			}
-			res = cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, append(args, "-o", "json")...).Expect(t, tt.code).StderrHas(t, tt.wantJSON)
-			if res.Stdout != "" {
-				t.Errorf("stdout: %q", res.Stdout)
-			}
-			if lines := strings.Count(res.Stderr, "\n"); lines != 1 || !strings.HasPrefix(res.Stderr, `{"error":`) {
-				t.Errorf("stderr is not one JSON line: %q", res.Stderr)
-			}
-		})
-	}
+	two := cmdtest.Command{Args: []string{"users", "batch-get", "alice@example.com", "nobody@example.com"}}
+	two.Failures(t, http.MethodGet, "/v1/users:batchGet", []cmdtest.Failure{
+		{Name: "one user missing", Status: 404, Body: `{"code": 5, "message": "user \"users/nobody@example.com\" not found"}`, Code: 5,
+			Line: `dbgov: get 2 users: user "users/nobody@example.com" not found (HTTP 404 NOT_FOUND)`,
+			JSON: `{"error":{"httpStatus":404,"code":"NOT_FOUND","message":"user \"users/nobody@example.com\" not found","exitCode":5}}`},
+		{Name: "rejected", Status: 400, Body: `{"code": 3, "message": "invalid user name", "details": [{"field": "names"}]}`, Code: 6,
+			Line: `dbgov: get 2 users: invalid user name (HTTP 400 INVALID_ARGUMENT)`,
+			JSON: `{"error":{"httpStatus":400,"code":"INVALID_ARGUMENT","message":"invalid user name","details":[{"field":"names"}],"exitCode":6}}`},
+		{Name: "unauthenticated", Status: 401, Body: `{"code": 16, "message": "token expired"}`, Code: 3,
+			Line: `dbgov: get 2 users: token expired (HTTP 401 UNAUTHENTICATED)`, JSON: `"code":"UNAUTHENTICATED"`},
+		{Name: "permission denied", Status: 403, Body: `{"code": 7, "message": "permission denied: svc.users.get"}`, Code: 4,
+			Line: `dbgov: get 2 users: permission denied: svc.users.get (HTTP 403 PERMISSION_DENIED)`, JSON: `"code":"PERMISSION_DENIED"`},
+		{Name: "internal", Status: 500, Body: `{"code": 13, "message": "boom"}`, Code: 7,
+			Line: `dbgov: get 2 users: boom (HTTP 500 INTERNAL)`, JSON: `"code":"INTERNAL"`},
+	})
 }
 
 func TestBatchGet_unavailableIsRetried(t *testing.T) {
@@ -258,47 +213,15 @@ func TestBatchGet_unavailableIsRetried(t *testing.T) {
 }
 
 func TestBatchGet_secretsNeverInTables(t *testing.T) {
-	for _, args := range [][]string{nil, {"--show-secrets"}, {"--no-headers", "--show-secrets"}} {
-		for _, tty := range []bool{false, true} {
-			reg := httpmock.New(t)
-			reg.Register(http.MethodGet, "/v1/users:batchGet", 200, threeUsers)
-			all := append([]string{"users", "batch-get", "alice@example.com", "carol@example.com", "deploy@workload.example.com"}, args...)
-			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), TTY: tty}, all...).Expect(t, 0).StdoutHas(t, "carol@example.com")
-			for _, s := range userSecrets {
-				if strings.Contains(res.Stdout, s) {
-					t.Errorf("%v (tty %t): table shows the secret %q:\n%s", args, tty, s, res.Stdout)
-				}
-			}
-		}
-	}
+	batchGet.SecretsNeverInTables(t, "carol@example.com", userSecrets)
 }
 
 func TestBatchGet_secretsMaskedUnlessShown(t *testing.T) {
-	formats := [][]string{
-		{"-o", "json"},
-		{"-o", "yaml"},
-		{"--jq", ".users[1]"},
-		{"--template", "{{range .users}}{{.tempOtpSecret}} {{.tempRecoveryCodes}}\n{{end}}"},
-	}
-	for _, format := range formats {
-		for _, show := range []bool{false, true} {
-			reg := httpmock.New(t)
-			reg.Register(http.MethodGet, "/v1/users:batchGet", 200, threeUsers)
-			args := append([]string{"users", "batch-get", "alice@example.com", "carol@example.com", "deploy@workload.example.com"}, format...)
-			if show {
-				args = append(args, "--show-secrets")
-			}
-			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, args...).Expect(t, 0)
-			for _, s := range userSecrets {
-				if got := strings.Contains(res.Stdout, s); got != show {
-					t.Errorf("%v show-secrets=%t: secret %q printed: %t\n%s", format, show, s, got, res.Stdout)
-				}
-			}
-			if got := strings.Contains(res.Stdout, "********"); got == show {
-				t.Errorf("%v show-secrets=%t: mask printed: %t\n%s", format, show, got, res.Stdout)
-			}
-		}
-	}
+	batchGet.SecretsMaskedUnlessShown(t, userSecrets, 0,
+		[]string{"-o", "json"},
+		[]string{"-o", "yaml"},
+		[]string{"--jq", ".users[1]"},
+		[]string{"--template", "{{range .users}}{{.tempOtpSecret}} {{.tempRecoveryCodes}}\n{{end}}"})
 }
 
 func TestBatchGet_noURL(t *testing.T) {
@@ -328,20 +251,9 @@ func TestBatchGet_invalidAnswerPrintsNothing(t *testing.T) {
 		{"user a list", `{"users": [{"name": "users/a@example.com"}, []]}`, "field users holds a JSON array, expected an object"},
 		{"user a number", `{"users": [null, -1]}`, "field users holds a JSON number, expected an object"},
 	}
-	formats := [][]string{nil, {"-o", "name"}, {"-o", "json"}, {"-o", "yaml"}, {"--jq", ".users"}, {"--template", "{{.users}}"}}
 	for _, b := range bodies {
-		for _, format := range formats {
-			t.Run(b.name+"/"+strings.Join(format, " "), func(t *testing.T) {
-				reg := httpmock.New(t)
-				reg.Register(http.MethodGet, "/v1/users:batchGet", 200, b.body)
-				args := append([]string{"users", "batch-get", "a@example.com"}, format...)
-				res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, args...).Expect(t, 1).
-					StderrHas(t, "get user a@example.com: invalid response to GET /v1/users:batchGet", b.want)
-				if res.Stdout != "" {
-					t.Errorf("stdout: %q", res.Stdout)
-				}
-			})
-		}
+		invalidInEveryFormat(t, b.name, b.body, []string{"users", "batch-get", "a@example.com"},
+			"get user a@example.com: invalid response to GET /v1/users:batchGet", b.want)
 	}
 }
 
@@ -377,26 +289,44 @@ func TestBatchGet_wrongFieldType(t *testing.T) {
 	}
 }
 
+// sixHundred names 600 users, user0001@example.com to user0600@example.com,
+// one a line.
+var sixHundred = func() string {
+	var names strings.Builder
+	for i := 1; i <= 600; i++ {
+		fmt.Fprintf(&names, "user%04d@example.com\n", i)
+	}
+	return names.String()
+}()
+
+// queried returns the user names a batch get asks for, read by hand:
+// net/url stops at 10,000 parameters.
+func queried(r *http.Request) []string {
+	var names []string
+	for _, kv := range strings.Split(r.URL.RawQuery, "&") {
+		name, _ := url.QueryUnescape(strings.TrimPrefix(kv, "names="))
+		names = append(names, name)
+	}
+	return names
+}
+
 func TestBatchGet_longListsGoInSeveralRequests(t *testing.T) {
 	var queries []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		queries = append(queries, r.URL.RawQuery)
-		// The names are read by hand: net/url stops at 10,000 parameters.
 		var users []string
-		for _, kv := range strings.Split(r.URL.RawQuery, "&") {
-			name, _ := url.QueryUnescape(strings.TrimPrefix(kv, "names="))
+		for _, name := range queried(r) {
 			users = append(users, fmt.Sprintf(`{"name": %q, "email": %q, "futureField": 1}`, name, strings.TrimPrefix(name, "users/")))
 		}
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintf(w, `{"users": [%s]}`, strings.Join(users, ", "))
 	}))
 	defer srv.Close()
-	var names, want strings.Builder
+	var want strings.Builder
 	for i := 1; i <= 600; i++ {
-		fmt.Fprintf(&names, "user%04d@example.com\n", i)
 		fmt.Fprintf(&want, "users/user%04d@example.com\n", i)
 	}
-	res := cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Stdin: names.String()}, "users", "batch-get", "-", "-o", "name").Expect(t, 0)
+	res := cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Stdin: sixHundred}, "users", "batch-get", "-", "-o", "name").Expect(t, 0)
 	if res.Stdout != want.String() {
 		t.Errorf("names differ from the 600 asked for, in order:\n%s", res.Stdout)
 	}
@@ -409,11 +339,11 @@ func TestBatchGet_longListsGoInSeveralRequests(t *testing.T) {
 		}
 	}
 	// The joined answer keeps every field of every user, in every format.
-	res = cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Stdin: names.String()}, "users", "batch-get", "-", "--jq", "[.users[] | .futureField] | length").Expect(t, 0)
+	res = cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Stdin: sixHundred}, "users", "batch-get", "-", "--jq", "[.users[] | .futureField] | length").Expect(t, 0)
 	if res.Stdout != "600\n" {
 		t.Errorf("--jq on the joined answer: %q", res.Stdout)
 	}
-	res = cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Stdin: names.String()}, "users", "batch-get", "-", "--no-headers").Expect(t, 0)
+	res = cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Stdin: sixHundred}, "users", "batch-get", "-", "--no-headers").Expect(t, 0)
 	if n := strings.Count(res.Stdout, "\n"); n != 600 {
 		t.Errorf("table of %d rows, want 600", n)
 	}
@@ -426,7 +356,7 @@ func TestBatchGet_longListsGoInSeveralRequests(t *testing.T) {
 	if err := json.Indent(&whole, []byte(`{"users": [`+strings.Join(all, ", ")+`]}`), "", "  "); err != nil {
 		t.Fatal(err)
 	}
-	res = cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Stdin: names.String()}, "users", "batch-get", "-", "-o", "json").Expect(t, 0)
+	res = cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Stdin: sixHundred}, "users", "batch-get", "-", "-o", "json").Expect(t, 0)
 	if res.Stdout != whole.String()+"\n" {
 		t.Errorf("-o json of the joined answer differs from one answer's")
 	}
@@ -435,20 +365,16 @@ func TestBatchGet_longListsGoInSeveralRequests(t *testing.T) {
 func TestBatchGet_aPartLackingAUserFailsTheWhole(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var users []string
-		for _, kv := range strings.Split(r.URL.RawQuery, "&") {
-			if name, _ := url.QueryUnescape(strings.TrimPrefix(kv, "names=")); name != "users/user0400@example.com" {
+		for _, name := range queried(r) {
+			if name != "users/user0400@example.com" {
 				users = append(users, fmt.Sprintf(`{"name": %q}`, name))
 			}
 		}
 		fmt.Fprintf(w, `{"users": [%s]}`, strings.Join(users, ", "))
 	}))
 	defer srv.Close()
-	var names strings.Builder
-	for i := 1; i <= 600; i++ {
-		fmt.Fprintf(&names, "user%04d@example.com\n", i)
-	}
 	for _, format := range []string{"table", "json"} {
-		res := cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Stdin: names.String()}, "users", "batch-get", "-", "-o", format).
+		res := cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Stdin: sixHundred}, "users", "batch-get", "-", "-o", format).
 			Expect(t, 1).StderrHas(t, "get 600 users: invalid response: the answer lacks 1 of the 600 users asked for (users/user0400@example.com)")
 		if res.Stdout != "" {
 			t.Errorf("-o %s: stdout %q", format, res.Stdout)
@@ -469,11 +395,7 @@ func TestBatchGet_aFailedPartFailsTheWhole(t *testing.T) {
 		fmt.Fprint(w, `{"users": [{"name": "users/x@example.com"}]}`)
 	}))
 	defer srv.Close()
-	var names strings.Builder
-	for i := 1; i <= 600; i++ {
-		fmt.Fprintf(&names, "user%04d@example.com\n", i)
-	}
-	res := cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Stdin: names.String()}, "users", "batch-get", "-").Expect(t, 5)
+	res := cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Stdin: sixHundred}, "users", "batch-get", "-").Expect(t, 5)
 	if res.Stdout != "" {
 		t.Errorf("stdout %q, want nothing: the service answers for all or none", res.Stdout)
 	}
@@ -483,32 +405,21 @@ func TestBatchGet_aFailedPartFailsTheWhole(t *testing.T) {
 }
 
 func TestBatchGet_fitsTheTerminal(t *testing.T) {
-	for _, width := range []int{60, 80, 120} {
-		reg := httpmock.New(t)
-		reg.Register(http.MethodGet, "/v1/users:batchGet", 200, threeUsers).Query(threeUsersQuery)
-		res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), TTY: true, Width: width},
-			"users", "batch-get", "alice@example.com", "users/carol@example.com", "deploy@workload.example.com").Expect(t, 0)
-		cmdtest.Golden(t, fmt.Sprintf("batch_get_tty_%d", width), res.Stdout)
-	}
+	batchGet.Goldens(t, "batch_get_", "tty_60", "tty_80", "tty_120")
 }
 
 func TestBatchGet_aPartGivingTheListTwiceIsInvalid(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var users []string
-		for _, kv := range strings.Split(r.URL.RawQuery, "&") {
-			name, _ := url.QueryUnescape(strings.TrimPrefix(kv, "names="))
+		for _, name := range queried(r) {
 			users = append(users, fmt.Sprintf(`{"name": %q}`, name))
 		}
 		list := strings.Join(users, ", ")
 		fmt.Fprintf(w, `{"users": [%s], "users": [%s]}`, list, list)
 	}))
 	defer srv.Close()
-	var names strings.Builder
-	for i := 1; i <= 600; i++ {
-		fmt.Fprintf(&names, "user%04d@example.com\n", i)
-	}
 	for _, format := range []string{"table", "json", "yaml"} {
-		res := cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Stdin: names.String()}, "users", "batch-get", "-", "-o", format).
+		res := cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Stdin: sixHundred}, "users", "batch-get", "-", "-o", format).
 			Expect(t, 1).StderrHas(t, "get 600 users: invalid response: ", "twice")
 		if res.Stdout != "" {
 			t.Errorf("-o %s: stdout %q", format, res.Stdout)

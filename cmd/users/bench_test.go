@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"strings"
 	"testing"
 
@@ -17,9 +16,8 @@ import (
 func answerUsers(w http.ResponseWriter, r *http.Request) {
 	var b bytes.Buffer
 	b.WriteString(`{"users": [`)
-	// The names are read by hand: net/url stops at 10,000 parameters.
-	for i, kv := range strings.Split(r.URL.RawQuery, "&") {
-		email, _ := url.QueryUnescape(strings.TrimPrefix(kv, "names=users%2F"))
+	for i, name := range queried(r) {
+		email := strings.TrimPrefix(name, "users/")
 		if i > 0 {
 			b.WriteString(", ")
 		}
@@ -45,22 +43,14 @@ func BenchmarkBatchGet(b *testing.B) {
 	for i := range 50000 {
 		fmt.Fprintf(&names, "user%06d@example.com\n", i)
 	}
-	for _, bc := range []struct {
-		name string
-		args []string
-		tty  bool
-	}{
-		{"table", nil, false},
-		{"table_tty", nil, true},
-		{"json", []string{"-o", "json"}, false},
-		{"jq", []string{"--jq", ".users[].email"}, false},
-		{"name", []string{"-o", "name"}, false},
-	} {
-		b.Run(bc.name, func(b *testing.B) {
-			args := append([]string{"users", "batch-get", "-"}, bc.args...)
+	formats := cmdtest.Command{JQ: ".users[].email"}
+	for _, name := range []string{"table", "table_tty", "json", "jq", "name"} {
+		f := formats.Format(name)
+		b.Run(name, func(b *testing.B) {
+			args := append([]string{"users", "batch-get", "-"}, f.Args...)
 			b.ReportAllocs()
 			for b.Loop() {
-				res := cmdtest.Run(b, cmdtest.Options{URL: srv.URL, TTY: bc.tty, Stdin: names.String()}, args...)
+				res := cmdtest.Run(b, cmdtest.Options{URL: srv.URL, TTY: f.TTY, Stdin: names.String()}, args...)
 				if res.Code != 0 {
 					b.Fatalf("exit %d: %s", res.Code, res.Stderr)
 				}

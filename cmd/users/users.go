@@ -3,24 +3,18 @@
 package users
 
 import (
+	"embed"
+
 	"github.com/spf13/cobra"
 
 	"github.com/dbgov/dbgov/cmd/factory"
+	"github.com/dbgov/dbgov/cmd/helptext"
 )
+
+//go:embed help
+var help embed.FS
 
 // NewCmd builds the users command group.
 func NewCmd(f *factory.Factory) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:     "users <command>",
-		Aliases: []string{"user"},
-		Short:   "Read and restore user accounts",
-		Long: `Read user accounts (people, bots, service accounts and workload identities)
-and restore deleted ones. A user is named by its email, alice@example.com, or
-by its full name, users/alice@example.com.`,
-	}
-	cmd.AddCommand(
-		newBatchGetCmd(f, nil),
-		newUndeleteCmd(f, nil),
-	)
-	return cmd
+	return helptext.Command(help, &cobra.Command{Use: "users <command>", Aliases: []string{"user"}, Short: "Read and restore user accounts"}, newBatchGetCmd(f), newUndeleteCmd(f))
 }

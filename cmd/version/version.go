@@ -3,6 +3,7 @@ package version
 
 import (
 	"context"
+	"embed"
 	"encoding/json"
 	"fmt"
 	"runtime"
@@ -12,9 +13,13 @@ import (
 
 	"github.com/dbgov/dbgov/cmd/arity"
 	"github.com/dbgov/dbgov/cmd/factory"
+	"github.com/dbgov/dbgov/cmd/helptext"
 	"github.com/dbgov/dbgov/internal/iostreams"
 	"github.com/dbgov/dbgov/output"
 )
+
+//go:embed help
+var help embed.FS
 
 type options struct {
 	IO      *iostreams.IOStreams
@@ -27,19 +32,12 @@ type options struct {
 // environment, so it answers whatever they hold.
 func NewCmd(f *factory.Factory) *cobra.Command {
 	opts := &options{IO: f.IO, Printer: f.PrintFlags().DefaultFrom(factory.FlagsOnly).ToPrinter, Version: f.Version, Commit: f.Commit}
-	cmd := &cobra.Command{
+	return helptext.Command(help, &cobra.Command{
 		Use:   "version",
 		Short: "Print dbgov's version",
-		Long: `Print dbgov's version, commit and platform on one line; with -o json or
--o yaml as a document with the fields version, commit, go and platform,
-which --jq and --template read too.`,
-		Example: "  dbgov version\n  dbgov version -o json\n  dbgov version --jq .version",
-		Args:    arity.Exact(0, "no arguments"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return run(cmd.Context(), opts)
-		},
-	}
-	return cmd
+		Args:  arity.Exact(0, "no arguments"),
+		RunE:  func(cmd *cobra.Command, _ []string) error { return run(cmd.Context(), opts) },
+	})
 }
 
 func run(ctx context.Context, opts *options) error {

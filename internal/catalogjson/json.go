@@ -38,21 +38,17 @@ func (o object) get(name string) jsontext.Value {
 	return nil
 }
 
-// reader splits JSON objects and lists into their parts, slices of the
-// text split, reusing one decoder. It checks the syntax, not that names
-// are given once.
+// reader splits JSON objects and lists into slices of their text, with
+// one decoder, checking the syntax but not that names are given once.
 type reader struct {
-	dec   jsontext.Decoder
-	in    bytes.Buffer      // what dec reads
-	names map[string]string // the member names read, by their JSON text
-	// The members of the objects read, and the objects of the lists read;
-	// merger.level frees those it read when it returns.
-	members []member
-	objects []object
+	dec     jsontext.Decoder
+	in      bytes.Buffer      // what dec reads
+	names   map[string]string // the member names read, by their JSON text
+	members []member          // of the objects read, until freed
+	objects []object          // of the lists read, until freed
 }
 
-// lenient are the decoder's options: duplicate names and invalid UTF-8 are
-// left to who reads the values.
+// lenient leaves duplicate names and invalid UTF-8 to who reads the values.
 var lenient = []jsontext.Options{jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)}
 
 // kinds names the kinds of JSON values.
@@ -149,10 +145,8 @@ func (r *reader) list(v jsontext.Value) ([]object, error) {
 	return r.objects[first:len(r.objects):len(r.objects)], err
 }
 
-// EachTable calls fn with each table of the catalog document raw and the
-// name of its schema, in order, decoding one table at a time, so that a
-// large catalog is never decoded whole. The table passed to fn is reused
-// for the next; an error of fn ends the walk and is returned as it is.
+// EachTable calls fn with each table of the catalog raw, decoded one at a
+// time into the same table, and the name of its schema; fn's error ends it.
 func EachTable(raw []byte, fn func(schema string, table *client.TableCatalog) error) error {
 	var r reader
 	cat, err := r.object(raw)
@@ -180,4 +174,76 @@ func EachTable(raw []byte, fn func(schema string, table *client.TableCatalog) er
 		}
 	}
 	return nil
+}
+
+// shapes says, for each object of a catalog file, what each member holds
+// ("*": any member): a string, a known enum value, an object of a shape
+// ({) or a list ([) of them.
+var shapes = map[string]map[string]string{
+	"catalog":    {"name": "string", "schemas": "[{schema"},
+	"schema":     {"name": "string", "tables": "[{table"},
+	"table":      {"name": "string", "columns": "{columns", "objectSchema": "{object", "classification": "string"},
+	"columns":    {"columns": "[{column"},
+	"column":     {"name": "string", "semanticType": "string", "labels": "{labels", "classification": "string", "objectSchema": "{object"},
+	"labels":     {"*": "string"},
+	"object":     {"type": "enum", "structKind": "{struct", "arrayKind": "{array", "semanticType": "string"},
+	"struct":     {"properties": "{properties"},
+	"properties": {"*": "{object"},
+	"array":      {"kind": "{object"},
+}
+
+// verbatim reads the next value of dec, and reports whether it holds what
+// shape says and nothing else: no null, no member unknown or spelt
+// otherwise, no name given twice.
+func verbatim(dec *jsontext.Decoder, shape string) bool {
+	t, err := dec.ReadToken()
+	switch {
+	case err != nil:
+		return false
+	case shape == "string" || shape == "enum":
+		return t.Kind() == '"' && (shape == "string" || client.ObjectSchemaType(t.String()).Known())
+	case t.Kind() != jsontext.Kind(shape[0]):
+		return false
+	}
+	for dec.PeekKind() != ']' && dec.PeekKind() != '}' {
+		elem := shape[1:]
+		if t.Kind() == '{' {
+			name, err := dec.ReadValue()
+			if err != nil {
+				return false
+			}
+			var ok bool
+			if elem, ok = shapes[shape[1:]][string(name[1:len(name)-1])]; !ok {
+				elem = shapes[shape[1:]]["*"]
+			}
+		}
+		if elem == "" || !verbatim(dec, elem) {
+			return false
+		}
+	}
+	_, err = dec.ReadToken()
+	return err == nil
+}
+
+// Verbatim returns the catalog file raw to send as the catalog name, with
+// that name put first when it gives none; false when the file must be
+// decoded (Decode refuses it, encoding what it decodes would change it) or
+// names another catalog.
+func Verbatim(raw []byte, name string) ([]byte, bool) {
+	var cat struct {
+		Name *string `json:"name"`
+	}
+	if jsonv2.Unmarshal(raw, &cat) != nil || !verbatim(jsontext.NewDecoder(bytes.NewBuffer(raw)), "{catalog") {
+		return nil, false
+	}
+	if cat.Name != nil {
+		return raw, *cat.Name == name
+	}
+	quoted, _ := json.Marshal(name)
+	body := append(append(make([]byte, 0, cap(raw)+len(quoted)+10), `{"name":`...), quoted...)
+	rest := bytes.TrimLeft(raw, " \t\r\n")[1:] // after the '{'
+	if trimmed := bytes.TrimLeft(rest, " \t\r\n"); trimmed[0] == '}' {
+		return append(body, trimmed...), true
+	}
+	return append(append(body, ','), rest...), true
 }

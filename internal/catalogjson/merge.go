@@ -16,10 +16,8 @@ import (
 var ErrFile = errors.New("invalid catalog file")
 
 // Change is one difference between two catalogs: Op is add, remove or
-// change; Path is schema.table.column (the empty schema shown as .table);
-// Field is the member changed (classification, labels.pii), "" when the
-// schema, table or column itself is added or removed; From and To are the
-// values before and after, absent for none.
+// change, Path schema.table.column (.table in the empty schema), Field the
+// member changed (labels.pii), "" when the object itself is added or removed.
 type Change struct {
 	Op    string         `json:"op"`
 	Path  string         `json:"path"`
@@ -61,12 +59,9 @@ func Diff(cur, file []byte) ([]Change, error) {
 	return m.changes, m.err
 }
 
-// Merge lays file over cur, appends the result to dst and returns it with
-// its changes; with dst nil, it returns the changes alone. A schema, table
-// or column file names is merged into the one of that name, or added at
-// the end of its list; a member file gives replaces the current one, one
-// given as null is removed, labels merge key by key. Nothing file does not
-// name changes, and the order of lists is kept.
+// Merge lays file over cur (objects matched by name, members replaced,
+// labels merged key by key, null removing), appends the result to dst and
+// returns it with its changes; with dst nil, the changes alone.
 func Merge(dst, cur, file []byte) ([]byte, []Change, error) {
 	var m merger
 	out := appender(dst)
@@ -86,9 +81,8 @@ func (a *appender) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// levels names, at each depth, the member holding the next depth: the
-// catalog's schemas, a schema's tables, a table's columns (an object whose
-// list is called columns again), a column's labels.
+// levels names, at each depth, the member holding the next: a table's
+// columns are an object whose list is called columns again.
 var levels = [...]string{"schemas", "tables", "columns", "columns", "labels"}
 
 // named is, at each depth, how many names of merger.path make the path.
@@ -137,8 +131,8 @@ func (m *merger) members(d int, prefix string, cur, file object, merge bool) {
 	m.write(jsontext.EndObject)
 }
 
-// member compares (and writes) the member n of objects at depth d: cv is
-// its current value, fv the file's, nil when absent.
+// member compares (and writes) the member n of objects at depth d, whose
+// values are cv and fv (nil: absent).
 func (m *merger) member(d int, prefix, n string, cv, fv jsontext.Value, merge bool) {
 	given := fv != nil
 	if cv.Kind() == 'n' {
@@ -173,9 +167,8 @@ func (m *merger) member(d int, prefix, n string, cv, fv jsontext.Value, merge bo
 	}
 }
 
-// level compares (and writes) the member of depth d that holds depth d+1:
-// a list of objects matched by name, or the object of a table's columns,
-// or a column's labels. It frees the members it read when it returns.
+// level compares (and writes) the member of depth d holding depth d+1,
+// matching lists by name, and frees what it read when it returns.
 func (m *merger) level(d int, cv, fv jsontext.Value, merge bool) {
 	defer func(members, objects int) {
 		m.reader.members, m.objects = m.reader.members[:members], m.objects[:objects]

@@ -109,20 +109,20 @@ func (r Result) Expect(t testing.TB, code int) Result {
 // StderrHas fails the test unless stderr holds every fragment.
 func (r Result) StderrHas(t testing.TB, fragments ...string) Result {
 	t.Helper()
-	for _, f := range fragments {
-		if !strings.Contains(r.Stderr, f) {
-			t.Errorf("stderr does not hold %q:\n%s", f, r.Stderr)
-		}
-	}
-	return r
+	return r.has(t, "stderr", r.Stderr, fragments)
 }
 
 // StdoutHas fails the test unless stdout holds every fragment.
 func (r Result) StdoutHas(t testing.TB, fragments ...string) Result {
 	t.Helper()
+	return r.has(t, "stdout", r.Stdout, fragments)
+}
+
+func (r Result) has(t testing.TB, name, text string, fragments []string) Result {
+	t.Helper()
 	for _, f := range fragments {
-		if !strings.Contains(r.Stdout, f) {
-			t.Errorf("stdout does not hold %q:\n%s", f, r.Stdout)
+		if !strings.Contains(text, f) {
+			t.Errorf("%s does not hold %q:\n%s", name, f, text)
 		}
 	}
 	return r

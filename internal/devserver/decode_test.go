@@ -22,7 +22,12 @@ func TestDecodeStrict_readsProtobufJSONStrictly(t *testing.T) {
 		{"a known enum name", `{"resourceType":"WORKSPACE"}`, ""},
 		{"truncated", `{"name":"a"`, "malformed JSON: unexpected end of input"},
 		{"bad token", `{"name":'a'}`, "malformed JSON at byte 9"},
-		{"first unknown field in order", `{"zeta":1,"alpha":2}`, `unknown field "alpha"`},
+		{"first unknown field in the document", `{"zeta":1,"alpha":2}`, `unknown field "zeta"`},
+		{"a field given twice", `{"name":"a","name":"b"}`, `field "name" is given twice`},
+		{"a list for the body", `[1]`, "the body must be a JSON object, not an array"},
+		{"data after the body", `{} {}`, "unexpected data after the top-level value"},
+		{"a number too large for a 32-bit integer", `{"queryDataPolicy":{"maximumResultRows":99999999999}}`, `field "queryDataPolicy.maximumResultRows": 99999999999 is not a 32-bit integer`},
+		{"enum names are case-sensitive", `{"type":"tag"}`, `field "type": unknown enum value "tag"`},
 		{"string for an object", `{"tagPolicy":"x"}`, `field "tagPolicy": expected an object, got a string`},
 	}
 	for _, tt := range tests {

@@ -6,19 +6,15 @@ import (
 	"strings"
 )
 
-// statement is one statement of a schema: a TABLE with its definitions, an
-// INDEX, or any other statement (kind "").
+// statement is a schema's TABLE with its definitions, INDEX, or other (kind "").
 type statement struct {
 	kind, name, key, text string
 	defs                  []string          // a table's, spaces normalized
 	byKey                 map[string]string // the same by defKey
 }
 
-// sqlDiff returns the statements that migrate schema a to schema b, each
-// ending in ";\n": the tables and indexes a has and b lacks dropped; then
-// what b adds created, columns and constraints of a table added or dropped
-// (a changed one is dropped and added again), a changed index dropped and
-// created again. Spacing and comments do not count; equal schemas give "".
+// sqlDiff returns the statements, each ending in ";\n", that migrate schema a
+// to b (docs/reference-server.md lists them); equal schemas give "".
 func sqlDiff(a, b string) string {
 	from, fromKeys := parseSchema(a)
 	to, toKeys := parseSchema(b)
@@ -62,8 +58,7 @@ func sqlDiff(a, b string) string {
 	return out.String()
 }
 
-// defKey returns what names a table definition: a column's name, or a
-// constraint's whole text.
+// defKey returns a column's name, or a constraint's whole text.
 func defKey(def string) (key string, constraint bool) {
 	first := strings.Fields(def)[0]
 	switch strings.ToUpper(first) {

@@ -1,6 +1,7 @@
 package devserver
 
 import (
+	"cmp"
 	"fmt"
 	"net/http"
 )
@@ -17,41 +18,25 @@ const (
 	codeUnauthenticated    = 16
 )
 
-// apiError is a failure answered as the service's error body.
+// apiError is a failure, whose JSON is the service's error body.
 type apiError struct {
 	status  int
-	code    int
-	message string
+	Code    int    `json:"code"`
+	Message string `json:"message"`
 }
 
-// httpStatusOf maps a gRPC code to its HTTP status as the service does.
-func httpStatusOf(code int) int {
-	switch code {
-	case codeInvalidArgument, codeFailedPrecondition, 11:
-		return http.StatusBadRequest
-	case codeUnauthenticated:
-		return http.StatusUnauthorized
-	case codePermissionDenied:
-		return http.StatusForbidden
-	case codeNotFound:
-		return http.StatusNotFound
-	case codeAlreadyExists, 10:
-		return http.StatusConflict
-	case 8:
-		return http.StatusTooManyRequests
-	case 12:
-		return http.StatusNotImplemented
-	case 14:
-		return http.StatusServiceUnavailable
-	case 4:
-		return http.StatusGatewayTimeout
-	default:
-		return http.StatusInternalServerError
-	}
+// httpStatuses maps gRPC codes to HTTP statuses as the service does; others are 500.
+var httpStatuses = map[int]int{
+	codeInvalidArgument: http.StatusBadRequest, codeFailedPrecondition: http.StatusBadRequest, 11: http.StatusBadRequest,
+	codeUnauthenticated: http.StatusUnauthorized, codePermissionDenied: http.StatusForbidden, codeNotFound: http.StatusNotFound,
+	codeAlreadyExists: http.StatusConflict, 10: http.StatusConflict, 8: http.StatusTooManyRequests,
+	12: http.StatusNotImplemented, 14: http.StatusServiceUnavailable, 4: http.StatusGatewayTimeout,
 }
+
+func httpStatusOf(code int) int { return cmp.Or(httpStatuses[code], http.StatusInternalServerError) }
 
 func newError(code int, format string, args ...any) *apiError {
-	return &apiError{status: httpStatusOf(code), code: code, message: fmt.Sprintf(format, args...)}
+	return &apiError{status: httpStatusOf(code), Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
 func invalidArgument(format string, args ...any) *apiError {
@@ -62,8 +47,7 @@ func notFound(format string, args ...any) *apiError {
 	return newError(codeNotFound, format, args...)
 }
 
-// routeError is what an unmatched route gets: the HTTP status of the routing
-// failure with code UNKNOWN, as a gRPC gateway answers.
+// routeError answers an unmatched route with code UNKNOWN, as a gRPC gateway does.
 func routeError(status int) *apiError {
-	return &apiError{status: status, code: codeUnknown, message: http.StatusText(status)}
+	return &apiError{status: status, Code: codeUnknown, Message: http.StatusText(status)}
 }

@@ -2,6 +2,7 @@ package devserver
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/base64"
@@ -9,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -18,8 +20,8 @@ import (
 	"github.com/dbgov/dbgov/client"
 )
 
-// request is what an operation's handler gets: the path (unescaped, without
-// /v1/ and the custom method), its ids, the query and the raw body.
+// request is what an operation gets: the path (unescaped, without /v1/ and
+// the custom method), its ids, the query and the raw body.
 type request struct {
 	path  string
 	user  string // users/{email} of the token; "" on an open route
@@ -31,36 +33,56 @@ type request struct {
 // route is one operation: its method, path pattern ("{}" matches one
 // segment, an id), custom method suffix, permission and handler.
 type route struct {
-	method     string
-	pattern    []string
-	verb       string
-	open       bool   // needs no credentials
-	permission string // needed unless open
-	handle     func(*Server, *request) (any, *apiError)
+	method, verb string
+	pattern      []string
+	open         bool   // needs no credentials
+	permission   string // needed unless open
+	handle       handler
 }
 
-func routes() []route {
-	return []route{
-		{method: http.MethodPost, pattern: []string{"auth", "login"}, open: true, handle: (*Server).login},
-		{method: http.MethodGet, pattern: []string{"idps"}, open: true, handle: (*Server).listIdentityProviders},
-		{method: http.MethodGet, pattern: []string{"users", "me"}, handle: (*Server).currentUser},
-		{method: http.MethodGet, pattern: []string{"users"}, verb: "batchGet", permission: PermissionUsersGet, handle: (*Server).batchGetUsers},
-		{method: http.MethodPost, pattern: []string{"users", "{}"}, verb: "undelete", permission: PermissionUsersUndelete, handle: (*Server).undeleteUser},
-		{method: http.MethodGet, pattern: []string{"reviewConfigs", "{}"}, permission: PermissionReviewConfigGet, handle: (*Server).getReviewConfig},
-		{method: http.MethodGet, pattern: []string{"instances", "{}", "databases", "{}", "catalog"}, permission: PermissionCatalogGet, handle: (*Server).getCatalog},
-		{method: http.MethodPatch, pattern: []string{"instances", "{}", "databases", "{}", "catalog"}, permission: PermissionCatalogUpdate, handle: (*Server).updateCatalog},
-		{method: http.MethodPost, pattern: []string{"instances", "{}", "databases", "{}", "revisions"}, verb: "batchCreate", permission: PermissionRevisionsCreate, handle: (*Server).batchCreateRevisions},
-		{method: http.MethodGet, pattern: []string{"instances", "{}", "databases", "{}", "policies"}, permission: PermissionPoliciesList, handle: (*Server).listPolicies},
-		{method: http.MethodGet, pattern: []string{"environments", "{}", "policies"}, permission: PermissionPoliciesList, handle: (*Server).listPolicies},
-		{method: http.MethodGet, pattern: []string{"projects", "{}", "policies"}, permission: PermissionPoliciesList, handle: (*Server).listPolicies},
-		{method: http.MethodGet, pattern: []string{"policies"}, permission: PermissionPoliciesList, handle: (*Server).listPolicies},
-		{method: http.MethodPost, pattern: []string{"instances", "{}", "databases", "{}", "changelogs", "{}"}, verb: "diffSchema", permission: PermissionDatabasesGet, handle: (*Server).diffSchema},
-		{method: http.MethodPost, pattern: []string{"instances", "{}", "databases", "{}"}, verb: "diffSchema", permission: PermissionDatabasesGet, handle: (*Server).diffSchema},
+type handler func(*Server, *request) (any, *apiError)
+
+// withBody decodes the body strictly into a B (what names it in an error),
+// then runs op with it holding s.mu.
+func withBody[B any](what string, op func(*Server, *request, *B) (any, *apiError)) handler {
+	return func(s *Server, req *request) (any, *apiError) {
+		var body B
+		if err := decodeStrict(req.body, &body); err != nil {
+			return nil, invalidArgument("invalid %s: %v", what, err)
+		}
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return op(s, req, &body)
 	}
 }
 
-// match returns the ids of path segments (already unescaped) matched by the
-// route, and whether they match.
+// locked runs an operation without a body holding s.mu.
+func locked(op handler) handler {
+	return withBody("", func(s *Server, req *request, _ *struct{}) (any, *apiError) { return op(s, req) })
+}
+
+func routes() []route {
+	body := "request body"
+	return []route{
+		{method: http.MethodPost, pattern: []string{"auth", "login"}, open: true, handle: withBody("login request", (*Server).login)},
+		{method: http.MethodGet, pattern: []string{"idps"}, open: true, handle: locked((*Server).listIdentityProviders)},
+		{method: http.MethodGet, pattern: []string{"users", "me"}, handle: locked((*Server).currentUser)},
+		{method: http.MethodGet, pattern: []string{"users"}, verb: "batchGet", permission: PermissionUsersGet, handle: locked((*Server).batchGetUsers)},
+		{method: http.MethodPost, pattern: []string{"users", "{}"}, verb: "undelete", permission: PermissionUsersUndelete, handle: withBody(body, (*Server).undeleteUser)},
+		{method: http.MethodGet, pattern: []string{"reviewConfigs", "{}"}, permission: PermissionReviewConfigGet, handle: locked((*Server).getReviewConfig)},
+		{method: http.MethodGet, pattern: []string{"instances", "{}", "databases", "{}", "catalog"}, permission: PermissionCatalogGet, handle: locked((*Server).getCatalog)},
+		{method: http.MethodPatch, pattern: []string{"instances", "{}", "databases", "{}", "catalog"}, permission: PermissionCatalogUpdate, handle: (*Server).updateCatalog},
+		{method: http.MethodPost, pattern: []string{"instances", "{}", "databases", "{}", "revisions"}, verb: "batchCreate", permission: PermissionRevisionsCreate, handle: withBody(body, (*Server).batchCreateRevisions)},
+		{method: http.MethodGet, pattern: []string{"instances", "{}", "databases", "{}", "policies"}, permission: PermissionPoliciesList, handle: locked((*Server).listPolicies)},
+		{method: http.MethodGet, pattern: []string{"environments", "{}", "policies"}, permission: PermissionPoliciesList, handle: locked((*Server).listPolicies)},
+		{method: http.MethodGet, pattern: []string{"projects", "{}", "policies"}, permission: PermissionPoliciesList, handle: locked((*Server).listPolicies)},
+		{method: http.MethodGet, pattern: []string{"policies"}, permission: PermissionPoliciesList, handle: locked((*Server).listPolicies)},
+		{method: http.MethodPost, pattern: []string{"instances", "{}", "databases", "{}", "changelogs", "{}"}, verb: "diffSchema", permission: PermissionDatabasesGet, handle: withBody(body, (*Server).diffSchema)},
+		{method: http.MethodPost, pattern: []string{"instances", "{}", "databases", "{}"}, verb: "diffSchema", permission: PermissionDatabasesGet, handle: withBody(body, (*Server).diffSchema)},
+	}
+}
+
+// match returns the ids of the unescaped segments, if the route matches.
 func (rt route) match(segments []string, verb string) ([]string, bool) {
 	if len(segments) != len(rt.pattern) || verb != rt.verb {
 		return nil, false
@@ -78,101 +100,79 @@ func (rt route) match(segments []string, verb string) ([]string, bool) {
 }
 
 // splitPath cuts an escaped /v1 path into unescaped segments and the custom
-// method of the last one: the text after its last literal colon, so that an
-// escaped colon (%3A) stays part of an id.
-func splitPath(escaped string) (segments []string, verb string, ok bool) {
+// method after the last literal colon (%3A is part of an id), or nothing.
+func splitPath(escaped string) (segments []string, verb string) {
 	rest, ok := strings.CutPrefix(escaped, "/v1/")
 	if !ok {
-		return nil, "", false
+		return nil, ""
 	}
 	raw := strings.Split(rest, "/")
 	last := raw[len(raw)-1]
 	if i := strings.LastIndexByte(last, ':'); i >= 0 {
 		raw[len(raw)-1], verb = last[:i], last[i+1:]
 	}
-	segments = make([]string, len(raw))
-	for i, r := range raw {
+	for _, r := range raw {
 		seg, err := url.PathUnescape(r)
 		if err != nil {
-			return nil, "", false
+			return nil, ""
 		}
-		segments[i] = seg
+		segments = append(segments, seg)
 	}
-	return segments, verb, true
+	return segments, verb
 }
 
-// serveAPI routes a request, checks its credentials and runs its operation.
-// Order of checks: route (404, or 405 for a known path with another method),
-// credentials (401), permission (403), body and parameters (400), then the
-// operation itself.
+// serveAPI checks a request's route (404, 405), credentials (401),
+// permission (403), then query and body (400), and runs its operation.
 func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
-	segments, verb, ok := splitPath(r.URL.EscapedPath())
-	var (
-		found   *route
-		ids     []string
-		allowed []string
-	)
-	if ok {
-		for _, rt := range s.routes {
-			m, matched := rt.match(segments, verb)
-			if !matched {
-				continue
-			}
-			if rt.method != r.Method {
-				allowed = append(allowed, rt.method)
-				continue
-			}
-			found, ids = &rt, m
-			break
+	if resp, apiErr := s.call(w, r); apiErr != nil {
+		writeJSON(w, apiErr.status, apiErr)
+	} else {
+		writeJSON(w, http.StatusOK, resp)
+	}
+}
+
+// call finds a request's route and runs its operation.
+func (s *Server) call(w http.ResponseWriter, r *http.Request) (any, *apiError) {
+	segments, verb := splitPath(r.URL.EscapedPath())
+	var found *route
+	var ids, allowed []string
+	for i := 0; i < len(s.routes) && found == nil; i++ {
+		if m, matched := s.routes[i].match(segments, verb); matched && s.routes[i].method == r.Method {
+			found, ids = &s.routes[i], m
+		} else if matched {
+			allowed = append(allowed, s.routes[i].method)
 		}
 	}
 	switch {
 	case found == nil && len(allowed) > 0:
 		w.Header().Set("Allow", strings.Join(allowed, ", "))
-		writeError(w, routeError(http.StatusMethodNotAllowed))
-		return
+		return nil, routeError(http.StatusMethodNotAllowed)
 	case found == nil:
-		writeError(w, routeError(http.StatusNotFound))
-		return
+		return nil, routeError(http.StatusNotFound)
 	}
-	var user string
-	if !found.open {
-		var apiErr *apiError
-		if user, apiErr = s.authenticate(r.Header.Get("Authorization"), found.permission); apiErr != nil {
-			writeError(w, apiErr)
-			return
-		}
+	user, apiErr := s.authenticate(r.Header.Get("Authorization"), found)
+	if apiErr != nil {
+		return nil, apiErr
 	}
 	query, apiErr := parseQuery(r.URL.RawQuery)
 	if apiErr != nil {
-		writeError(w, apiErr)
-		return
+		return nil, apiErr
 	}
 	req := &request{path: strings.Join(segments, "/"), user: user, ids: ids, query: query}
 	if r.Method != http.MethodGet {
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
-		var tooLarge *http.MaxBytesError
-		switch {
-		case errors.As(err, &tooLarge):
-			writeError(w, invalidArgument("request body exceeds %d bytes", tooLarge.Limit))
-			return
-		case err != nil:
-			writeError(w, invalidArgument("read request body: %v", err))
-			return
+		if tooLarge := (*http.MaxBytesError)(nil); errors.As(err, &tooLarge) {
+			return nil, invalidArgument("request body exceeds %d bytes", tooLarge.Limit)
+		} else if err != nil {
+			return nil, invalidArgument("read request body: %v", err)
 		}
 		req.body = body
 	}
-	resp, apiErr := found.handle(s, req)
-	if apiErr != nil {
-		writeError(w, apiErr)
-		return
-	}
-	writeJSON(w, http.StatusOK, resp)
+	return found.handle(s, req)
 }
 
-// parseQuery reads a query string as url.ParseQuery does, but with no cap
-// on the number of parameters: a users:batchGet may name 50,000 users,
-// beyond the 10,000 parameters the standard library stops at.
+// parseQuery reads a query as url.ParseQuery does, but without its cap of
+// 10,000 parameters: a users:batchGet may name 50,000 users.
 func parseQuery(raw string) (url.Values, *apiError) {
 	q := url.Values{}
 	for raw != "" {
@@ -182,12 +182,9 @@ func parseQuery(raw string) (url.Values, *apiError) {
 			continue
 		}
 		rawKey, rawValue, _ := strings.Cut(pair, "=")
-		key, err := url.QueryUnescape(rawKey)
-		if err != nil {
-			return nil, invalidArgument("malformed query parameter %q: %v", pair, err)
-		}
-		value, err := url.QueryUnescape(rawValue)
-		if err != nil {
+		key, keyErr := url.QueryUnescape(rawKey)
+		value, valueErr := url.QueryUnescape(rawValue)
+		if err := cmp.Or(keyErr, valueErr); err != nil {
 			return nil, invalidArgument("malformed query parameter %q: %v", pair, err)
 		}
 		q[key] = append(q[key], value)
@@ -195,9 +192,12 @@ func parseQuery(raw string) (url.Values, *apiError) {
 	return q, nil
 }
 
-// authenticate checks that a bearer token is valid and holds the
-// permission, and returns the user it stands for.
-func (s *Server) authenticate(header, permission string) (string, *apiError) {
+// authenticate checks that a bearer token is valid and holds the route's
+// permission, and returns the user it stands for; an open route needs none.
+func (s *Server) authenticate(header string, rt *route) (string, *apiError) {
+	if rt.open {
+		return "", nil
+	}
 	scheme, token, _ := strings.Cut(header, " ")
 	token = strings.TrimSpace(token)
 	if !strings.EqualFold(scheme, "Bearer") || token == "" {
@@ -206,42 +206,31 @@ func (s *Server) authenticate(header, permission string) (string, *apiError) {
 	s.mu.Lock()
 	g := s.st.tokens[token]
 	s.mu.Unlock()
-	now := s.now()
 	switch {
 	case g == nil:
 		return "", newError(codeUnauthenticated, "invalid token")
-	case !g.expires.IsZero() && !now.Before(g.expires):
+	case g.expired(s.now()):
 		return "", newError(codeUnauthenticated, "token expired at %s", formatTime(g.expires))
-	case permission != "" && !slices.Contains(g.permissions, permission):
-		return "", newError(codePermissionDenied, "permission denied: %s does not have permission %q", g.user, permission)
+	case rt.permission != "" && !slices.Contains(g.permissions, rt.permission):
+		return "", newError(codePermissionDenied, "permission denied: %s does not have permission %q", g.user, rt.permission)
 	}
 	return g.user, nil
 }
 
 // login exchanges a service account's email and key for a token.
-func (s *Server) login(req *request) (any, *apiError) {
-	var body client.LoginRequest
-	if err := decodeStrict(req.body, &body); err != nil {
-		return nil, invalidArgument("invalid login request: %v", err)
-	}
+func (s *Server) login(_ *request, body *client.LoginRequest) (any, *apiError) {
 	switch {
 	case body.Email == "":
 		return nil, invalidArgument("email is required")
 	case body.Password == "":
 		return nil, invalidArgument("password is required")
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	acct, known := s.st.serviceAccounts[body.Email]
 	if !known || subtle.ConstantTimeCompare([]byte(acct.Key), []byte(body.Password)) != 1 {
 		return nil, newError(codeUnauthenticated, "invalid email or password")
 	}
 	now := s.now()
-	for t, g := range s.st.tokens {
-		if !g.expires.IsZero() && !now.Before(g.expires) {
-			delete(s.st.tokens, t)
-		}
-	}
+	maps.DeleteFunc(s.st.tokens, func(_ string, g *grant) bool { return g.expired(now) })
 	expires := now.Add(s.lifetime)
 	// Shaped as a JWT, as the service's are: its payload says when it expires.
 	claims, _ := json.Marshal(map[string]any{"sub": "users/" + acct.Email, "exp": expires.Unix()})
@@ -252,23 +241,10 @@ func (s *Server) login(req *request) (any, *apiError) {
 
 // currentUser answers GET /v1/users/me: the user the token stands for.
 func (s *Server) currentUser(req *request) (any, *apiError) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	if u := s.st.users[strings.TrimPrefix(req.user, "users/")]; u != nil {
 		return u, nil
 	}
 	return client.User{Name: req.user, Email: strings.TrimPrefix(req.user, "users/")}, nil
-}
-
-// errorBody is the service's error document.
-type errorBody struct {
-	Code    int    `json:"code"`
-	Message string `json:"message"`
-	Details []any  `json:"details,omitempty"`
-}
-
-func writeError(w http.ResponseWriter, e *apiError) {
-	writeJSON(w, e.status, errorBody{Code: e.code, Message: e.message})
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
@@ -306,52 +282,33 @@ func (r *statusRecorder) Write(p []byte) (int, error) {
 	return r.ResponseWriter.Write(p)
 }
 
-// logRequests writes one line per request to the server's log.
-func (s *Server) logRequests(next http.Handler) http.Handler {
-	if s.log == nil {
-		return next
-	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		start := time.Now()
-		rec := &statusRecorder{ResponseWriter: w}
-		next.ServeHTTP(rec, r)
-		s.logMu.Lock()
-		defer s.logMu.Unlock()
-		fmt.Fprintf(s.log, "%s %s %d %s\n", r.Method, r.URL.EscapedPath(), rec.status, time.Since(start).Round(time.Microsecond))
-	})
-}
-
 // recoverPanics answers 500 INTERNAL instead of dropping the connection
-// should an operation panic.
+// should an operation panic, and logs each request when the server logs.
 func (s *Server) recoverPanics(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rec := &statusRecorder{ResponseWriter: w}
+		start, rec := time.Now(), &statusRecorder{ResponseWriter: w}
 		defer func() {
-			if v := recover(); v != nil {
-				if v == http.ErrAbortHandler {
-					panic(v)
-				}
-				if rec.status == 0 {
-					writeError(rec, newError(codeInternal, "internal error: %v", v))
-				}
+			if v := recover(); v == http.ErrAbortHandler {
+				panic(v)
+			} else if v != nil && rec.status == 0 {
+				e := newError(codeInternal, "internal error: %v", v)
+				writeJSON(rec, e.status, e)
+			}
+			if s.log != nil {
+				s.logMu.Lock()
+				defer s.logMu.Unlock()
+				fmt.Fprintf(s.log, "%s %s %d %s\n", r.Method, r.URL.EscapedPath(), rec.status, time.Since(start).Round(time.Microsecond))
 			}
 		}()
 		next.ServeHTTP(rec, r)
 	})
 }
 
-// formatTime formats t as protobuf JSON does: RFC 3339 in UTC, with 0, 3, 6
-// or 9 fractional digits.
+// formatTime formats t as protobuf JSON does: RFC 3339 UTC, 0, 3, 6 or 9 digits of fraction.
 func formatTime(t time.Time) string {
-	t = t.UTC()
-	switch ns := t.Nanosecond(); {
-	case ns == 0:
-		return t.Format("2006-01-02T15:04:05Z")
-	case ns%1e6 == 0:
-		return t.Format("2006-01-02T15:04:05.000Z")
-	case ns%1e3 == 0:
-		return t.Format("2006-01-02T15:04:05.000000Z")
-	default:
-		return t.Format("2006-01-02T15:04:05.000000000Z")
+	s := t.UTC().Format("2006-01-02T15:04:05.000000000")
+	for strings.HasSuffix(s, "000") {
+		s = s[:len(s)-3]
 	}
+	return strings.TrimSuffix(s, ".") + "Z"
 }

@@ -11,8 +11,6 @@ import (
 
 // listIdentityProviders answers GET /v1/idps, secrets included.
 func (s *Server) listIdentityProviders(*request) (any, *apiError) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	return client.ListIdentityProvidersResponse{IdentityProviders: slices.Clone(s.st.idps)}, nil
 }
 
@@ -23,29 +21,23 @@ func (s *Server) batchGetUsers(req *request) (any, *apiError) {
 	if len(names) == 0 {
 		return nil, invalidArgument("names is required: give one names=users/{email} query parameter per user")
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	users := make([]client.User, 0, len(names))
 	for _, name := range names {
 		id, ok := strings.CutPrefix(name, "users/")
-		if !ok || id == "" {
+		switch u := s.st.users[id]; {
+		case !ok || id == "":
 			return nil, invalidArgument("invalid user name %q: want users/{email}", name)
-		}
-		u := s.st.users[id]
-		if u == nil {
+		case u == nil:
 			return nil, notFound("user %q not found", name)
+		default:
+			users = append(users, *u)
 		}
-		users = append(users, *u)
 	}
 	return client.BatchGetUsersResponse{Users: users}, nil
 }
 
 // undeleteUser answers POST /v1/users/{email}:undelete.
-func (s *Server) undeleteUser(req *request) (any, *apiError) {
-	var body client.UndeleteUserRequest
-	if err := decodeStrict(req.body, &body); err != nil {
-		return nil, invalidArgument("invalid request body: %v", err)
-	}
+func (s *Server) undeleteUser(req *request, body *client.UndeleteUserRequest) (any, *apiError) {
 	want := "users/" + req.ids[0]
 	switch {
 	case body.Name == "":
@@ -53,8 +45,6 @@ func (s *Server) undeleteUser(req *request) (any, *apiError) {
 	case body.Name != want:
 		return nil, invalidArgument("name %q does not match the user of the path, %q", body.Name, want)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	u := s.st.users[req.ids[0]]
 	switch {
 	case u == nil:
@@ -68,8 +58,6 @@ func (s *Server) undeleteUser(req *request) (any, *apiError) {
 
 // getReviewConfig answers GET /v1/reviewConfigs/{id}.
 func (s *Server) getReviewConfig(req *request) (any, *apiError) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	rc := s.st.reviewConfigs[req.ids[0]]
 	if rc == nil {
 		return nil, notFound("review config %q not found", "reviewConfigs/"+req.ids[0])
@@ -79,8 +67,6 @@ func (s *Server) getReviewConfig(req *request) (any, *apiError) {
 
 // getCatalog answers GET /v1/instances/{i}/databases/{d}/catalog.
 func (s *Server) getCatalog(req *request) (any, *apiError) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	db, apiErr := s.database(req.ids[0], req.ids[1])
 	if apiErr != nil {
 		return nil, apiErr
@@ -91,50 +77,35 @@ func (s *Server) getCatalog(req *request) (any, *apiError) {
 	return *db.catalog, nil
 }
 
-// updateCatalog answers PATCH /v1/instances/{i}/databases/{d}/catalog: the
-// body replaces the whole catalog; allowMissing=true creates a missing one.
+// updateCatalog answers PATCH .../catalog, replacing it; its query comes before its body.
 func (s *Server) updateCatalog(req *request) (any, *apiError) {
 	allowMissing, apiErr := boolParam(req.query, "allowMissing", "allow_missing")
 	if apiErr != nil {
 		return nil, apiErr
 	}
-	var catalog client.DatabaseCatalog
-	if err := decodeStrict(req.body, &catalog); err != nil {
-		return nil, invalidArgument("invalid catalog: %v", err)
-	}
-	want := databaseName(req.ids[0], req.ids[1]) + "/catalog"
-	switch catalog.Name {
-	case "":
+	return withBody("catalog", func(s *Server, req *request, catalog *client.DatabaseCatalog) (any, *apiError) {
+		want := databaseName(req.ids[0], req.ids[1]) + "/catalog"
+		if catalog.Name != "" && catalog.Name != want {
+			return nil, invalidArgument("catalog name %q does not match the path's catalog %q", catalog.Name, want)
+		}
 		catalog.Name = want
-	case want:
-	default:
-		return nil, invalidArgument("catalog name %q does not match the path's catalog %q", catalog.Name, want)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	db, apiErr := s.database(req.ids[0], req.ids[1])
-	if apiErr != nil {
-		return nil, apiErr
-	}
-	if db.catalog == nil && !allowMissing {
-		return nil, notFound("catalog %q not found (allowMissing=true creates it)", want)
-	}
-	db.catalog = &catalog
-	return catalog, nil
+		db, apiErr := s.database(req.ids[0], req.ids[1])
+		if apiErr != nil {
+			return nil, apiErr
+		}
+		if db.catalog == nil && !allowMissing {
+			return nil, notFound("catalog %q not found (allowMissing=true creates it)", want)
+		}
+		db.catalog = catalog
+		return *catalog, nil
+	})(s, req)
 }
 
-// batchCreateRevisions answers POST .../revisions:batchCreate. Parents are
-// checked first; then each revision is checked and created in turn, so a
-// failure leaves the revisions before it created, as on the real service.
-func (s *Server) batchCreateRevisions(req *request) (any, *apiError) {
-	var body client.BatchCreateRevisionsRequest
-	if err := decodeStrict(req.body, &body); err != nil {
-		return nil, invalidArgument("invalid request body: %v", err)
-	}
+// batchCreateRevisions answers POST .../revisions:batchCreate: parents are
+// checked first, then each revision in turn, as the real service does.
+func (s *Server) batchCreateRevisions(req *request, body *client.BatchCreateRevisionsRequest) (any, *apiError) {
 	parent := databaseName(req.ids[0], req.ids[1])
-	switch body.Parent {
-	case "", parent:
-	default:
+	if body.Parent != "" && body.Parent != parent {
 		return nil, invalidArgument("parent %q does not match the database of the path, %q", body.Parent, parent)
 	}
 	for i, r := range body.Requests {
@@ -142,8 +113,6 @@ func (s *Server) batchCreateRevisions(req *request) (any, *apiError) {
 			return nil, invalidArgument("requests[%d].parent %q does not equal the batch parent %q", i, r.Parent, parent)
 		}
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	db, apiErr := s.database(req.ids[0], req.ids[1])
 	if apiErr != nil {
 		return nil, apiErr
@@ -164,22 +133,12 @@ func (s *Server) batchCreateRevisions(req *request) (any, *apiError) {
 			return nil, newError(codeAlreadyExists, "a %s revision of version %q already exists in %s", in.Type, in.Version, parent)
 		}
 		db.lastID++
-		rev := client.Revision{
-			Name:       parent + "/revisions/" + strconv.Itoa(db.lastID),
-			Release:    in.Release,
-			File:       in.File,
-			Version:    in.Version,
-			Sheet:      in.Sheet,
-			TaskRun:    in.TaskRun,
-			Type:       in.Type,
-			CreateTime: formatTime(s.now()),
-		}
-		if rev.Sheet != "" {
-			statement, known := s.st.sheets[rev.Sheet]
-			if !known {
-				statement = "-- statement of " + rev.Sheet + " (a sheet the server does not hold)\n"
-			}
+		rev := client.Revision{Name: parent + "/revisions/" + strconv.Itoa(db.lastID), Release: in.Release, File: in.File,
+			Version: in.Version, Sheet: in.Sheet, TaskRun: in.TaskRun, Type: in.Type, CreateTime: formatTime(s.now())}
+		if statement, known := s.st.sheets[rev.Sheet]; known {
 			rev.Statement = statement
+		} else if rev.Sheet != "" {
+			rev.Statement = "-- statement of " + rev.Sheet + " (a sheet the server does not hold)\n"
 		}
 		fillStatementFields(&rev)
 		db.revisions = append(db.revisions, rev)
@@ -188,27 +147,22 @@ func (s *Server) batchCreateRevisions(req *request) (any, *apiError) {
 	return resp, nil
 }
 
-// listPolicies answers GET /v1/{parent}/policies, of a database, an
-// environment, a project or the workspace, with the policyType and
-// showDeleted filters.
+// listPolicies answers GET /v1/{parent}/policies of a database, an
+// environment, a project or the workspace, filtered.
 func (s *Server) listPolicies(req *request) (any, *apiError) {
 	policyType, _, apiErr := singleParam(req.query, "policyType", "policy_type")
 	if apiErr != nil {
 		return nil, apiErr
 	}
 	filter := client.PolicyType(policyType)
-	if filter == client.PolicyTypeUnspecified {
-		filter = ""
-	}
-	if filter != "" && !filter.Known() {
+	all := filter == "" || filter == client.PolicyTypeUnspecified
+	if !all && !filter.Known() {
 		return nil, invalidArgument("invalid policyType %q: want one of %s", policyType, strings.Join(enumNames(client.PolicyTypes()), ", "))
 	}
 	showDeleted, apiErr := boolParam(req.query, "showDeleted", "show_deleted")
 	if apiErr != nil {
 		return nil, apiErr
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	policies := s.st.policies
 	if len(req.ids) == 2 {
 		db, apiErr := s.database(req.ids[0], req.ids[1])
@@ -219,25 +173,17 @@ func (s *Server) listPolicies(req *request) (any, *apiError) {
 	}
 	var resp client.ListPoliciesResponse
 	for _, p := range policies {
-		if len(req.ids) != 2 && !strings.HasPrefix(p.Name, req.path+"/") {
-			continue
-		}
-		if (filter == "" || p.Type == filter) && (showDeleted || !p.Deleted) {
+		ofParent := len(req.ids) == 2 || strings.HasPrefix(p.Name, req.path+"/")
+		if ofParent && (all || p.Type == filter) && (showDeleted || !p.Deleted) {
 			resp.Policies = append(resp.Policies, p.Policy)
 		}
 	}
 	return resp, nil
 }
 
-// diffSchema answers POST .../changelogs/{c}:diffSchema and POST
-// .../databases/{d}:diffSchema: the statements migrating the changelog's
-// schema, or the database's current one, to the given schema or to another
-// changelog's schema.
-func (s *Server) diffSchema(req *request) (any, *apiError) {
-	var body client.DiffSchemaRequest
-	if err := decodeStrict(req.body, &body); err != nil {
-		return nil, invalidArgument("invalid request body: %v", err)
-	}
+// diffSchema answers POST .../changelogs/{c}:diffSchema and .../databases/{d}:diffSchema:
+// migrating the changelog's, or the database's, schema to another.
+func (s *Server) diffSchema(req *request, body *client.DiffSchemaRequest) (any, *apiError) {
 	self := req.path
 	switch {
 	case body.Name == "" && len(req.ids) == 3:
@@ -247,37 +193,32 @@ func (s *Server) diffSchema(req *request) (any, *apiError) {
 	case (body.Schema == "") == (body.Changelog == ""):
 		return nil, invalidArgument("give exactly one of schema (a target schema) and changelog (another changelog's name)")
 	}
-	var target struct{ instance, database, changelog string }
+	var target []string
 	if body.Changelog != "" {
-		parts := strings.Split(body.Changelog, "/")
-		if len(parts) != 6 || parts[0] != "instances" || parts[2] != "databases" || parts[4] != "changelogs" ||
-			!validID(parts[1]) || !validID(parts[3]) || !validID(parts[5]) {
+		target = strings.Split(body.Changelog, "/")
+		if len(target) != 6 || target[0] != "instances" || target[2] != "databases" || target[4] != "changelogs" ||
+			!validID(target[1]) || !validID(target[3]) || !validID(target[5]) {
 			return nil, invalidArgument("changelog %q is not of the form instances/{instance}/databases/{database}/changelogs/{changelog}", body.Changelog)
 		}
-		target.instance, target.database, target.changelog = parts[1], parts[3], parts[5]
 	}
-	s.mu.Lock()
-	var from string
 	db, apiErr := s.database(req.ids[0], req.ids[1])
-	switch {
-	case apiErr == nil && len(req.ids) == 3:
+	if apiErr != nil {
+		return nil, apiErr
+	}
+	from, to := db.currentSchema(), body.Schema
+	if len(req.ids) == 3 {
 		from, apiErr = s.changelog(req.ids[0], req.ids[1], req.ids[2])
-	case apiErr == nil:
-		from = db.currentSchema()
 	}
-	to := body.Schema
-	if apiErr == nil && body.Changelog != "" {
-		to, apiErr = s.changelog(target.instance, target.database, target.changelog)
+	if apiErr == nil && target != nil {
+		to, apiErr = s.changelog(target[1], target[3], target[5])
 	}
-	s.mu.Unlock()
 	if apiErr != nil {
 		return nil, apiErr
 	}
 	return client.DiffSchemaResponse{Diff: sqlDiff(from, to)}, nil
 }
 
-// currentSchema is the database's schema now: the one its latest changelog,
-// the highest numbered, recorded.
+// currentSchema is the schema of the database's highest numbered changelog.
 func (db *database) currentSchema() string {
 	schema, latest := "", -1
 	for id, s := range db.changelogs {
@@ -314,8 +255,7 @@ func (s *Server) changelog(instance, db, id string) (string, *apiError) {
 	return schema, nil
 }
 
-// singleParam returns the one value of a query parameter known under any of
-// names; a parameter given twice is refused.
+// singleParam returns the one value of a query parameter of any of names.
 func singleParam(q url.Values, names ...string) (string, bool, *apiError) {
 	var values []string
 	for _, n := range names {

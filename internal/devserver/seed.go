@@ -13,29 +13,16 @@ import (
 	"github.com/dbgov/dbgov/client"
 )
 
-// seedDoc is the JSON document that fills a server's state; the package doc
-// describes it.
+// seedDoc is the JSON document that fills a server's state.
 type seedDoc struct {
-	Tokens            []seedToken               `json:"tokens,omitempty"`
-	ServiceAccounts   []seedServiceAccount      `json:"serviceAccounts,omitempty"`
+	Tokens            []TokenInfo               `json:"tokens,omitempty"`
+	ServiceAccounts   []ServiceAccountInfo      `json:"serviceAccounts,omitempty"`
 	Instances         []seedInstance            `json:"instances,omitempty"`
 	Policies          []seedPolicy              `json:"policies,omitempty"`
 	Sheets            []seedSheet               `json:"sheets,omitempty"`
 	ReviewConfigs     []client.ReviewConfig     `json:"reviewConfigs,omitempty"`
 	Users             []client.User             `json:"users,omitempty"`
 	IdentityProviders []client.IdentityProvider `json:"identityProviders,omitempty"`
-}
-
-type seedToken struct {
-	Token       string   `json:"token"`
-	User        string   `json:"user"`
-	Permissions []string `json:"permissions,omitempty"`
-}
-
-type seedServiceAccount struct {
-	Email       string   `json:"email"`
-	Key         string   `json:"key"`
-	Permissions []string `json:"permissions,omitempty"`
 }
 
 type seedInstance struct {
@@ -70,7 +57,7 @@ type seedSheet struct {
 // state is everything the server holds; the Server's mutex guards it.
 type state struct {
 	tokens          map[string]*grant
-	serviceAccounts map[string]seedServiceAccount
+	serviceAccounts map[string]ServiceAccountInfo
 	instances       map[string]map[string]*database
 	sheets          map[string]string
 	reviewConfigs   map[string]*client.ReviewConfig
@@ -86,6 +73,8 @@ type grant struct {
 	expires     time.Time // zero: never
 }
 
+func (g *grant) expired(now time.Time) bool { return !g.expires.IsZero() && !now.Before(g.expires) }
+
 type database struct {
 	catalog    *client.DatabaseCatalog
 	changelogs map[string]string
@@ -94,7 +83,7 @@ type database struct {
 	policies   []seedPolicy
 }
 
-// loadSeed decodes a seed strictly and checks it, naming the first problem.
+// loadSeed reads a seed and decodes it strictly, naming the first problem.
 func loadSeed(r io.Reader) (*seedDoc, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
@@ -107,12 +96,11 @@ func loadSeed(r io.Reader) (*seedDoc, error) {
 	return &doc, nil
 }
 
-// newState builds the server's state from a seed, checking what a seed must
-// hold: unique ids, names in the forms the API uses, known permissions.
+// newState builds the server's state from a seed, checking its ids, names and permissions.
 func newState(doc *seedDoc) (*state, error) {
 	st := &state{
 		tokens:          map[string]*grant{},
-		serviceAccounts: map[string]seedServiceAccount{},
+		serviceAccounts: map[string]ServiceAccountInfo{},
 		instances:       map[string]map[string]*database{},
 		sheets:          map[string]string{},
 		reviewConfigs:   map[string]*client.ReviewConfig{},
@@ -120,63 +108,57 @@ func newState(doc *seedDoc) (*state, error) {
 		idps:            doc.IdentityProviders,
 	}
 	for i, t := range doc.Tokens {
-		where := fmt.Sprintf("tokens[%d]", i)
-		switch {
+		switch err := checkPermissions(t.Permissions); {
 		case t.Token == "":
-			return nil, fmt.Errorf("%s: token is empty", where)
+			return nil, fmt.Errorf("tokens[%d]: token is empty", i)
 		case st.tokens[t.Token] != nil:
-			return nil, fmt.Errorf("%s: token %q given twice", where, t.Token)
+			return nil, fmt.Errorf("tokens[%d]: token %q given twice", i, t.Token)
 		case t.User == "":
-			return nil, fmt.Errorf("%s: user is empty", where)
-		}
-		if err := checkPermissions(t.Permissions); err != nil {
-			return nil, fmt.Errorf("%s: %w", where, err)
+			return nil, fmt.Errorf("tokens[%d]: user is empty", i)
+		case err != nil:
+			return nil, fmt.Errorf("tokens[%d]: %w", i, err)
 		}
 		st.tokens[t.Token] = &grant{user: t.User, permissions: t.Permissions}
 	}
 	for i, a := range doc.ServiceAccounts {
-		where := fmt.Sprintf("serviceAccounts[%d]", i)
-		if _, dup := st.serviceAccounts[a.Email]; dup {
-			return nil, fmt.Errorf("%s: email %q given twice", where, a.Email)
-		}
-		if a.Email == "" || a.Key == "" {
-			return nil, fmt.Errorf("%s: email and key are required", where)
-		}
-		if err := checkPermissions(a.Permissions); err != nil {
-			return nil, fmt.Errorf("%s: %w", where, err)
+		_, dup := st.serviceAccounts[a.Email]
+		switch err := checkPermissions(a.Permissions); {
+		case dup:
+			return nil, fmt.Errorf("serviceAccounts[%d]: email %q given twice", i, a.Email)
+		case a.Email == "" || a.Key == "":
+			return nil, fmt.Errorf("serviceAccounts[%d]: email and key are required", i)
+		case err != nil:
+			return nil, fmt.Errorf("serviceAccounts[%d]: %w", i, err)
 		}
 		st.serviceAccounts[a.Email] = a
 	}
 	for i, sh := range doc.Sheets {
-		where := fmt.Sprintf("sheets[%d]", i)
 		if !validSheetName(sh.Name) {
-			return nil, fmt.Errorf("%s: name %q is not of the form projects/{project}/sheets/{sheet}", where, sh.Name)
+			return nil, fmt.Errorf("sheets[%d]: name %q is not of the form projects/{project}/sheets/{sheet}", i, sh.Name)
 		}
 		if _, dup := st.sheets[sh.Name]; dup {
-			return nil, fmt.Errorf("%s: sheet %q given twice", where, sh.Name)
+			return nil, fmt.Errorf("sheets[%d]: sheet %q given twice", i, sh.Name)
 		}
 		st.sheets[sh.Name] = sh.Statement
 	}
 	for i, inst := range doc.Instances {
-		where := fmt.Sprintf("instances[%d]", i)
-		if !validID(inst.ID) {
-			return nil, fmt.Errorf("%s: id %q is empty or holds a slash", where, inst.ID)
+		switch {
+		case !validID(inst.ID):
+			return nil, fmt.Errorf("instances[%d]: id %q is empty or holds a slash", i, inst.ID)
+		case st.instances[inst.ID] != nil:
+			return nil, fmt.Errorf("instances[%d]: instance %q given twice", i, inst.ID)
 		}
-		if st.instances[inst.ID] != nil {
-			return nil, fmt.Errorf("%s: instance %q given twice", where, inst.ID)
-		}
-		dbs := map[string]*database{}
+		st.instances[inst.ID] = map[string]*database{}
 		for j, sd := range inst.Databases {
 			db, err := st.newDatabase(inst.ID, sd)
+			if err == nil && st.instances[inst.ID][sd.ID] != nil {
+				err = fmt.Errorf("database %q given twice", sd.ID)
+			}
 			if err != nil {
-				return nil, fmt.Errorf("%s.databases[%d]: %w", where, j, err)
+				return nil, fmt.Errorf("instances[%d].databases[%d]: %w", i, j, err)
 			}
-			if dbs[sd.ID] != nil {
-				return nil, fmt.Errorf("%s.databases[%d]: database %q given twice", where, j, sd.ID)
-			}
-			dbs[sd.ID] = db
+			st.instances[inst.ID][sd.ID] = db
 		}
-		st.instances[inst.ID] = dbs
 	}
 	for i, p := range doc.Policies {
 		parts := strings.Split(p.Name, "/")
@@ -221,14 +203,11 @@ func (st *state) newDatabase(instance string, sd seedDatabase) (*database, error
 	}
 	dbName := databaseName(instance, sd.ID)
 	db := &database{changelogs: map[string]string{}, catalog: sd.Catalog}
-	if db.catalog != nil {
-		switch db.catalog.Name {
-		case "":
-			db.catalog.Name = dbName + "/catalog"
-		case dbName + "/catalog":
-		default:
-			return nil, fmt.Errorf("catalog name %q is not %q", db.catalog.Name, dbName+"/catalog")
+	if c := db.catalog; c != nil {
+		if c.Name != "" && c.Name != dbName+"/catalog" {
+			return nil, fmt.Errorf("catalog name %q is not %q", c.Name, dbName+"/catalog")
 		}
+		c.Name = dbName + "/catalog"
 	}
 	for i, cl := range sd.Changelogs {
 		if !validID(cl.ID) {
@@ -245,10 +224,10 @@ func (st *state) newDatabase(instance string, sd seedDatabase) (*database, error
 		if !ok || err != nil || n <= 0 {
 			return nil, fmt.Errorf("revisions[%d]: name %q is not of the form %s/revisions/{positive number}", i, rev.Name, dbName)
 		}
-		if rev.Version == "" {
+		switch {
+		case rev.Version == "":
 			return nil, fmt.Errorf("revisions[%d]: version is empty", i)
-		}
-		if db.hasRevision(rev.Type, rev.Version) {
+		case db.hasRevision(rev.Type, rev.Version):
 			return nil, fmt.Errorf("revisions[%d]: a %s revision of version %q is given twice", i, rev.Type, rev.Version)
 		}
 		if rev.Statement == "" && rev.Sheet != "" {
@@ -258,7 +237,6 @@ func (st *state) newDatabase(instance string, sd seedDatabase) (*database, error
 		db.revisions = append(db.revisions, rev)
 		db.lastID = max(db.lastID, n)
 	}
-	seen := map[string]bool{}
 	for i, p := range sd.Policies {
 		if p.Type == "" || p.Type == client.PolicyTypeUnspecified {
 			return nil, fmt.Errorf("policies[%d]: type is required", i)
@@ -266,19 +244,16 @@ func (st *state) newDatabase(instance string, sd seedDatabase) (*database, error
 		if p.Name == "" {
 			p.Name = dbName + "/policies/" + strings.ToLower(string(p.Type))
 		}
-		if seen[p.Name] {
+		if slices.ContainsFunc(db.policies, func(q seedPolicy) bool { return q.Name == p.Name }) {
 			return nil, fmt.Errorf("policies[%d]: policy %q given twice", i, p.Name)
 		}
-		seen[p.Name] = true
 		db.policies = append(db.policies, p)
 	}
 	return db, nil
 }
 
 func (db *database) hasRevision(t client.RevisionType, version string) bool {
-	return slices.ContainsFunc(db.revisions, func(r client.Revision) bool {
-		return r.Type == t && r.Version == version
-	})
+	return slices.ContainsFunc(db.revisions, func(r client.Revision) bool { return r.Type == t && r.Version == version })
 }
 
 // fillStatementFields derives the size and digest of a revision's statement.
@@ -295,8 +270,7 @@ func fillStatementFields(rev *client.Revision) {
 	}
 }
 
-// completeUser fills a user's name from its email or the other way round,
-// and refuses a user whose two disagree.
+// completeUser fills a user's name from its email or the other way round.
 func completeUser(u *client.User) error {
 	id, hasPrefix := strings.CutPrefix(u.Name, "users/")
 	switch {

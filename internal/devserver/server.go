@@ -33,16 +33,11 @@ func Permissions() []string {
 		PermissionUsersGet, PermissionUsersUndelete, PermissionPoliciesList, PermissionDatabasesGet}
 }
 
-// Limits of the HTTP server run by Serve.
+// Limits of the server.
 const (
-	// MaxHeaderBytes bounds the request line and headers: a users:batchGet of
-	// 50,000 names puts about 2 MB in the query.
-	MaxHeaderBytes = 16 << 20
-	// MaxBodyBytes bounds a request body.
-	MaxBodyBytes = 256 << 20
-	// TokenLifetime is how long a token issued by POST /v1/auth/login is
-	// valid when Options.TokenLifetime is 0.
-	TokenLifetime = time.Hour
+	MaxHeaderBytes = 16 << 20  // request line and headers, under Serve: a batchGet of 50,000 users is 2 MB
+	MaxBodyBytes   = 256 << 20 // a request body
+	TokenLifetime  = time.Hour // of a login's token when Options.TokenLifetime is 0
 )
 
 //go:embed demo_seed.json
@@ -54,18 +49,11 @@ func DemoSeed() []byte { return bytes.Clone(demoSeed) }
 
 // Options configures a Server.
 type Options struct {
-	// Seed, when not nil, is a JSON seed (see the package doc) that replaces
-	// the demo data.
-	Seed io.Reader
-	// Log receives one line per request: method, path, status and duration.
-	// Nil keeps the server silent.
-	Log io.Writer
-	// Now is the clock for creation times and token expiry; nil is time.Now.
-	Now func() time.Time
-	// Latency delays every answer, as a distant service would.
-	Latency time.Duration
-	// TokenLifetime is how long a login's token is valid; 0 means an hour.
-	TokenLifetime time.Duration
+	Seed          io.Reader        // a JSON seed replacing the demo data, when not nil
+	Log           io.Writer        // one line per request (method, path, status, duration), when not nil
+	Now           func() time.Time // the clock of creation times and token expiry; nil is time.Now
+	Latency       time.Duration    // delays every answer, as a distant service would
+	TokenLifetime time.Duration    // of a login's token; 0 is TokenLifetime
 }
 
 // Server is an in-memory reference implementation of the /v1 API.
@@ -83,31 +71,25 @@ type Server struct {
 	st *state
 }
 
-// TokenInfo describes a token of the seed: what a user of the server may
-// pass as `Authorization: Bearer <Token>`.
+// TokenInfo is a token of the seed, to send as `Authorization: Bearer <Token>`.
 type TokenInfo struct {
-	Token       string   // the bearer token
-	User        string   // the user it stands for, users/{email}
-	Permissions []string // what it may do
+	Token       string   `json:"token"`
+	User        string   `json:"user"` // users/{email}
+	Permissions []string `json:"permissions,omitempty"`
 }
 
-// ServiceAccountInfo describes a service account of the seed, which may log
-// in with POST /v1/auth/login to get a token valid for Options.TokenLifetime.
+// ServiceAccountInfo is a service account of the seed, which may log in with
+// POST /v1/auth/login (Key as password) for a token of Options.TokenLifetime.
 type ServiceAccountInfo struct {
-	Email       string   // the login email
-	Key         string   // the service key, sent as password
-	Permissions []string // what its tokens may do
+	Email       string   `json:"email"`
+	Key         string   `json:"key"`
+	Permissions []string `json:"permissions,omitempty"` // of its tokens
 }
 
-// New builds a server holding the demo data, or the seed of opts when given.
-// A seed that is not valid JSON, holds an unknown field or breaks a rule of
-// the format is refused with an error naming the problem.
+// New builds a server holding the demo data, or the seed of opts when given;
+// a seed that breaks the format is refused with an error naming the problem.
 func New(opts Options) (*Server, error) {
-	seed := opts.Seed
-	if seed == nil {
-		seed = bytes.NewReader(demoSeed)
-	}
-	doc, err := loadSeed(seed)
+	doc, err := loadSeed(cmp.Or[io.Reader](opts.Seed, bytes.NewReader(demoSeed)))
 	if err != nil {
 		return nil, err
 	}
@@ -115,52 +97,38 @@ func New(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("check seed: %w", err)
 	}
-	s := &Server{now: opts.Now, lifetime: cmp.Or(opts.TokenLifetime, TokenLifetime), log: opts.Log, st: st, routes: routes()}
+	s := &Server{now: opts.Now, lifetime: cmp.Or(opts.TokenLifetime, TokenLifetime), log: opts.Log, st: st, routes: routes(),
+		tokens: doc.Tokens, accounts: doc.ServiceAccounts}
 	if s.now == nil {
 		s.now = time.Now
 	}
-	for _, t := range doc.Tokens {
-		s.tokens = append(s.tokens, TokenInfo{Token: t.Token, User: t.User, Permissions: slices.Clone(t.Permissions)})
-	}
-	for _, a := range doc.ServiceAccounts {
-		s.accounts = append(s.accounts, ServiceAccountInfo{Email: a.Email, Key: a.Key, Permissions: slices.Clone(a.Permissions)})
-	}
-	s.handler = s.logRequests(s.recoverPanics(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	s.handler = s.recoverPanics(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-time.After(opts.Latency):
 			s.serveAPI(w, r)
 		case <-r.Context().Done():
 		}
-	})))
+	}))
 	return s, nil
 }
 
 // Handler returns the HTTP handler of the API, for httptest or any server.
 func (s *Server) Handler() http.Handler { return s.handler }
 
-// Serve answers requests on l until ctx is done, then stops accepting new
-// connections and waits up to five seconds for the requests in flight. It
-// returns nil after such a stop, or the error that ended serving.
+// Serve answers requests on l until ctx is done, then stops accepting
+// connections and waits up to five seconds for the requests in flight.
 func (s *Server) Serve(ctx context.Context, l net.Listener) error {
-	srv := &http.Server{
-		Handler:           s.handler,
-		MaxHeaderBytes:    MaxHeaderBytes,
-		ReadHeaderTimeout: 30 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	srv := &http.Server{Handler: s.handler, MaxHeaderBytes: MaxHeaderBytes, ReadHeaderTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute}
+	defer srv.Close()
 	stopped := make(chan error, 1)
-	go func() {
-		<-ctx.Done()
+	defer context.AfterFunc(ctx, func() {
 		shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		err := srv.Shutdown(shutdownCtx)
-		if err != nil {
-			err = errors.Join(fmt.Errorf("shut down gracefully: %w", err), srv.Close())
+		if err := srv.Shutdown(shutdownCtx); err != nil {
+			stopped <- fmt.Errorf("shut down gracefully: %w", err)
 		}
-		stopped <- err
-	}()
+		close(stopped)
+	})()
 	if err := srv.Serve(l); !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("serve on %s: %w", l.Addr(), err)
 	}
@@ -180,18 +148,18 @@ func (s *Server) AdminToken() string {
 
 // Tokens returns the tokens of the seed and what each may do.
 func (s *Server) Tokens() []TokenInfo {
-	out := make([]TokenInfo, len(s.tokens))
-	for i, t := range s.tokens {
-		out[i] = TokenInfo{Token: t.Token, User: t.User, Permissions: slices.Clone(t.Permissions)}
+	out := slices.Clone(s.tokens)
+	for i := range out {
+		out[i].Permissions = slices.Clone(out[i].Permissions)
 	}
 	return out
 }
 
 // ServiceAccounts returns the service accounts of the seed, which may log in.
 func (s *Server) ServiceAccounts() []ServiceAccountInfo {
-	out := make([]ServiceAccountInfo, len(s.accounts))
-	for i, a := range s.accounts {
-		out[i] = ServiceAccountInfo{Email: a.Email, Key: a.Key, Permissions: slices.Clone(a.Permissions)}
+	out := slices.Clone(s.accounts)
+	for i := range out {
+		out[i].Permissions = slices.Clone(out[i].Permissions)
 	}
 	return out
 }

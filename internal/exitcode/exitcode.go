@@ -187,7 +187,7 @@ func forStatus(status int) int {
 	case status == http.StatusBadRequest, status == http.StatusConflict,
 		status == http.StatusPreconditionFailed, status == http.StatusUnprocessableEntity:
 		return Rejected
-	case status == http.StatusTooManyRequests, status >= 500:
+	case status == http.StatusTooManyRequests, status >= 500 && status <= 599:
 		return Service
 	}
 	return Failure
@@ -195,7 +195,10 @@ func forStatus(status int) int {
 
 // Write reports err on w (stderr) as the contract says, one line of text or,
 // when asJSON, one line of JSON, and returns the exit code.
-func Write(w io.Writer, err error, asJSON bool) int {
+func Write(w io.Writer, err error, asJSON bool) int { return WriteColour(w, err, asJSON, false) }
+
+// WriteColour is Write, with the error line red and the hint dim when colour.
+func WriteColour(w io.Writer, err error, asJSON, colour bool) int {
 	if err == nil {
 		return OK
 	}
@@ -219,9 +222,9 @@ func Write(w io.Writer, err error, asJSON bool) int {
 		// character, line breaks included, is shown escaped.
 		msg = output.EscapeControl(r.Message)
 	}
-	fmt.Fprintf(w, "dbgov: %s\n", msg)
+	fmt.Fprintln(w, output.Paint(colour, output.Red, "dbgov: "+msg))
 	if r.Hint != "" {
-		fmt.Fprintf(w, "hint: %s\n", r.Hint)
+		fmt.Fprintln(w, output.Paint(colour, output.Dim, "hint: "+r.Hint))
 	}
 	var incomplete *IncompleteError
 	if errors.As(err, &incomplete) {

@@ -46,6 +46,8 @@ func TestClassify_followsTheContractTable(t *testing.T) {
 		{"503", apiErr(503, "UNAVAILABLE"), Service},
 		{"501", apiErr(501, "UNIMPLEMENTED"), Service},
 		{"405", apiErr(405, "UNKNOWN"), Failure},
+		{"a status beyond 5xx is no service failure", apiErr(600, "UNKNOWN"), Failure},
+		{"999", apiErr(999, "UNKNOWN"), Failure},
 		{"no answer", &client.TransportError{Message: "connection refused"}, NoAnswer},
 		{"invalid response", &client.InvalidResponseError{HTTPStatus: 200, Err: errors.New("truncated")}, Failure},
 		{"differences", &SilentError{Code: Differences}, Differences},
@@ -210,5 +212,21 @@ func TestClassify_anExpiredTokenSaysToLogInAgain(t *testing.T) {
 				t.Errorf("Classify = exit %d, hint %q; want exit %d and a hint holding %q", r.Code, r.Hint, Auth, tt.want)
 			}
 		})
+	}
+}
+
+func TestWriteColour_errorRedHintDim(t *testing.T) {
+	var b strings.Builder
+	err := &client.APIError{HTTPStatus: 403, CodeName: "PERMISSION_DENIED", Message: "no"}
+	if code := WriteColour(&b, err, false, true); code != Permission {
+		t.Fatalf("code %d, want %d", code, Permission)
+	}
+	if got := b.String(); !strings.HasPrefix(got, "\x1b[31mdbgov: ") || !strings.Contains(got, "\x1b[2mhint: ") {
+		t.Errorf("got %q, want a red error line and a dim hint", got)
+	}
+	b.Reset()
+	WriteColour(&b, err, false, false)
+	if strings.Contains(b.String(), "\x1b") {
+		t.Errorf("colour off printed escapes: %q", b.String())
 	}
 }

@@ -89,6 +89,17 @@ func (r *Registry) Requests() []Request {
 	return append([]Request(nil), r.seen...)
 }
 
+// Only returns the one request received, and stops the test unless exactly
+// one came.
+func (r *Registry) Only() Request {
+	r.t.Helper()
+	reqs := r.Requests()
+	if len(reqs) != 1 {
+		r.t.Fatalf("httpmock: %d requests received, want one", len(reqs))
+	}
+	return reqs[0]
+}
+
 // Verify fails the test for every stub no request matched, and for every
 // stub limited by Times that fewer requests matched than it expects.
 func (r *Registry) Verify() {

@@ -3,6 +3,7 @@ package httpmock
 import (
 	"fmt"
 	"net/http"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -22,6 +23,13 @@ func (r *recordingTB) Errorf(format string, args ...any) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.errors = append(r.errors, fmt.Sprintf(format, args...))
+}
+
+// Fatalf records the failure and stops the calling goroutine, as
+// testing.T's does.
+func (r *recordingTB) Fatalf(format string, args ...any) {
+	r.Errorf(format, args...)
+	runtime.Goexit()
 }
 
 func (r *recordingTB) Errors() []string {
@@ -101,6 +109,37 @@ func TestServe_stubsLimitedByTimesAnswerInTurn(t *testing.T) {
 			reg.Verify()
 			if errs := rec.Errors(); len(errs) != tc.wantErrors {
 				t.Errorf("errors %q, want %d", errs, tc.wantErrors)
+			}
+		})
+	}
+}
+
+func TestOnly_returnsTheOneRequestOrStopsTheTest(t *testing.T) {
+	for _, n := range []int{0, 1, 2} {
+		t.Run(fmt.Sprintf("%d requests", n), func(t *testing.T) {
+			rec := &recordingTB{TB: t}
+			reg := New(rec)
+			reg.Register(http.MethodGet, "/v1/x", http.StatusOK, `{}`)
+			for range n {
+				res, err := http.Get(reg.URL() + "/v1/x?n=1")
+				if err != nil {
+					t.Fatal(err)
+				}
+				_ = res.Body.Close()
+			}
+			var got Request
+			done := make(chan struct{})
+			go func() { // Only's Fatalf stops this goroutine
+				defer close(done)
+				got = reg.Only()
+			}()
+			<-done
+			want := fmt.Sprintf("httpmock: %d requests received, want one", n)
+			if n == 1 {
+				want = ""
+			}
+			if errs := strings.Join(rec.Errors(), "\n"); errs != want || n == 1 && got.RawQuery != "n=1" {
+				t.Errorf("Only reported %q and returned %+v; want %q", errs, got, want)
 			}
 		})
 	}

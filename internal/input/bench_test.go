@@ -42,15 +42,3 @@ func BenchmarkDecode(b *testing.B) {
 		}
 	}
 }
-
-// BenchmarkVerbatim checks the same file can be sent as it is.
-func BenchmarkVerbatim(b *testing.B) {
-	data := benchCatalog()
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, ok := Verbatim(data, (*client.DatabaseCatalog)(nil)); !ok {
-			b.Fatal("not verbatim")
-		}
-	}
-}

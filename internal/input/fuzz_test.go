@@ -1,12 +1,15 @@
-package input
+package input_test
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/dbgov/dbgov/client"
+	"github.com/dbgov/dbgov/internal/input"
 )
 
 // FuzzDecode feeds arbitrary files to the strict decoder: it must refuse or
@@ -17,30 +20,39 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte(`[{"version":"1","type":"VERSIONED"}]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var cat client.DatabaseCatalog
-		if err := Decode("fuzz", data, &cat); err != nil && !errors.Is(err, ErrInvalid) {
+		if err := input.Decode("fuzz", data, &cat); err != nil && !errors.Is(err, input.ErrInvalid) {
 			t.Fatalf("catalog: error %v does not wrap ErrInvalid", err)
 		}
 		var req client.BatchCreateRevisionsRequest
-		if err := Decode("fuzz", data, &req); err != nil && !errors.Is(err, ErrInvalid) {
+		if err := input.Decode("fuzz", data, &req); err != nil && !errors.Is(err, input.ErrInvalid) {
 			t.Fatalf("revisions: error %v does not wrap ErrInvalid", err)
 		}
-		_ = IsList(data)
+		_ = input.IsList(data)
 	})
 }
 
-// FuzzDuplicateKey checks the duplicate finder on valid documents against a
-// decoding that keeps every key: it finds a duplicate exactly when one exists.
+// FuzzDuplicateKey checks the duplicate check on valid documents against a
+// decoding that keeps every key: Decode refuses a key given twice exactly
+// when one is.
 func FuzzDuplicateKey(f *testing.F) {
 	for _, s := range []string{`{"a":1,"a":2}`, `[{"a":{"b":1,"b":2}}]`, `{"a":"\"","b":[1,{"c":null}]}`, `{"\u0061":1,"a":2}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if !json.Valid(data) {
+		if !json.Valid(data) || !input.IsJSON(data) {
 			return
 		}
-		_, _, found := duplicateKey(data)
-		if want := hasDuplicate(json.NewDecoder(bytes.NewReader(data))); found != want {
-			t.Fatalf("duplicateKey found %v, want %v", found, want)
+		var v any
+		err := input.Decode("fuzz", data, &v)
+		if !utf8.Valid(data) {
+			if err == nil {
+				t.Fatal("Decode accepted invalid UTF-8")
+			}
+			return
+		}
+		refused := err != nil && strings.Contains(err.Error(), "is given twice")
+		if want := hasDuplicate(json.NewDecoder(bytes.NewReader(data))); refused != want {
+			t.Fatalf("Decode = %v, want a duplicate found: %v", err, want)
 		}
 	})
 }

@@ -1,12 +1,12 @@
 // Package input reads the files dbgov sends (catalogs, revisions, request
-// bodies) and decodes them strictly: JSON or YAML, an unknown field, a wrong
-// type or an unknown enum value refused with the field's path and, where the
-// parser knows it, its line.
+// bodies) and decodes them strictly, JSON and YAML alike: field names matched
+// exactly, and an unknown field, a key given twice, a wrong type or an
+// unknown enum value refused, naming the field and its line.
 package input
 
 import (
+	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,94 +14,153 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	"go.yaml.in/yaml/v3"
-
-	"github.com/dbgov/dbgov/internal/jsonscan"
 )
 
-// ErrInvalid is wrapped by every error about an input file: the command layer
+// ErrInvalid is matched by every error about an input: the command layer
 // treats it as a usage error, and nothing is sent.
 var ErrInvalid = errors.New("invalid input")
 
-// maxSize bounds what one input file may hold.
-const maxSize = 1 << 30
+// problem is an error about an input, matching ErrInvalid and its cause,
+// such as the context's when a read was stopped.
+type problem struct {
+	msg   string
+	cause error
+}
+
+func (p *problem) Error() string        { return p.msg }
+func (p *problem) Is(target error) bool { return target == ErrInvalid }
+func (p *problem) Unwrap() error        { return p.cause }
+
+func invalidf(format string, args ...any) error { return &problem{msg: fmt.Sprintf(format, args...)} }
+
+func readError(name string, err error) error {
+	return &problem{msg: fmt.Sprintf("read %s: %v", name, plainPathError(err)), cause: err}
+}
+
+// MaxSize bounds one input: a file, or standard input.
+const MaxSize = 256 << 20
+
+// maxLine bounds one line read by Lines.
+const maxLine = 1 << 20
 
 // Read returns the content of path, or of stdin when path is "-". A missing
-// file, a directory, an empty file and a binary file are refused.
+// file, a directory, an empty or binary file, and one larger than MaxSize are
+// refused; reading stops at the first NUL byte or at the cap.
 func Read(path string, stdin io.Reader) ([]byte, error) {
 	name := Name(path)
-	if path == "" {
-		return nil, fmt.Errorf("%w: no file given", ErrInvalid)
-	}
-	var data []byte
-	if path == "-" {
-		if stdin == nil {
-			return nil, fmt.Errorf("%w: %s: nothing to read", ErrInvalid, name)
-		}
-		b, err := io.ReadAll(io.LimitReader(stdin, maxSize+1))
+	r, size := stdin, int64(0)
+	switch {
+	case path == "":
+		return nil, invalidf("no file given")
+	case path == "-" && stdin == nil:
+		return nil, invalidf("%s: nothing to read", name)
+	case path != "-":
+		f, err := os.Open(path)
 		if err != nil {
-			return nil, fmt.Errorf("%w: read %s: %v", ErrInvalid, name, err)
+			return nil, invalidf("%s: %v", name, plainPathError(err))
 		}
-		data = b
-	} else {
-		st, err := os.Stat(path)
+		defer f.Close()
+		st, err := f.Stat()
 		if err != nil {
-			return nil, fmt.Errorf("%w: %s: %v", ErrInvalid, name, plainPathError(err))
+			return nil, invalidf("%s: %v", name, plainPathError(err))
 		}
 		if st.IsDir() {
-			return nil, fmt.Errorf("%w: %s is a directory, not a file", ErrInvalid, name)
+			return nil, invalidf("%s is a directory, not a file", name)
 		}
-		b, err := readFile(path, st.Size())
-		if err != nil {
-			return nil, fmt.Errorf("%w: read %s: %v", ErrInvalid, name, plainPathError(err))
-		}
-		data = b
+		r, size = f, st.Size()
 	}
-	if len(data) > maxSize {
-		return nil, fmt.Errorf("%w: %s is larger than %d bytes", ErrInvalid, name, maxSize)
-	}
-	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, fmt.Errorf("%w: %s is empty", ErrInvalid, name)
-	}
-	if bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data) {
-		return nil, fmt.Errorf("%w: %s is not a text file (it holds NUL bytes or invalid UTF-8)", ErrInvalid, name)
+	data, err := readAll(r, size, MaxSize)
+	switch {
+	case errors.Is(err, errTooLarge):
+		return nil, invalidf("%s is larger than %s", name, sizeText(MaxSize))
+	case errors.Is(err, errBinary):
+		return nil, invalidf("%s is not a text file (it holds NUL bytes or invalid UTF-8)", name)
+	case err != nil:
+		return nil, readError(name, err)
+	case len(bytes.TrimSpace(data)) == 0:
+		return nil, invalidf("%s is empty", name)
+	case !utf8.Valid(data):
+		return nil, invalidf("%s is not a text file (it holds NUL bytes or invalid UTF-8)", name)
 	}
 	return data, nil
 }
 
-// readFile reads the file at path, of about size bytes, into a slice with
-// spare capacity: a request that sends the file as it is may have the
-// answer read into the same memory (client.Request.ReuseBody), and an
-// answer echoing the file is often a little longer. Capacity that is never
-// written to costs no memory.
-func readFile(path string, size int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
+var (
+	errTooLarge = errors.New("too large")
+	errBinary   = errors.New("binary")
+)
+
+// readAll reads r, of about size bytes, into a slice with spare capacity: a
+// request that sends the file as it is may have the answer read into the
+// same memory (client.Request.ReuseBody), and an answer echoing the file is
+// often a little longer. It stops at limit bytes and at a NUL byte. A file
+// of the size it said is read into one slice; a stream into chunks, joined
+// at the end, so that one refused at the cap held no more than the cap.
+func readAll(r io.Reader, size, limit int64) ([]byte, error) {
+	if size > limit {
+		return nil, errTooLarge
 	}
-	defer f.Close()
-	if size < 0 || size > maxSize {
-		size = 0
-	}
-	data := make([]byte, 0, size+size/16+64<<10)
+	var full [][]byte // the chunks read to the brim
+	chunk, total := make([]byte, 0, max(size, 0)+size/16+64<<10), int64(0)
 	for {
-		if len(data) == cap(data) {
-			data = append(data, 0)[:len(data)]
+		n, err := r.Read(chunk[len(chunk):cap(chunk)])
+		if bytes.IndexByte(chunk[len(chunk):len(chunk)+n], 0) >= 0 {
+			return nil, errBinary
 		}
-		n, err := f.Read(data[len(data):cap(data)])
-		data = data[:len(data)+n]
-		if err == io.EOF {
+		chunk = chunk[:len(chunk)+n]
+		if total += int64(n); total > limit {
+			return nil, errTooLarge
+		}
+		switch {
+		case err == io.EOF && full == nil:
+			return chunk, nil
+		case err == io.EOF:
+			data := make([]byte, 0, total+total/16+64<<10)
+			for _, c := range append(full, chunk) {
+				data = append(data, c...)
+			}
 			return data, nil
-		}
-		if err != nil {
+		case err != nil:
 			return nil, err
-		}
-		if len(data) > maxSize {
-			return data, nil // refused by the caller
+		case len(chunk) == cap(chunk):
+			full = append(full, chunk)
+			chunk = make([]byte, 0, min(2*cap(chunk), 16<<20))
 		}
 	}
+}
+
+// sizeText writes a size in MiB, as the caps are given.
+func sizeText(n int64) string { return strconv.FormatInt(n>>20, 10) + " MiB" }
+
+// Lines calls fn with each line of r, counting from 1, without its line
+// ending; name is what messages call r. A line longer than 1 MiB or an input
+// larger than MaxSize is refused.
+func Lines(r io.Reader, name string, fn func(n int, line string) error) error {
+	sc := bufio.NewScanner(io.LimitReader(r, MaxSize+1))
+	sc.Buffer(make([]byte, 0, 4096), maxLine)
+	n, total := 0, 0
+	for sc.Scan() {
+		n++
+		if total += len(sc.Bytes()) + 1; total > MaxSize {
+			return invalidf("%s is larger than %s", name, sizeText(MaxSize))
+		}
+		if err := fn(n, sc.Text()); err != nil {
+			return err
+		}
+	}
+	if errors.Is(sc.Err(), bufio.ErrTooLong) {
+		return invalidf("%s: line %d is longer than %s", name, n+1, sizeText(maxLine))
+	}
+	if err := sc.Err(); err != nil {
+		return readError(name, err)
+	}
+	return nil
 }
 
 // Name is how messages call the file at path.
@@ -132,559 +191,177 @@ func IsList(data []byte) bool {
 	if IsJSON(data) {
 		return bytes.TrimLeft(trimBOM(data), " \t\r\n")[0] == '['
 	}
-	var n yaml.Node
-	if err := yaml.Unmarshal(data, &n); err != nil || len(n.Content) == 0 {
-		return false
-	}
-	return n.Content[0].Kind == yaml.SequenceNode
+	var doc yaml.Node
+	return yaml.Unmarshal(data, &doc) == nil && len(doc.Content) > 0 && doc.Content[0].Kind == yaml.SequenceNode
 }
 
 func trimBOM(data []byte) []byte { return bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) }
 
+// enum is implemented by the client's enum types: Set reads a value in any
+// case and refuses one it does not know.
+type enum interface{ Set(string) error }
+
+// strict returns the options of every decoding: unknown fields refused,
+// enum values read by their Set. Names are matched exactly, and duplicate
+// names and invalid UTF-8 refused, by default. They are made on first use:
+// making them takes a millisecond that start-up need not pay.
+var strict = sync.OnceValue(func() json.Options {
+	return json.JoinOptions(
+		json.RejectUnknownMembers(true),
+		json.WithUnmarshalers(json.UnmarshalFunc(func(b []byte, e enum) error {
+			var s string
+			if err := json.Unmarshal(b, &s); err != nil || s == "" {
+				return err
+			}
+			return e.Set(s)
+		})))
+})
+
 // Decode decodes the JSON or YAML document in data into v, a pointer to a
-// value of the client's types. name is the file's name for messages.
+// value of the client's types. name is the file's name for messages. A
+// document that is null is refused: sending it would erase what it stands
+// for.
 func Decode(name string, data []byte, v any) error {
+	return decode(name, data, v, false)
+}
+
+// ToJSON returns the JSON or YAML document in data as JSON, checked as
+// Decode checks it, keys in their order, fields of any name kept; null
+// for a null document.
+func ToJSON(name string, data []byte) ([]byte, error) {
+	var doc jsontext.Value
+	err := decode(name, data, &doc, true)
+	return doc, err
+}
+
+func decode(name string, data []byte, v any, nullOK bool) error {
 	data = trimBOM(data)
-	if isNull(data) {
-		return fmt.Errorf("%w: %s holds no document (null)", ErrInvalid, name)
-	}
 	if IsJSON(data) {
-		if err := decodeJSON(name, data, v); err != nil {
-			// A YAML file may open with a flow collection ([{version: "1"}]):
-			// when the text is not JSON but is YAML, it is read as YAML.
-			if !unquotedScalar(data) {
-				return err
-			}
-			if err := decodeYAML(name, data, v); err != nil {
-				return err
-			}
+		err := json.Unmarshal(data, v, strict())
+		if !yamlFlow(data, err) {
+			return describe(name, err, jsonLine(data))
 		}
-	} else if err := decodeYAML(name, data, v); err != nil {
+	}
+	js, line, err := fromYAML(name, data)
+	if err == nil && !nullOK && string(js) == "null" {
+		err = invalidf("%s holds no document (null)", name)
+	}
+	if err != nil {
 		return err
 	}
-	if err := checkEnums(reflect.ValueOf(v).Elem()); err != nil {
-		return fmt.Errorf("%w: %s: %v", ErrInvalid, name, err)
-	}
-	return nil
+	return describe(name, json.Unmarshal(js, v, strict()), line)
 }
 
-// duplicateYAMLKey refuses a mapping that gives a key twice.
-func duplicateYAMLKey(n *yaml.Node, path string) error {
-	seen := make(map[string]bool, len(n.Content)/2)
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k := n.Content[i]
-		if seen[k.Value] {
-			return fmt.Errorf("line %d: field %q is given twice in %s", k.Line, k.Value, orDocument(path))
-		}
-		seen[k.Value] = true
-	}
-	return nil
-}
-
-// duplicateKey finds the first object of a valid JSON document that gives a
-// key twice, and returns the key and its offset.
-func duplicateKey(src []byte) (key string, at int, found bool) {
-	_, key, at, found = dupWalk(src, jsonscan.SkipSpace(src, 0))
-	return key, at, found
-}
-
-// dupWalk walks the value at i, returning where it ends or the first
-// duplicate key inside it.
-func dupWalk(src []byte, i int) (end int, key string, at int, found bool) {
-	if i >= len(src) {
-		return i, "", 0, false
-	}
-	switch src[i] {
-	case '{':
-		var seen map[string]bool
-		i = jsonscan.SkipSpace(src, i+1)
-		for i < len(src) && src[i] != '}' {
-			kEnd := jsonscan.StringEnd(src, i)
-			k := string(src[i+1 : kEnd-1])
-			if strings.IndexByte(k, '\\') >= 0 || !utf8.ValidString(k) {
-				// Read the key as encoding/json does: escapes decoded,
-				// invalid UTF-8 replaced.
-				_ = json.Unmarshal(src[i:kEnd], &k)
-			}
-			if seen == nil {
-				seen = make(map[string]bool)
-			}
-			if seen[k] {
-				return i, k, i, true
-			}
-			seen[k] = true
-			i = jsonscan.SkipSpace(src, kEnd)
-			i = jsonscan.SkipSpace(src, i+1) // past ':'
-			if i, key, at, found = dupWalk(src, i); found {
-				return i, key, at, true
-			}
-			i = jsonscan.SkipSpace(src, i)
-			if i < len(src) && src[i] == ',' {
-				i = jsonscan.SkipSpace(src, i+1)
-			}
-		}
-		return i + 1, "", 0, false
-	case '[':
-		i = jsonscan.SkipSpace(src, i+1)
-		for i < len(src) && src[i] != ']' {
-			if i, key, at, found = dupWalk(src, i); found {
-				return i, key, at, true
-			}
-			i = jsonscan.SkipSpace(src, i)
-			if i < len(src) && src[i] == ',' {
-				i = jsonscan.SkipSpace(src, i+1)
-			}
-		}
-		return i + 1, "", 0, false
-	default:
-		return jsonscan.ValueEnd(src, i), "", 0, false
-	}
-}
-
-// isNull reports whether the document in data is null: JSON null, YAML ~ or
-// null, or a YAML stream with no content. Sending such a document would
-// erase what it stands for (a catalog update replaces the whole catalog).
-func isNull(data []byte) bool {
-	if IsJSON(data) {
+// yamlFlow reports whether err, from reading data as JSON, stopped at an
+// unquoted word, as YAML's flow style ({version: "1"}) has; other syntax
+// errors (a trailing comma, data after the document) stay JSON errors.
+func yamlFlow(data []byte, err error) bool {
+	var syn *jsontext.SyntacticError
+	if !errors.As(err, &syn) || syn.ByteOffset < 0 || syn.ByteOffset >= int64(len(data)) {
 		return false
 	}
-	if t := bytes.TrimSpace(data); string(t) == "null" {
-		return true
-	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return false
-	}
-	if len(doc.Content) == 0 {
-		return true
-	}
-	root := doc.Content[0]
-	return root.Kind == yaml.ScalarNode && root.Tag == "!!null"
-}
-
-// unquotedScalar reports whether data fails as JSON at an unquoted word,
-// as YAML's flow style ({version: "1"}) does; other syntax errors (a trailing
-// comma, data after the document) stay JSON errors.
-func unquotedScalar(data []byte) bool {
-	var v any
-	var syn *json.SyntaxError
-	if err := json.Unmarshal(data, &v); !errors.As(err, &syn) || syn.Offset < 1 || syn.Offset > int64(len(data)) {
-		return false
-	}
-	c := data[syn.Offset-1]
+	c := data[syn.ByteOffset]
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
-func decodeYAML(name string, data []byte, v any) error {
-	var doc yaml.Node
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&doc); err != nil && err != io.EOF {
-		return fmt.Errorf("%w: %s: %s", ErrInvalid, name, strings.TrimPrefix(err.Error(), "yaml: "))
+// lineFunc finds the line of the value at a JSON pointer and offset.
+type lineFunc func(p jsontext.Pointer, offset int64) int
+
+func jsonLine(data []byte) lineFunc {
+	return func(_ jsontext.Pointer, offset int64) int {
+		return bytes.Count(data[:min(max(offset, 0), int64(len(data)))], []byte("\n")) + 1
 	}
-	var more yaml.Node
-	if err := dec.Decode(&more); err != io.EOF {
-		return fmt.Errorf("%w: %s holds more than one YAML document (---); give one", ErrInvalid, name)
-	}
-	if len(doc.Content) == 0 {
-		return fmt.Errorf("%w: %s is empty", ErrInvalid, name)
-	}
-	root := doc.Content[0]
-	if hasAlias(root) {
-		return fmt.Errorf("%w: %s: YAML aliases (*name) are not supported in input files", ErrInvalid, name)
-	}
-	if err := check(root, reflect.TypeOf(v).Elem(), ""); err != nil {
-		return fmt.Errorf("%w: %s: %v", ErrInvalid, name, err)
-	}
-	js, err := toJSON(root)
-	if err != nil {
-		return fmt.Errorf("%w: %s: %v", ErrInvalid, name, err)
-	}
-	return decodeJSON(name, js, v)
 }
 
-func decodeJSON(name string, data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	err := dec.Decode(v)
-	if err == nil {
-		if _, terr := dec.Token(); terr != io.EOF {
-			return fmt.Errorf("%w: %s: unexpected data after the document", ErrInvalid, name)
-		}
-		// encoding/json lets the last of two equal keys win: a file that
-		// says "schemas" twice would send only the second, silently.
-		if key, at, ok := duplicateKey(data); ok {
-			return fmt.Errorf("%w: %s: line %d: field %q is given twice", ErrInvalid, name, lineOf(data, int64(at)), key)
-		}
-		return nil
-	}
-	var syn *json.SyntaxError
-	var typ *json.UnmarshalTypeError
+// describe turns a decoding error into a message naming the file, the line
+// (found by line, when not nil) and the field.
+func describe(name string, err error, line lineFunc) error {
+	var syn *jsontext.SyntacticError
+	var sem *json.SemanticError
+	var p jsontext.Pointer
+	var offset int64
+	var msg string
 	switch {
-	case errors.As(err, &syn):
-		return fmt.Errorf("%w: %s: line %d: %s", ErrInvalid, name, lineOf(data, syn.Offset), strings.TrimPrefix(syn.Error(), "json: "))
-	case errors.As(err, &typ):
-		field := "the document"
-		if typ.Field != "" {
-			field = "field " + typ.Field
-		}
-		return fmt.Errorf("%w: %s: line %d: %s: wrong type: got a JSON %s, want %s",
-			ErrInvalid, name, lineOf(data, typ.Offset), field, typ.Value, describe(typ.Type))
-	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		return fmt.Errorf("%w: %s: the document ends too early", ErrInvalid, name)
-	case strings.HasPrefix(err.Error(), "json: unknown field"):
-		// encoding/json does not say where; YAML's parser reads JSON and knows.
-		var doc yaml.Node
-		if yerr := yaml.Unmarshal(data, &doc); yerr == nil && len(doc.Content) > 0 && !hasAlias(doc.Content[0]) {
-			if cerr := check(doc.Content[0], reflect.TypeOf(v).Elem(), ""); cerr != nil {
-				return fmt.Errorf("%w: %s: %v", ErrInvalid, name, cerr)
-			}
-		}
-		return fmt.Errorf("%w: %s: %s", ErrInvalid, name, strings.TrimPrefix(err.Error(), "json: "))
-	default:
-		return fmt.Errorf("%w: %s: %v", ErrInvalid, name, err)
-	}
-}
-
-func lineOf(data []byte, offset int64) int {
-	if offset > int64(len(data)) {
-		offset = int64(len(data))
-	}
-	if offset < 0 {
-		offset = 0
-	}
-	return bytes.Count(data[:offset], []byte("\n")) + 1
-}
-
-// describe names a Go type the way a JSON user thinks of it.
-func describe(t reflect.Type) string {
-	switch t.Kind() {
-	case reflect.String:
-		return "a string"
-	case reflect.Bool:
-		return "true or false"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return "an integer"
-	case reflect.Float32, reflect.Float64:
-		return "a number"
-	case reflect.Slice, reflect.Array:
-		return "a list"
-	case reflect.Map, reflect.Struct:
-		return "an object"
-	case reflect.Pointer:
-		return describe(t.Elem())
-	}
-	return t.String()
-}
-
-// jsonFields maps the JSON names of a struct's fields to their types.
-func jsonFields(t reflect.Type) map[string]reflect.Type {
-	fields := make(map[string]reflect.Type, t.NumField())
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		if !f.IsExported() {
-			continue
-		}
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "-" {
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		fields[name] = f.Type
-	}
-	return fields
-}
-
-func join(path, field string) string {
-	if path == "" {
-		return field
-	}
-	return path + "." + field
-}
-
-// check walks a YAML node against the Go type it will decode into, refusing
-// unknown fields and wrong types with the field's path and line.
-func check(n *yaml.Node, t reflect.Type, path string) error {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	where := func() string {
-		if path == "" {
-			return fmt.Sprintf("line %d: the document", n.Line)
-		}
-		return fmt.Sprintf("line %d: field %s", n.Line, path)
-	}
-	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+	case err == nil:
 		return nil
-	}
-	switch t.Kind() {
-	case reflect.Struct:
-		if n.Kind != yaml.MappingNode {
-			return fmt.Errorf("%s: wrong type: want %s", where(), describe(t))
+	case errors.As(err, &syn):
+		p, offset = syn.JSONPointer, syn.ByteOffset
+		switch {
+		case errors.Is(syn.Err, io.ErrUnexpectedEOF):
+			return invalidf("%s: invalid JSON: the document ends too early", name)
+		case strings.Contains(syn.Err.Error(), "after top-level value"):
+			return invalidf("%s: unexpected data after the document", name)
+		case errors.Is(syn.Err, jsontext.ErrDuplicateName):
+			msg = fmt.Sprintf("field %q is given twice in %s", p.LastToken(), fieldPath(p.Parent()))
+		default:
+			msg = "invalid JSON: " + syn.Err.Error()
 		}
-		fields := jsonFields(t)
-		if err := duplicateYAMLKey(n, path); err != nil {
-			return err
+	case errors.As(err, &sem):
+		p, offset = sem.JSONPointer, sem.ByteOffset
+		field := "field " + fieldPath(p)
+		if p == "" {
+			field = "the document"
 		}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, val := n.Content[i], n.Content[i+1]
-			ft, ok := fields[k.Value]
-			if !ok {
-				return fmt.Errorf("line %d: unknown field %q in %s", k.Line, k.Value, orDocument(path))
+		switch {
+		case errors.Is(sem.Err, json.ErrUnknownName):
+			msg = fmt.Sprintf("unknown field %q in %s", p.LastToken(), fieldPath(p.Parent()))
+		case sem.Err != nil:
+			msg = field + ": " + sem.Err.Error()
+		default:
+			want := typeName(sem.GoType)
+			if want == "a string" && strings.ContainsRune("0tf", rune(sem.JSONKind)) {
+				want += " (quote the value to make it a string)"
 			}
-			if err := check(val, ft, join(path, k.Value)); err != nil {
-				return err
-			}
+			msg = fmt.Sprintf("%s: wrong type: got %s, want %s", field, kindNames[sem.JSONKind], want)
 		}
-	case reflect.Map:
-		if n.Kind != yaml.MappingNode {
-			return fmt.Errorf("%s: wrong type: want %s", where(), describe(t))
-		}
-		if err := duplicateYAMLKey(n, path); err != nil {
-			return err
-		}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, val := n.Content[i], n.Content[i+1]
-			if err := check(val, t.Elem(), join(path, k.Value)); err != nil {
-				return err
-			}
-		}
-	case reflect.Slice, reflect.Array:
-		if n.Kind != yaml.SequenceNode {
-			return fmt.Errorf("%s: wrong type: want %s", where(), describe(t))
-		}
-		for i, c := range n.Content {
-			if err := check(c, t.Elem(), path+"["+strconv.Itoa(i)+"]"); err != nil {
-				return err
-			}
-		}
-	case reflect.String:
-		if n.Kind != yaml.ScalarNode || n.Tag != "!!str" {
-			hint := ""
-			if n.Kind == yaml.ScalarNode {
-				hint = " (quote the value to make it a string)"
-			}
-			return fmt.Errorf("%s: wrong type: want a string%s", where(), hint)
-		}
-	case reflect.Bool:
-		if n.Kind != yaml.ScalarNode || n.Tag != "!!bool" {
-			return fmt.Errorf("%s: wrong type: want true or false", where())
-		}
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		if n.Kind != yaml.ScalarNode || n.Tag != "!!int" {
-			return fmt.Errorf("%s: wrong type: want an integer", where())
-		}
-	case reflect.Float32, reflect.Float64:
-		if n.Kind != yaml.ScalarNode || (n.Tag != "!!int" && n.Tag != "!!float") {
-			return fmt.Errorf("%s: wrong type: want a number", where())
-		}
-	}
-	return nil
-}
-
-func orDocument(path string) string {
-	if path == "" {
-		return "the document"
-	}
-	return path
-}
-
-// ToJSON converts the JSON or YAML document in data to JSON, keeping the
-// order of keys. JSON is returned as it is, once checked.
-func ToJSON(name string, data []byte) ([]byte, error) {
-	data = trimBOM(data)
-	if IsJSON(data) && json.Valid(data) {
-		return data, nil
-	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, fmt.Errorf("%w: %s: %s", ErrInvalid, name, strings.TrimPrefix(err.Error(), "yaml: "))
-	}
-	if len(doc.Content) == 0 {
-		return []byte("null"), nil
-	}
-	if hasAlias(doc.Content[0]) {
-		return nil, fmt.Errorf("%w: %s: YAML aliases (*name) are not supported", ErrInvalid, name)
-	}
-	js, err := toJSON(doc.Content[0])
-	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrInvalid, name, err)
-	}
-	return js, nil
-}
-
-// toJSON turns a checked YAML node into JSON with the same values.
-func toJSON(n *yaml.Node) ([]byte, error) {
-	var buf bytes.Buffer
-	if err := writeJSON(&buf, n, 0); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
-
-func writeJSON(buf *bytes.Buffer, n *yaml.Node, depth int) error {
-	if depth > 1000 {
-		return errors.New("the document nests too deeply")
-	}
-	switch n.Kind {
-	case yaml.MappingNode:
-		buf.WriteByte('{')
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if i > 0 {
-				buf.WriteByte(',')
-			}
-			k, _ := json.Marshal(n.Content[i].Value)
-			buf.Write(k)
-			buf.WriteByte(':')
-			if err := writeJSON(buf, n.Content[i+1], depth+1); err != nil {
-				return err
-			}
-		}
-		buf.WriteByte('}')
-	case yaml.SequenceNode:
-		buf.WriteByte('[')
-		for i, c := range n.Content {
-			if i > 0 {
-				buf.WriteByte(',')
-			}
-			if err := writeJSON(buf, c, depth+1); err != nil {
-				return err
-			}
-		}
-		buf.WriteByte(']')
-	case yaml.ScalarNode:
-		var v any
-		if err := n.Decode(&v); err != nil {
-			return fmt.Errorf("line %d: %v", n.Line, err)
-		}
-		b, err := json.Marshal(v)
-		if err != nil {
-			return fmt.Errorf("line %d: %v", n.Line, err)
-		}
-		buf.Write(b)
 	default:
-		return fmt.Errorf("line %d: unexpected YAML node", n.Line)
+		return invalidf("%s: %v", name, err)
 	}
-	return nil
+	if line != nil && line(p, offset) > 0 {
+		return invalidf("%s: line %d: %s", name, line(p, offset), msg)
+	}
+	return invalidf("%s: %s", name, msg)
 }
 
-// hasAlias reports whether the tree holds an alias; aliases are refused so
-// that a small file cannot expand into an enormous document.
-func hasAlias(n *yaml.Node) bool {
-	if n.Kind == yaml.AliasNode {
-		return true
-	}
-	for _, c := range n.Content {
-		if hasAlias(c) {
-			return true
-		}
-	}
-	return false
-}
-
-// knower is an enum type that can tell its known values.
-type knower interface{ Known() bool }
-
-var knowerType = reflect.TypeFor[knower]()
-
-// enumError is an unknown enum value; its path is built on the way back up,
-// so that a walk over a large valid document builds no strings.
-type enumError struct {
-	path  []string // innermost first
-	value string
-}
-
-func (e *enumError) Error() string {
+// fieldPath writes a JSON pointer as schemas[0].tables; "" is the document.
+func fieldPath(p jsontext.Pointer) string {
 	var b strings.Builder
-	for i := len(e.path) - 1; i >= 0; i-- {
-		if i < len(e.path)-1 && !strings.HasPrefix(e.path[i], "[") {
+	for tok := range p.Tokens() {
+		if _, err := strconv.ParseUint(tok, 10, 31); err == nil {
+			b.WriteString("[" + tok + "]")
+			continue
+		}
+		if b.Len() > 0 {
 			b.WriteByte('.')
 		}
-		b.WriteString(e.path[i])
+		b.WriteString(tok)
 	}
-	return fmt.Sprintf("field %s: unknown value %q", b.String(), e.value)
+	if b.Len() == 0 {
+		return "the document"
+	}
+	return b.String()
 }
 
-// checkEnums refuses enum values this version does not know, naming the field.
-func checkEnums(v reflect.Value) error {
-	if err := walkEnums(v, map[reflect.Type]bool{}); err != nil {
-		return err
-	}
-	return nil
-}
+// kindNames name the kinds of JSON value the way a user thinks of them.
+var kindNames = map[jsontext.Kind]string{'"': "a string", '0': "a number", 't': "true or false", 'f': "true or false",
+	'n': "null", '[': "a list", '{': "an object"}
 
-// hasEnums reports whether values of t can hold an enum, caching the answer.
-func hasEnums(t reflect.Type, seen map[reflect.Type]bool) bool {
-	if known, ok := seen[t]; ok {
-		return known
+// typeName names a Go type the way a JSON user thinks of it.
+func typeName(t reflect.Type) string {
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
 	}
-	// While t is being decided, a recursive reference to it counts as
-	// holding an enum: the walk may then visit more than it needs to, but
-	// it never skips a type whose enums sit behind the recursion.
-	seen[t] = true
-	found := false
-	switch t.Kind() {
-	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
-		found = hasEnums(t.Elem(), seen)
-	case reflect.Struct:
-		for i := 0; i < t.NumField() && !found; i++ {
-			found = t.Field(i).IsExported() && hasEnums(t.Field(i).Type, seen)
-		}
-	case reflect.String:
-		found = t.Implements(knowerType)
+	switch {
+	case t == nil:
+		return "another value"
+	case t.Kind() == reflect.String:
+		return "a string"
+	case t.Kind() == reflect.Bool:
+		return "true or false"
+	case t.Kind() >= reflect.Int && t.Kind() <= reflect.Float64:
+		return "a number"
+	case t.Kind() == reflect.Slice || t.Kind() == reflect.Array:
+		return "a list"
 	}
-	seen[t] = found
-	return found
-}
-
-func walkEnums(v reflect.Value, seen map[reflect.Type]bool) *enumError {
-	if !hasEnums(v.Type(), seen) {
-		return nil
-	}
-	switch v.Kind() {
-	case reflect.Pointer:
-		if v.IsNil() {
-			return nil
-		}
-		return walkEnums(v.Elem(), seen)
-	case reflect.Struct:
-		t := v.Type()
-		for i := 0; i < t.NumField(); i++ {
-			f := t.Field(i)
-			if !f.IsExported() {
-				continue
-			}
-			if err := walkEnums(v.Field(i), seen); err != nil {
-				name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-				if name == "" {
-					name = f.Name
-				}
-				err.path = append(err.path, name)
-				return err
-			}
-		}
-	case reflect.Slice, reflect.Array:
-		for i := 0; i < v.Len(); i++ {
-			if err := walkEnums(v.Index(i), seen); err != nil {
-				err.path = append(err.path, "["+strconv.Itoa(i)+"]")
-				return err
-			}
-		}
-	case reflect.Map:
-		iter := v.MapRange()
-		for iter.Next() {
-			if err := walkEnums(iter.Value(), seen); err != nil {
-				err.path = append(err.path, fmt.Sprint(iter.Key().Interface()))
-				return err
-			}
-		}
-	case reflect.String:
-		if v.Len() > 0 && !v.Interface().(knower).Known() {
-			return &enumError{value: v.String()}
-		}
-	}
-	return nil
+	return "an object"
 }

@@ -2,10 +2,14 @@ package input
 
 import (
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/dbgov/dbgov/client"
 )
@@ -76,11 +80,17 @@ func TestDecode_refusesBadInputNamingTheField(t *testing.T) {
 	}{
 		{"json unknown field", "{\"schemas\": [\n {\"name\": \"s\", \"tabels\": []}]}", []string{`unknown field "tabels"`, "schemas[0]", "line 2"}},
 		{"yaml unknown field", "schemas:\n  - name: s\n    tabels: []\n", []string{`unknown field "tabels"`, "schemas[0]", "line 3"}},
-		{"json wrong type", "{\"schemas\": [{\"name\": 5}]}", []string{"schemas.name", "wrong type", "string"}},
+		{"json wrong type", "{\"schemas\": [{\"name\": 5}]}", []string{"schemas[0].name", "wrong type", "string"}},
 		{"yaml wrong type", "schemas:\n  - name: [a]\n", []string{"schemas[0].name", "line 2", "wrong type"}},
 		{"yaml number for string", "schemas:\n  - name: 12\n", []string{"schemas[0].name", "quote the value"}},
-		{"json unknown enum", `{"schemas":[{"tables":[{"objectSchema":{"type":"BLOB"}}]}]}`, []string{"schemas[0].tables[0].objectSchema.type", `unknown value "BLOB"`}},
-		{"yaml unknown enum", "schemas:\n- tables:\n  - columns:\n      columns:\n      - objectSchema: {type: BLOB}\n", []string{"objectSchema.type", "BLOB"}},
+		{"json unknown enum", `{"schemas":[{"tables":[{"objectSchema":{"type":"BLOB"}}]}]}`, []string{"schemas[0].tables[0].objectSchema.type", `unknown value "BLOB"`, "want one of TYPE_UNSPECIFIED, STRING, NUMBER, BOOLEAN, OBJECT, ARRAY"}},
+		{"yaml unknown enum", "schemas:\n- tables:\n  - columns:\n      columns:\n      - objectSchema: {type: BLOB}\n", []string{"line 5", "objectSchema.type", "BLOB", "want one of"}},
+		{"json name in another case", `{"schemas":[{"name":"a","Name":"b"}]}`, []string{`unknown field "Name"`, "schemas[0]"}},
+		{"json top-level name in capitals", `{"SCHEMAS": []}`, []string{`unknown field "SCHEMAS"`, "the document"}},
+		{"yaml name in another case", "schemas:\n  - Name: a\n", []string{`unknown field "Name"`, "schemas[0]", "line 2"}},
+		{"json label given twice", `{"schemas":[{"tables":[{"columns":{"columns":[{"labels":{"k":"1","k":"2"}}]}}]}]}`, []string{`field "k" is given twice`, "labels"}},
+		{"json invalid UTF-8", "{\"name\": \"caf\xe9\"}", []string{"invalid UTF-8"}},
+		{"yaml boolean for string", "schemas:\n  - name: true\n", []string{"schemas[0].name", "quote the value"}},
 		{"malformed json", "{\"name\": \"x\",\n \"schemas\": [}", []string{"line 2", "invalid character"}},
 		{"truncated json", `{"name": "x", "schemas": [`, []string{"ends too early"}},
 		{"malformed yaml", "name: [unclosed\n", []string{"cat"}},
@@ -122,9 +132,14 @@ func TestDecode_revisionListAndEnum(t *testing.T) {
 	if err := Decode("r.yaml", []byte(`[{version: "2.0", type: VERSIONED}]`), &revs); err != nil || revs[0].Version != "2.0" {
 		t.Fatalf("YAML flow list: %+v, %v", revs, err)
 	}
-	err := Decode("r.json", []byte(`[{"version":"1","type":"versioned"}]`), &revs)
-	if err == nil || !strings.Contains(err.Error(), "[0].type") {
-		t.Fatalf("lower-case enum: %v", err)
+	for _, doc := range []string{`[{"version":"1","type":"versioned"}]`, "- {version: \"1\", type: Versioned}\n"} {
+		if err := Decode("r", []byte(doc), &revs); err != nil || revs[0].Type != client.RevisionTypeVersioned {
+			t.Errorf("enum in another case: %+v, %v", revs, err)
+		}
+	}
+	err := Decode("r.json", []byte(`[{"version":"1","type":"VERSIONS"}]`), &revs)
+	if err == nil || !strings.Contains(err.Error(), `[0].type: unknown value "VERSIONS": want one of TYPE_UNSPECIFIED, VERSIONED, DECLARATIVE`) {
+		t.Fatalf("unknown enum: %v", err)
 	}
 }
 
@@ -151,13 +166,11 @@ func TestDecode_refusesYAMLAliases(t *testing.T) {
 	}
 }
 
-func TestToJSON_keepsOrder(t *testing.T) {
-	got, err := ToJSON("f", []byte("b: 1\na: [x, {d: true, c: null}]\n"))
-	if err != nil || string(got) != `{"b":1,"a":["x",{"d":true,"c":null}]}` {
-		t.Fatalf("ToJSON = %s, %v", got, err)
-	}
-	if _, err := ToJSON("f", []byte("a: [unclosed\n")); !errors.Is(err, ErrInvalid) {
-		t.Fatalf("malformed: %v", err)
+func TestDecode_yamlBecomesJSONInItsOrder(t *testing.T) {
+	var got jsontext.Value
+	err := Decode("f", []byte("b: 1\na: [x, {d: true, c: null}]\nbig: 12345678901234567890\nf: 0.5\n"), &got)
+	if err != nil || string(got) != `{"b":1,"a":["x",{"d":true,"c":null}],"big":12345678901234567890,"f":0.5}` {
+		t.Fatalf("Decode = %s, %v", got, err)
 	}
 }
 
@@ -195,5 +208,64 @@ func TestDecode_findsEnumsBehindARecursiveType(t *testing.T) {
 	err := Decode("n.json", []byte(`{"children": [{"node": {"kind": "BOGUS"}}], "kind": "VERSIONED"}`), &n)
 	if err == nil || !strings.Contains(err.Error(), "children[0].node.kind") {
 		t.Fatalf("Decode = %v, want the nested unknown enum refused", err)
+	}
+}
+
+// endless is an input that never ends, of one byte repeated.
+type endless byte
+
+func (e endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = byte(e)
+	}
+	return len(p), nil
+}
+
+func TestReadAll_stopsAtTheCap(t *testing.T) {
+	tests := []struct {
+		name string
+		r    io.Reader
+		size int64
+		want error
+	}{
+		{"endless text", endless('a'), 0, errTooLarge},
+		{"endless NUL bytes stop at once", endless(0), 0, errBinary},
+		{"a file said to be too large is not read", endless('a'), 1 << 20, errTooLarge},
+		{"at the cap", strings.NewReader(strings.Repeat("a", 4096)), 4096, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			data, err := readAll(tt.r, tt.size, 4096)
+			if !errors.Is(err, tt.want) {
+				t.Fatalf("readAll = %d bytes, %v; want %v", len(data), err, tt.want)
+			}
+		})
+	}
+}
+
+func TestRead_deviceOfNULBytesIsRefusedAtOnce(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	if _, err := Read("/dev/zero", nil); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "not a text file") {
+		t.Fatalf("Read(/dev/zero) = %v", err)
+	}
+}
+
+func TestLines_namesTheLineTooLong(t *testing.T) {
+	in := "alice@example.com\n\n" + strings.Repeat("x", maxLine+1) + "\nbob@example.com\n"
+	var got []string
+	err := Lines(strings.NewReader(in), "standard input", func(n int, line string) error {
+		got = append(got, strconv.Itoa(n)+":"+line)
+		return nil
+	})
+	if !errors.Is(err, ErrInvalid) || err.Error() != "standard input: line 3 is longer than 1 MiB" {
+		t.Fatalf("Lines = %v", err)
+	}
+	if strings.Join(got, ",") != "1:alice@example.com,2:" {
+		t.Errorf("lines before the long one: %q", got)
+	}
+	if err := Lines(endless('a'), "standard input", func(int, string) error { return nil }); !errors.Is(err, ErrInvalid) {
+		t.Errorf("endless line: %v", err)
 	}
 }

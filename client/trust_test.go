@@ -1,0 +1,275 @@
+package client
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestLogin_redirectIsNeverFollowed(t *testing.T) {
+	for _, status := range []int{http.StatusFound, http.StatusTemporaryRedirect, http.StatusPermanentRedirect} {
+		t.Run(http.StatusText(status), func(t *testing.T) {
+			other := newFakeService(t, answerWith(http.StatusOK, `{"token":"other-host-token"}`))
+			svc := newFakeService(t, func(w http.ResponseWriter, r *http.Request, _ int) {
+				http.Redirect(w, r, other.URL+r.URL.Path, status)
+			})
+			c := newTestClient(t, svc.URL, func(o *Options) { o.Token, o.ServiceAccount, o.ServiceKey = "", testAccount, testKey })
+			_, _, err := c.GetReviewConfig(context.Background(), "x")
+			var invalid *InvalidResponseError
+			if !errors.As(err, &invalid) || !strings.Contains(err.Error(), "redirected the login") {
+				t.Fatalf("err = %v, want an invalid response saying the login was redirected", err)
+			}
+			if n := len(other.Requests()); n != 0 {
+				t.Errorf("the other host got %d requests", n)
+			}
+			if n := len(svc.Requests()); n != 1 {
+				t.Errorf("%d requests, want the login alone", n)
+			}
+		})
+	}
+}
+
+func TestRedirect_noCredentialOnAnyHopAfterAnotherOrigin(t *testing.T) {
+	var svc *fakeService
+	other := newFakeService(t, func(w http.ResponseWriter, r *http.Request, _ int) {
+		http.Redirect(w, r, svc.URL+"/v1/reviewConfigs/back", http.StatusFound)
+	})
+	svc = newFakeService(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		if n == 0 {
+			http.Redirect(w, r, other.URL+"/v1/reviewConfigs/away", http.StatusFound)
+			return
+		}
+		answer(w, http.StatusOK, `{"name":"reviewConfigs/back"}`)
+	})
+	c := newTestClient(t, svc.URL, func(o *Options) { o.Headers = http.Header{"X-Env": {"prod"}} })
+	if _, _, err := c.GetReviewConfig(context.Background(), "x"); err != nil {
+		t.Fatal(err)
+	}
+	hops := append(other.Requests(), svc.Requests()[1:]...)
+	for _, r := range hops {
+		if r.Header.Get("Authorization") != "" || r.Header.Get("X-Env") != "" {
+			t.Errorf("%s after another origin got %v", r.EscapedPath, r.Header)
+		}
+	}
+}
+
+// gzipped returns body compressed.
+func gzipped(t *testing.T, body []byte) []byte {
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	if _, err := zw.Write(body); err != nil {
+		t.Fatal(err)
+	}
+	zw.Close()
+	return b.Bytes()
+}
+
+func TestSend_answerLargerThanTheLimitIsRefused(t *testing.T) {
+	const limit = 1 << 20
+	bomb := gzipped(t, bytes.Repeat([]byte(" "), 64<<20))
+	tests := []struct {
+		name   string
+		handle func(w http.ResponseWriter, r *http.Request, n int)
+	}{
+		{"declared length", func(w http.ResponseWriter, _ *http.Request, _ int) {
+			w.Header().Set("Content-Length", "2000000")
+			w.WriteHeader(http.StatusOK)
+		}},
+		{"endless body", func(w http.ResponseWriter, r *http.Request, _ int) {
+			chunk := bytes.Repeat([]byte(" "), 64<<10)
+			for r.Context().Err() == nil {
+				if _, err := w.Write(chunk); err != nil {
+					return
+				}
+			}
+		}},
+		{"gzip bomb", func(w http.ResponseWriter, _ *http.Request, _ int) {
+			w.Header().Set("Content-Encoding", "gzip")
+			w.Write(bomb)
+		}},
+		{"error body", func(w http.ResponseWriter, _ *http.Request, _ int) {
+			w.WriteHeader(http.StatusBadGateway)
+			w.Write(bytes.Repeat([]byte("x"), limit+1))
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			svc := newFakeService(t, tt.handle)
+			c := newTestClient(t, svc.URL, func(o *Options) { o.MaxResponseSize = limit })
+			_, _, err := c.GetReviewConfig(context.Background(), "x")
+			var invalid *InvalidResponseError
+			if !errors.As(err, &invalid) || err.Error() != "invalid response: answer larger than 1MiB" {
+				t.Fatalf("err = %v, want the answer refused as too large", err)
+			}
+			if n := len(svc.Requests()); n != 1 {
+				t.Errorf("%d requests, want 1: a too large answer is not asked for again", n)
+			}
+		})
+	}
+}
+
+func TestSend_timeoutBoundsATricklingBody(t *testing.T) {
+	svc := newFakeService(t, func(w http.ResponseWriter, r *http.Request, _ int) {
+		w.WriteHeader(http.StatusOK)
+		for r.Context().Err() == nil {
+			w.Write([]byte(" "))
+			w.(http.Flusher).Flush()
+			time.Sleep(10 * time.Millisecond)
+		}
+	})
+	c := newTestClient(t, svc.URL, func(o *Options) { o.Timeout = 300 * time.Millisecond })
+	start := time.Now()
+	_, _, err := c.GetReviewConfig(context.Background(), "x")
+	var te *TransportError
+	if !errors.As(err, &te) || !te.Timeout {
+		t.Fatalf("err = %v, want a timeout", err)
+	}
+	if elapsed := time.Since(start); elapsed > 3*time.Second {
+		t.Errorf("took %s for a 300ms time limit", elapsed)
+	}
+}
+
+func TestDebugLog_secretFieldsInAnySpelling(t *testing.T) {
+	svc := newFakeService(t, answerWith(http.StatusOK,
+		`{"identityProviders":[{"config":{"client_secret":"s1-SECRET","ClientSecret":"s2-SECRET","BIND_PASSWORD":"s3-SECRET"}}]}`))
+	var log bytes.Buffer
+	c := newTestClient(t, svc.URL, func(o *Options) { o.Debug = &log })
+	if _, _, err := c.ListIdentityProviders(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(log.String(), "SECRET") || !strings.Contains(log.String(), `"BIND_PASSWORD":"********"`) {
+		t.Errorf("debug log:\n%s", log.String())
+	}
+}
+
+func TestDebugLog_knownCredentialsInEveryForm(t *testing.T) {
+	const token = "ab/cd+ef-SECRET"
+	tests := []struct{ name, body string }{
+		{"escaped slash", `{"code":3,"message":"token ab\/cd+ef-SECRET refused"}`},
+		{"URL-escaped", `{"code":3,"message":"see /v1/x?t=ab%2Fcd%2Bef-SECRET"}`},
+		{"cut at the end of the log", `{"code":3,"message":"` + strings.Repeat("x", maxLoggedBody-40) + ` token ab/cd+ef-SECRET"}`},
+		{"not JSON", `<html>Bearer ab/cd+ef-SECRET</html>`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			svc := newFakeService(t, answerWith(http.StatusBadRequest, tt.body))
+			var log bytes.Buffer
+			c := newTestClient(t, svc.URL, func(o *Options) { o.Token, o.Debug = token, &log })
+			_, _, err := c.GetReviewConfig(context.Background(), "x")
+			if err == nil {
+				t.Fatal("want the 400")
+			}
+			for _, part := range []string{"SECRET", "ab/cd", `ab\/cd`, "ab%2Fcd"} {
+				if strings.Contains(log.String(), part) || strings.Contains(err.Error(), part) {
+					t.Errorf("%q shows:\nerr %v\nlog %s", part, err, log.String())
+				}
+			}
+		})
+	}
+}
+
+func TestDebugLog_aCutTokenLeavesNoPart(t *testing.T) {
+	for shift := 0; shift < 24; shift += 3 {
+		body := `{"code":3,"message":"` + strings.Repeat("x", maxLoggedBody-21-shift) + testToken + `"}`
+		svc := newFakeService(t, answerWith(http.StatusBadRequest, body))
+		var log bytes.Buffer
+		c := newTestClient(t, svc.URL, func(o *Options) { o.Debug = &log })
+		c.GetReviewConfig(context.Background(), "x")
+		if strings.Contains(log.String(), testToken[:6]) {
+			t.Errorf("cut %d bytes before the token's end: the log shows its start", shift)
+		}
+	}
+}
+
+func TestMessages_userOnlyURLIsHidden(t *testing.T) {
+	svc := newFakeService(t, answerWith(http.StatusNotFound, `{"code":5,"message":"no"}`))
+	base := strings.Replace(svc.URL, "http://", "http://"+testProxyValue+"@", 1)
+	var log bytes.Buffer
+	c := newTestClient(t, base, func(o *Options) { o.Debug = &log })
+	_, _, err := c.GetReviewConfig(context.Background(), "x")
+	shown := log.String() + c.DisplayURL(&Request{Method: "GET", Path: "/v1/idps"}) + err.Error()
+	if strings.Contains(shown, testProxyValue) {
+		t.Errorf("the URL's user shows:\n%s", shown)
+	}
+}
+
+func TestTransportError_malformedHeaderLineHidesTheToken(t *testing.T) {
+	svc := newFakeService(t, func(w http.ResponseWriter, r *http.Request, _ int) {
+		conn, buf, err := w.(http.Hijacker).Hijack()
+		if err != nil {
+			return
+		}
+		defer conn.Close()
+		buf.WriteString("HTTP/1.1 200 OK\r\n" + r.Header.Get("Authorization") + "\r\n\r\n{}")
+		buf.Flush()
+	})
+	c := newTestClient(t, svc.URL)
+	_, _, err := c.GetReviewConfig(context.Background(), "x")
+	var te *TransportError
+	if !errors.As(err, &te) || strings.Contains(err.Error(), testToken) || strings.Contains(err.Error(), "SECRET") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestNew_refusesAURLThatCannotBeSentTo(t *testing.T) {
+	for _, base := range []string{"http://127.0.0.1:65536", "http://127.0.0.1:0", "https://gov.example.com/?", "https://gov.example.com/#", "https://gov.example.com/#top"} {
+		if _, err := New(Options{BaseURL: base}); !errors.Is(err, ErrInvalidOptions) {
+			t.Errorf("New(%q) = %v, want invalid options", base, err)
+		}
+	}
+}
+
+func TestHeaders_onlyCredentialNamedValuesAreSecret(t *testing.T) {
+	svc := newFakeService(t, answerWith(http.StatusBadRequest, `{"code":3,"message":"no access for prod with key-SECRET"}`))
+	var log bytes.Buffer
+	c := newTestClient(t, svc.URL, func(o *Options) {
+		o.Headers = http.Header{"X-Env": {"prod"}, "X-Api-Key": {"key-SECRET"}}
+		o.Debug = &log
+	})
+	_, _, err := c.GetReviewConfig(context.Background(), "x")
+	if err == nil || !strings.Contains(err.Error(), "no access for prod with ********") {
+		t.Errorf("err = %v", err)
+	}
+	if !strings.Contains(log.String(), "> X-Env: prod\n") || !strings.Contains(log.String(), "> X-Api-Key: ********\n") {
+		t.Errorf("debug log:\n%s", log.String())
+	}
+}
+
+func TestAPIError_longMessageIsCut(t *testing.T) {
+	svc := newFakeService(t, answerWith(http.StatusBadRequest, `{"code":3,"message":"`+strings.Repeat("é", 100<<10)+`"}`))
+	c := newTestClient(t, svc.URL)
+	_, _, err := c.GetReviewConfig(context.Background(), "x")
+	var e *APIError
+	if !errors.As(err, &e) || len(e.Message) > 4<<10 || !strings.HasSuffix(e.Message, "…") || !strings.HasPrefix(e.Message, "éé") {
+		t.Errorf("message of %d bytes ending %q", len(e.Message), e.Message[max(0, len(e.Message)-8):])
+	}
+}
+
+func TestRetry_aLongWaitIsAnnounced(t *testing.T) {
+	for _, tt := range []struct {
+		retryAfter string
+		want       int
+	}{{"1", 0}, {"5", 1}} {
+		svc := newFakeService(t, func(w http.ResponseWriter, _ *http.Request, n int) {
+			w.Header().Set("Retry-After", tt.retryAfter)
+			answer(w, http.StatusTooManyRequests, `{"code":8,"message":"slow down"}`)
+		})
+		ctx, cancel := context.WithCancel(context.Background())
+		var notices []string
+		c := newTestClient(t, svc.URL, func(o *Options) {
+			o.MaxRetries, o.MaxRetryWait = 1, time.Minute
+			o.Notice = func(msg string) { notices = append(notices, msg); cancel() }
+		})
+		go func() { time.Sleep(2 * time.Second); cancel() }()
+		c.GetReviewConfig(ctx, "x")
+		if len(notices) != tt.want || tt.want > 0 && !strings.Contains(notices[0], "waiting 5s before retry 1 of 1") {
+			t.Errorf("Retry-After %s: notices %q", tt.retryAfter, notices)
+		}
+		cancel()
+	}
+}

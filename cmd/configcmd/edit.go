@@ -1,0 +1,127 @@
+package configcmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dbgov/dbgov/cmd/arity"
+	"github.com/dbgov/dbgov/cmd/factory"
+	"github.com/dbgov/dbgov/config"
+	"github.com/dbgov/dbgov/internal/exitcode"
+	"github.com/dbgov/dbgov/output"
+)
+
+// editCmd builds a command that changes the config file: change returns
+// what is confirmed on a terminal, for the file's path.
+func editCmd(f *factory.Factory, use, short string, args cobra.PositionalArgs,
+	change func(args []string, file *config.File, profile string) (string, error)) *cobra.Command {
+	return &cobra.Command{
+		Use:   use,
+		Short: short,
+		Args:  args,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var done, path string
+			err := config.Edit(cmd.Context(), cmd.Root().PersistentFlags(), f.Getenv, func(file *config.File, profile string) (err error) {
+				path = file.Path()
+				done, err = change(args, file, profile)
+				return err
+			})
+			if err == nil && f.IO.ErrTTY {
+				fmt.Fprintf(f.IO.ErrOut, "%s of %s\n", done, path)
+			}
+			return err
+		},
+	}
+}
+
+func newUnsetCmd(f *factory.Factory) *cobra.Command {
+	cmd := editCmd(f, "unset KEY [NAME...]", "Remove a setting from the profile", arity.AtLeast(1, "a KEY"),
+		func(args []string, file *config.File, profile string) (string, error) {
+			done := "Unset " + args[0] + " in profile " + profile
+			switch {
+			case len(args) == 1:
+				return done, file.Unset(profile, args[0])
+			case args[0] != "headers":
+				return "", exitcode.Usagef("unset takes NAMEs for headers only")
+			}
+			return done, file.UnsetHeaders(profile, args[1:])
+		})
+	cmd.ValidArgsFunction = completeKeys
+	return cmd
+}
+
+func newUseProfileCmd(f *factory.Factory) *cobra.Command {
+	var existed bool
+	cmd := editCmd(f, "use-profile NAME", "Make a profile the current one", arity.Exact(1, "a profile NAME"),
+		func(args []string, file *config.File, _ string) (string, error) {
+			existed = slices.Contains(file.Profiles(), args[0])
+			return "Using profile " + args[0], file.UseProfile(args[0])
+		})
+	edit := cmd.RunE
+	cmd.RunE = func(c *cobra.Command, args []string) error {
+		if err := edit(c, args); err != nil {
+			return err
+		}
+		if !existed {
+			fmt.Fprintf(f.IO.ErrOut, "warning: profile %s has no settings yet; add some with `dbgov config set url https://...`\n", args[0])
+		}
+		if env := f.Getenv("DBGOV_PROFILE"); env != "" && env != args[0] {
+			fmt.Fprintf(f.IO.ErrOut, "warning: DBGOV_PROFILE=%s is set and overrides the current profile\n", env)
+		}
+		return nil
+	}
+	cmd.ValidArgsFunction = completeProfiles(f)
+	return cmd
+}
+
+func newDeleteProfileCmd(f *factory.Factory) *cobra.Command {
+	cmd := editCmd(f, "delete-profile NAME", "Remove a profile from the config file", arity.Exact(1, "a profile NAME"),
+		func(args []string, file *config.File, _ string) (string, error) {
+			return "Deleted profile " + args[0], file.DeleteProfile(args[0])
+		})
+	cmd.ValidArgsFunction = completeProfiles(f)
+	return cmd
+}
+
+func newListProfilesCmd(f *factory.Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "list-profiles",
+		Short: "List the profiles of the config file",
+		Args:  arity.Exact(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			file, current, err := open(f, cmd)
+			if err != nil {
+				return err
+			}
+			type profile struct {
+				Name    string `json:"name"`
+				Current bool   `json:"current,omitempty"`
+			}
+			list := struct {
+				Profiles []profile `json:"profiles"`
+			}{Profiles: []profile{}}
+			var text strings.Builder
+			for _, name := range file.Profiles() {
+				list.Profiles = append(list.Profiles, profile{Name: name, Current: name == current})
+				mark := "  "
+				if name == current {
+					mark = "* "
+				}
+				text.WriteString(mark + name + "\n")
+			}
+			raw, err := json.Marshal(list)
+			if err != nil {
+				return err
+			}
+			p, err := f.PrintFlags().DefaultFrom(factory.EnvOnly).ToPrinter()
+			if err != nil {
+				return err
+			}
+			return p.Print(cmd.Context(), f.IO.Out, output.Document{Raw: raw, ListField: "profiles", Text: text.String, Names: file.Profiles})
+		},
+	}
+}

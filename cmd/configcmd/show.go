@@ -1,0 +1,72 @@
+package configcmd
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dbgov/dbgov/cmd/arity"
+	"github.com/dbgov/dbgov/cmd/factory"
+	"github.com/dbgov/dbgov/config"
+	"github.com/dbgov/dbgov/output"
+)
+
+func newGetCmd(f *factory.Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:               "get KEY",
+		Short:             "Print a setting of the profile",
+		Args:              arity.Exact(1, "a KEY"),
+		ValidArgsFunction: completeKeys,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			file, profile, err := open(f, cmd)
+			if err != nil {
+				return err
+			}
+			key := args[0]
+			value, err := file.Get(profile, key)
+			if err != nil {
+				return err
+			}
+			if value == "" {
+				return fmt.Errorf("%s is not set in profile %s of %s", key, profile, file.Path())
+			}
+			lines := strings.Split(value, "\n")
+			for i, line := range lines {
+				if !showSecrets(cmd) {
+					line = config.Mask(key, line)
+				}
+				// A hand-edited file may hold anything: keep it off the terminal.
+				lines[i] = output.EscapeControl(line)
+			}
+			if _, err := fmt.Fprintln(f.IO.Out, strings.Join(lines, "\n")); err != nil {
+				return fmt.Errorf("write %s: %w", key, err)
+			}
+			return nil
+		},
+	}
+}
+
+func newViewCmd(f *factory.Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:        "view",
+		Short:      "Print the config file",
+		SuggestFor: []string{"list", "show"},
+		Args:       arity.Exact(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			file, _, err := open(f, cmd)
+			if err != nil {
+				return err
+			}
+			text, raw, err := file.View(showSecrets(cmd))
+			if err != nil {
+				return fmt.Errorf("show config file %s: %w", file.Path(), err)
+			}
+			p, err := f.PrintFlags().DefaultFrom(factory.EnvOnly).ToPrinter()
+			if err != nil {
+				return err
+			}
+			return p.Print(cmd.Context(), f.IO.Out, output.Document{Raw: raw, Text: func() string { return string(text) }})
+		},
+	}
+}

@@ -1,0 +1,203 @@
+package faults
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestTrust_loginRedirectNeverFollowed(t *testing.T) {
+	t.Parallel()
+	for _, status := range []int{http.StatusFound, http.StatusTemporaryRedirect, http.StatusPermanentRedirect} {
+		t.Run(fmt.Sprint(status), func(t *testing.T) {
+			t.Parallel()
+			other := newServer(t, always(http.StatusOK, `{"token": "other-host-token"}`))
+			srv := newServer(t, func(w http.ResponseWriter, r *http.Request, _ int) {
+				http.Redirect(w, r, other.URL+r.URL.Path, status)
+			})
+			env := map[string]string{"DBGOV_URL": srv.URL, "DBGOV_SERVICE_ACCOUNT": serviceAccount, "DBGOV_SERVICE_KEY": leakServiceKey}
+			for _, args := range [][]string{{"review-configs", "get", "x"}, {"review-configs", "get", "x", "-o", "json", "--debug"}} {
+				res := run(t, opts{env: env}, args...).expect(t, exitFailure).noPanic(t).stderrHas(t, "redirected the login", "not followed")
+				expectNoLeak(t, res)
+			}
+			if n := len(other.requests()); n != 0 {
+				t.Errorf("the other host got %d requests: the service key followed the redirect", n)
+			}
+		})
+	}
+}
+
+func TestTrust_answersAreCapped(t *testing.T) {
+	t.Parallel()
+	var bomb bytes.Buffer
+	zw := gzip.NewWriter(&bomb)
+	zw.Write(bytes.Repeat([]byte(" "), 300<<20)) // 300 MiB of spaces, 300 kB sent
+	zw.Close()
+	endless := func(w http.ResponseWriter, r *http.Request, _ int) {
+		w.Header().Set("Content-Type", "application/json")
+		chunk := bytes.Repeat([]byte(" "), 256<<10)
+		for r.Context().Err() == nil {
+			if _, err := w.Write(chunk); err != nil {
+				return
+			}
+		}
+	}
+	tests := []struct {
+		name string
+		h    handlerFunc
+		env  map[string]string
+		args []string
+		want string
+	}{
+		{"endless body", endless, nil, []string{"--max-response-size", "10MB"}, "answer larger than 10000000"},
+		{"endless error body", func(w http.ResponseWriter, r *http.Request, n int) {
+			w.WriteHeader(http.StatusInternalServerError)
+			endless(w, r, n)
+		}, nil, []string{"--max-response-size", "1MiB"}, "answer larger than 1MiB"},
+		{"gzip bomb, default limit", func(w http.ResponseWriter, _ *http.Request, _ int) {
+			w.Header().Set("Content-Encoding", "gzip")
+			w.Write(bomb.Bytes())
+		}, nil, nil, "answer larger than 256MiB"},
+		{"declared length", func(w http.ResponseWriter, _ *http.Request, _ int) {
+			w.Header().Set("Content-Length", "2000000")
+			w.WriteHeader(http.StatusOK)
+		}, nil, []string{"--max-response-size", "1048576", "-o", "json"}, "answer larger than 1MiB"},
+		{"limit from the environment", func(w http.ResponseWriter, _ *http.Request, _ int) {
+			respond(w, http.StatusOK, `{"name": "`+strings.Repeat("x", 2000)+`"}`)
+		}, map[string]string{"DBGOV_MAX_RESPONSE_SIZE": "1kB"}, nil, "answer larger than 1000"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := newServer(t, tt.h)
+			args := append([]string{"review-configs", "get", "x", "--timeout", "20s"}, tt.args...)
+			res := run(t, opts{env: withURL(srv, tt.env)}, args...).expect(t, exitFailure).noPanic(t).stderrHas(t, "invalid response: "+tt.want)
+			if res.stdout != "" {
+				t.Errorf("stdout: %q, want nothing", clip(res.stdout))
+			}
+			srv.expectRequests(t, 1)
+		})
+	}
+	t.Run("a bad size is a usage error", func(t *testing.T) {
+		t.Parallel()
+		srv := newServer(t, always(http.StatusOK, reviewConfigBody))
+		run(t, opts{env: withURL(srv, nil)}, "review-configs", "get", "x", "--max-response-size", "lots").expect(t, exitUsage).noPanic(t)
+		srv.expectRequests(t, 0)
+	})
+}
+
+func TestTrust_invalidURLSendsNothing(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t, always(http.StatusOK, reviewConfigBody))
+	home := t.TempDir()
+	config := filepath.Join(home, "config.yaml")
+	os.WriteFile(config, []byte("profiles:\n  default:\n    url: "+srv.URL+"/?debug=1\n    token: t\n"), 0o600)
+	tests := []struct {
+		name string
+		env  map[string]string
+		args []string
+	}{
+		{"port out of range", map[string]string{"DBGOV_TOKEN": "t"}, []string{"--url", "http://127.0.0.1:65536"}},
+		{"query from the environment", map[string]string{"DBGOV_TOKEN": "t", "DBGOV_URL": srv.URL + "?a=1"}, nil},
+		{"fragment", map[string]string{"DBGOV_TOKEN": "t"}, []string{"--url", srv.URL + "#top"}},
+		{"query from the config file", map[string]string{"DBGOV_CONFIG": config}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			res := run(t, opts{env: tt.env}, append([]string{"review-configs", "get", "x"}, tt.args...)...).expect(t, exitUsage).noPanic(t)
+			if res.elapsed > 5*time.Second {
+				t.Errorf("took %s: the URL was tried", res.elapsed)
+			}
+		})
+	}
+	srv.expectRequests(t, 0)
+}
+
+func TestTrust_oddAnswersAreFailuresOfTheService(t *testing.T) {
+	t.Parallel()
+	t.Run("a redirect loop is exit 1", func(t *testing.T) {
+		t.Parallel()
+		srv := newServer(t, func(w http.ResponseWriter, r *http.Request, _ int) {
+			http.Redirect(w, r, "/v1/reviewConfigs/loop", http.StatusFound)
+		})
+		run(t, opts{env: withURL(srv, nil)}, "review-configs", "get", "x").expect(t, exitFailure).noPanic(t).stderrHas(t, "redirects")
+	})
+	for _, status := range []int{600, 999} {
+		t.Run(fmt.Sprintf("HTTP %d is exit 1", status), func(t *testing.T) {
+			t.Parallel()
+			srv := newServer(t, always(status, apiError(13, "odd")))
+			run(t, opts{env: withURL(srv, nil)}, "review-configs", "get", "x").expect(t, exitFailure).noPanic(t)
+			srv.expectRequests(t, 1)
+		})
+	}
+}
+
+func TestTrust_noCredentialInMessages(t *testing.T) {
+	t.Parallel()
+	malformed := newServer(t, func(w http.ResponseWriter, r *http.Request, _ int) {
+		conn, buf, err := w.(http.Hijacker).Hijack()
+		if err != nil {
+			return
+		}
+		defer conn.Close()
+		buf.WriteString("HTTP/1.1 200 OK\r\n" + r.Header.Get("Authorization") + "\r\n\r\n{}")
+		buf.Flush()
+	})
+	secrets := newServer(t, always(http.StatusOK,
+		`{"identityProviders": [{"name": "idps/x", "config": {"oauth2Config": {"client_secret": "`+secretClient+`", "ClientSecret": "`+secretOIDC+`"}, "ldapConfig": {"BIND_PASSWORD": "`+secretBind+`"}}}]}`))
+	echo := newServer(t, func(w http.ResponseWriter, r *http.Request, _ int) {
+		respond(w, http.StatusBadRequest, `{"code": 3, "message": "refused {\"password\": \"`+leakServiceKey+`\"} and token ab\/`+leakToken+`"}`)
+	})
+	tests := []struct {
+		name string
+		env  map[string]string
+		args []string
+		code int
+	}{
+		{"malformed header line quoting the token", withURL(malformed, map[string]string{"DBGOV_TOKEN": leakToken}), []string{"review-configs", "get", "x"}, exitNoAnswer},
+		{"malformed header line json", withURL(malformed, map[string]string{"DBGOV_TOKEN": leakToken}), []string{"review-configs", "get", "x", "-o", "json", "--debug"}, exitNoAnswer},
+		{"secret fields in any spelling, debug log", withURL(secrets, nil), []string{"idps", "list", "--debug", "-o", "name"}, exitOK},
+		{"escaped credentials in an error", withURL(echo, map[string]string{"DBGOV_TOKEN": "ab/" + leakToken}), []string{"review-configs", "get", "x", "--debug"}, 6},
+		{"user-only URL in a dry run", map[string]string{"DBGOV_URL": strings.Replace(echo.URL, "http://", "http://"+leakToken+"@", 1)},
+			[]string{"users", "undelete", "a@x.com", "--dry-run", "--debug", "--token", "t"}, exitOK},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			res := run(t, opts{env: tt.env}, tt.args...).expect(t, tt.code).noPanic(t)
+			expectNoLeak(t, res)
+			for _, s := range allSecrets {
+				if strings.Contains(res.stderr, s) {
+					t.Errorf("stderr shows %q:\n%s", s, clip(res.stderr))
+				}
+			}
+		})
+	}
+}
+
+func TestTrust_messagesStayReadable(t *testing.T) {
+	t.Parallel()
+	t.Run("a plain header value is no secret", func(t *testing.T) {
+		t.Parallel()
+		srv := newServer(t, always(http.StatusForbidden, apiError(7, "environment prod is closed to you")))
+		res := run(t, opts{env: withURL(srv, nil)}, "review-configs", "get", "x", "--header", "X-Env: prod", "--debug").expect(t, 4)
+		res.stderrHas(t, "environment prod is closed", "> X-Env: prod")
+	})
+	t.Run("a long message is cut", func(t *testing.T) {
+		t.Parallel()
+		srv := newServer(t, always(http.StatusBadRequest, apiError(3, strings.Repeat("no ", 70000))))
+		for _, format := range []string{"table", "json"} {
+			res := run(t, opts{env: withURL(srv, nil)}, "review-configs", "get", "x", "-o", format).expect(t, 6)
+			if len(res.stderr) > 8<<10 || !strings.Contains(res.stderr, "…") {
+				t.Errorf("-o %s: stderr of %d bytes:\n%s", format, len(res.stderr), clip(res.stderr))
+			}
+		}
+	})
+}
