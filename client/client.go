@@ -23,9 +23,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/go-resty/resty/v2"
 	"golang.org/x/net/http/httpguts"
 
+	"github.com/dbgov/dbgov/internal/jsondoc"
 	"github.com/dbgov/dbgov/internal/secret"
 )
 
@@ -331,7 +333,7 @@ func decodeBody(r *Request, res *response, out any) error {
 	}
 	trimmed := bytes.TrimLeft(res.body, " \t\n\r")
 	switch {
-	case out == nil && len(trimmed) > 0 && !json.Valid(res.body):
+	case out == nil && len(trimmed) > 0 && !jsontext.Value(res.body).IsValid(jsondoc.Lenient...):
 		return invalid(errors.New("the body is not valid JSON"))
 	case out == nil:
 		return nil

@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -41,8 +42,14 @@ func main() {
 	tables := flag.Int("tables", 5000, "tables of the large catalog")
 	columns := flag.Int("columns", 20, "columns of each table of the large catalog")
 	revisions := flag.Int("revisions", 10000, "revisions of the batch-create run")
+	only := flag.String("only", "", "measure only the cases whose section: name matches this `regexp`")
 	flag.Parse()
-	err := b.run(*users, *tables, *columns, *revisions)
+	var err error
+	if b.only, err = regexp.Compile(*only); err != nil {
+		fmt.Fprintf(os.Stderr, "bench: -only: %v\n", err)
+		os.Exit(2)
+	}
+	err = b.run(*users, *tables, *columns, *revisions)
 	if err == nil {
 		err = os.WriteFile(*out, []byte(b.report()), 0o644)
 	}
@@ -81,6 +88,7 @@ func measureOnce(stdin string, argv []string) int {
 type bench struct {
 	bin, self, tmp string
 	runs           int
+	only           *regexp.Regexp
 	env            []string
 	notes          []string
 	rows           []row
@@ -245,6 +253,9 @@ func (b *bench) run(users, tables, columns, revisions int) (err error) {
 	}
 
 	for _, c := range cases {
+		if !b.only.MatchString(c.section + ": " + c.name) {
+			continue
+		}
 		fmt.Fprintf(os.Stderr, "bench: %s: %s\n", c.section, c.name)
 		if err := b.measure(c); err != nil {
 			return err

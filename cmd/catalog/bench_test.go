@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -55,6 +56,42 @@ func BenchmarkUpdate(b *testing.B) {
 			reg := httpmock.New(b)
 			reg.Register(http.MethodPatch, catalogPath, 200, cat)
 			args := update(append([]string{"-f", file}, bm.args...)...)
+			b.SetBytes(int64(len(cat)))
+			b.ReportAllocs()
+			for b.Loop() {
+				res := cmdtest.Run(b, cmdtest.Options{URL: reg.URL()}, args...)
+				if res.Code != 0 {
+					b.Fatalf("exit %d: %s", res.Code, res.Stderr)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkCompare diffs and merges a file reclassifying every fourth table
+// of a catalog of 5,000 tables of 20 columns; the merge reads the catalog
+// twice, sends it and prints the answer as a table.
+func BenchmarkCompare(b *testing.B) {
+	cat := bigCatalog(5000, 20)
+	n := 0
+	edited := regexp.MustCompile(`"classification": "2", "columns"`).ReplaceAllStringFunc(cat, func(s string) string {
+		if n++; n%4 == 1 {
+			return strings.Replace(s, `"2"`, `"1"`, 1)
+		}
+		return s
+	})
+	file := filepath.Join(b.TempDir(), "catalog.json")
+	if err := os.WriteFile(file, []byte(edited), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	for _, verb := range []string{"diff", "update --merge"} {
+		b.Run(verb, func(b *testing.B) {
+			reg := httpmock.New(b)
+			reg.Register(http.MethodGet, catalogPath, 200, cat)
+			if strings.Contains(verb, "merge") {
+				reg.Register(http.MethodPatch, catalogPath, 200, edited)
+			}
+			args := append(strings.Fields("catalog "+verb), "--instance", "prod-pg", "--database", "orders", "-f", file)
 			b.SetBytes(int64(len(cat)))
 			b.ReportAllocs()
 			for b.Loop() {

@@ -13,6 +13,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/dbgov/dbgov/client"
+	"github.com/dbgov/dbgov/internal/jsondoc"
 )
 
 // object is a JSON object: its members in order, each value as its JSON
@@ -48,9 +49,6 @@ type reader struct {
 	objects []object          // of the lists read, until freed
 }
 
-// lenient leaves duplicate names and invalid UTF-8 to who reads the values.
-var lenient = []jsontext.Options{jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)}
-
 // kinds names the kinds of JSON values.
 var kinds = map[jsontext.Kind]string{'{': "an object", '[': "a list", '"': "a string", '0': "a number", 't': "a boolean", 'f': "a boolean"}
 
@@ -64,7 +62,7 @@ func (r *reader) start(v jsontext.Value, open jsontext.Kind) (bool, error) {
 		return false, fmt.Errorf("want %s, got %s", kinds[open], kinds[v.Kind()])
 	}
 	r.in = *bytes.NewBuffer(v)
-	r.dec.Reset(&r.in, lenient...)
+	r.dec.Reset(&r.in, jsondoc.Lenient...)
 	_, err := r.dec.ReadToken()
 	return err == nil, err
 }

@@ -200,6 +200,9 @@ func (m *merger) level(d int, cv, fv jsontext.Value, merge bool) {
 		i, ok := index[c.name]
 		m.path[named[d]-1] = c.name
 		switch {
+		case ok && bytes.Equal(c.raw, files[i].raw): // unchanged, as most are
+			matched[i] = true
+			m.write(c.raw)
 		case ok:
 			matched[i] = true
 			m.members(d, "", c, files[i], merge)

@@ -17,11 +17,13 @@ import (
 // ErrInvalid is wrapped by the errors of Check.
 var ErrInvalid = errors.New("invalid response")
 
-// NewDecoder returns a decoder reading raw in place. Invalid UTF-8 in
-// strings is read as encoding/json reads it (as U+FFFD) and copied as sent;
-// duplicate keys are left to Check.
+// Lenient reads JSON as encoding/json does: invalid UTF-8 in strings as
+// U+FFFD (copied as sent), and keys given twice, which are left to Check.
+var Lenient = []jsontext.Options{jsontext.AllowInvalidUTF8(true), jsontext.AllowDuplicateNames(true)}
+
+// NewDecoder returns a Lenient decoder reading raw in place.
 func NewDecoder(raw []byte) *jsontext.Decoder {
-	return jsontext.NewDecoder(bytes.NewBuffer(raw), jsontext.AllowInvalidUTF8(true), jsontext.AllowDuplicateNames(true))
+	return jsontext.NewDecoder(bytes.NewBuffer(raw), Lenient...)
 }
 
 // Check reports why raw is not one valid JSON value, or holds an object
