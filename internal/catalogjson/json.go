@@ -6,7 +6,9 @@ package catalogjson
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -44,7 +46,7 @@ func (o object) get(name string) jsontext.Value {
 type reader struct {
 	dec     jsontext.Decoder
 	in      bytes.Buffer      // what dec reads
-	names   map[string]string // the member names read, by their JSON text
+	names   map[string]string // the member names read, by their JSON text; made by the user
 	members []member          // of the objects read, until freed
 	objects []object          // of the lists read, until freed
 }
@@ -52,54 +54,54 @@ type reader struct {
 // kinds names the kinds of JSON values.
 var kinds = map[jsontext.Kind]string{'{': "an object", '[': "a list", '"': "a string", '0': "a number", 't': "a boolean", 'f': "a boolean"}
 
-// start points the decoder at v and reads its opening token, which must be
-// open; null or absent, v has no parts.
-func (r *reader) start(v jsontext.Value, open jsontext.Kind) (bool, error) {
-	if len(v) == 0 || v.Kind() == 'n' {
-		return false, nil
+// each reads the next value of dec, which must be an object or list as
+// open says (null: one without parts), calling part to read each of its
+// members, given the member's name, or elements.
+func each(dec *jsontext.Decoder, open jsontext.Kind, part func(name jsontext.Value) error) error {
+	if k := dec.PeekKind(); k != open && k != 'n' && k != 0 { // a syntax error is the token's
+		return fmt.Errorf("want %s, got %s", kinds[open], kinds[k])
 	}
-	if v.Kind() != open {
-		return false, fmt.Errorf("want %s, got %s", kinds[open], kinds[v.Kind()])
+	t, err := dec.ReadToken()
+	for err == nil && t.Kind() == open && dec.PeekKind() != open+2 { // '}' or ']'
+		var name jsontext.Value
+		if open == '{' {
+			name, err = dec.ReadValue()
+		}
+		if err == nil {
+			err = part(name)
+		}
 	}
-	r.in = *bytes.NewBuffer(v)
-	r.dec.Reset(&r.in, jsondoc.Lenient...)
-	_, err := r.dec.ReadToken()
-	return err == nil, err
+	if err == nil && t.Kind() == open {
+		_, err = dec.ReadToken()
+	}
+	return err
 }
 
-// value reads the next value (or member name) of v, where the decoder is.
+// value reads the next value of v, where the decoder is.
 func (r *reader) value(v jsontext.Value) (jsontext.Value, error) {
 	part, err := r.dec.ReadValue()
 	end := r.dec.InputOffset()
 	return v[end-int64(len(part)) : end : end], err
 }
 
-// read reads the object of v whose '{' the decoder has just read.
+// read reads the next object of v, where the decoder is.
 func (r *reader) read(v jsontext.Value) (o object, err error) {
-	begin, first := r.dec.InputOffset()-1, len(r.members)
-	for r.dec.PeekKind() != '}' {
-		var name, part jsontext.Value
-		if name, err = r.value(v); err == nil {
-			part, err = r.value(v)
-		}
-		if err != nil {
-			return o, err
-		}
+	begin, first := r.dec.InputOffset(), len(r.members)
+	err = each(&r.dec, '{', func(name jsontext.Value) error {
 		n, ok := r.names[string(name)]
 		if !ok {
-			if r.names == nil {
-				r.names = map[string]string{}
-			}
 			n = unquote(name)
 			r.names[string(name)] = n
 		}
+		part, err := r.value(v)
 		if n == "name" {
 			o.name = unquote(part)
 		}
 		r.members = append(r.members, member{n, part})
-	}
-	_, err = r.dec.ReadToken()
-	o.members, o.raw = r.members[first:len(r.members):len(r.members)], v[begin:r.dec.InputOffset()]
+		return err
+	})
+	// What the decoder read after begin: separators, then the object.
+	o.members, o.raw = r.members[first:len(r.members):len(r.members)], bytes.TrimLeft(v[begin:r.dec.InputOffset()], ",: \t\r\n")
 	return o, err
 }
 
@@ -113,65 +115,110 @@ func unquote(v jsontext.Value) string {
 	return s
 }
 
+// start points the decoder at v; false when v is absent.
+func (r *reader) start(v jsontext.Value) bool {
+	r.in = *bytes.NewBuffer(v)
+	r.dec.Reset(&r.in, jsondoc.Lenient...)
+	return len(v) > 0
+}
+
 // object reads the object v.
 func (r *reader) object(v jsontext.Value) (object, error) {
-	if ok, err := r.start(v, '{'); !ok {
-		return object{}, err
+	if !r.start(v) {
+		return object{}, nil
 	}
 	return r.read(v)
 }
 
 // list reads the list v of objects, with their members; null is an object
 // without any.
-func (r *reader) list(v jsontext.Value) ([]object, error) {
+func (r *reader) list(v jsontext.Value) (_ []object, err error) {
 	first := len(r.objects)
-	ok, err := r.start(v, '[')
-	for ok && err == nil && r.dec.PeekKind() != ']' {
-		var o object
-		switch r.dec.PeekKind() {
-		case '{':
-			if _, err = r.dec.ReadToken(); err == nil {
-				o, err = r.read(v)
-			}
-		case 'n':
-			o.raw, err = r.value(v)
-		default:
-			err = fmt.Errorf("want an object, got %s", kinds[r.dec.PeekKind()])
-		}
-		r.objects = append(r.objects, o)
+	if r.start(v) {
+		err = each(&r.dec, '[', func(jsontext.Value) error {
+			o, err := r.read(v)
+			r.objects = append(r.objects, o)
+			return err
+		})
 	}
 	return r.objects[first:len(r.objects):len(r.objects)], err
 }
 
 // EachTable calls fn with each table of the catalog raw, decoded one at a
-// time into the same table, and the name of its schema; fn's error ends it.
+// time into the same table (valid until fn returns), and the name of its
+// schema; fn's error ends it. It reads raw once, in place.
 func EachTable(raw []byte, fn func(schema string, table *client.TableCatalog) error) error {
-	var r reader
-	cat, err := r.object(raw)
-	if err != nil {
-		return err
+	if len(raw) == 0 {
+		return nil
 	}
-	schemas, err := r.list(cat.get("schemas"))
-	if err != nil {
-		return err
-	}
+	tables, dec, schemas := decodeTables(fn), jsondoc.NewDecoder(raw), false
+	return each(dec, '{', func(member jsontext.Value) error {
+		if schemas || unquote(member) != "schemas" {
+			return dec.SkipValue()
+		}
+		schemas = true
+		return each(dec, '[', func(jsontext.Value) error {
+			var name string
+			var later jsontext.Value // the tables, when the name follows them
+			read := false
+			err := each(dec, '{', func(member jsontext.Value) error {
+				switch m := unquote(member); {
+				case m == "name":
+					v, err := dec.ReadValue()
+					name = unquote(v)
+					return err
+				case m != "tables" || read:
+					return dec.SkipValue()
+				case name != "":
+					read = true
+					return tables(dec, name)
+				}
+				v, err := dec.ReadValue()
+				read, later = true, raw[dec.InputOffset()-int64(len(v)):dec.InputOffset()]
+				return err
+			})
+			if err != nil || later == nil {
+				return err
+			}
+			return tables(jsondoc.NewDecoder(later), name)
+		})
+	})
+}
+
+// decodeTables returns what decodes each table of the list a decoder is at,
+// as Unmarshal would, and calls fn: each in the memory of the table, the
+// columns and the labels decoded before.
+func decodeTables(fn func(schema string, table *client.TableCatalog) error) func(*jsontext.Decoder, string) error {
 	var table client.TableCatalog
-	for _, schema := range schemas {
-		tables, err := r.list(schema.get("tables"))
-		if err != nil {
-			return err
-		}
-		for _, t := range tables {
-			table = client.TableCatalog{}
-			if err := jsonv2.Unmarshal(t.raw, &table); err != nil {
+	var columns []client.ColumnCatalog // the longest list of columns decoded
+	var labels []map[string]string     // taken in turn by a table's columns
+	used := 0
+	opts := []jsonv2.Options{jsontext.AllowInvalidUTF8(false), jsontext.AllowDuplicateNames(false),
+		jsonv2.WithUnmarshalers(jsonv2.JoinUnmarshalers(
+			jsonv2.UnmarshalFromFunc(func(_ *jsontext.Decoder, c *[]client.ColumnCatalog) error {
+				*c = columns[:0]
+				return errors.ErrUnsupported
+			}),
+			jsonv2.UnmarshalFromFunc(func(_ *jsontext.Decoder, m *map[string]string) error {
+				if used == len(labels) {
+					labels = append(labels, map[string]string{})
+				}
+				*m, used = labels[used], used+1
+				clear(*m)
+				return errors.ErrUnsupported
+			})))}
+	return func(dec *jsontext.Decoder, schema string) error {
+		return each(dec, '[', func(jsontext.Value) error {
+			table, used = client.TableCatalog{}, 0
+			if err := jsonv2.UnmarshalDecode(dec, &table, opts...); err != nil {
 				return err
 			}
-			if err := fn(schema.name, &table); err != nil {
-				return err
+			if c := table.Columns; c != nil && cap(c.Columns) > cap(columns) {
+				columns = c.Columns
 			}
-		}
+			return fn(schema, &table)
+		})
 	}
-	return nil
 }
 
 // shapes says, for each object of a catalog file, what each member holds
@@ -194,33 +241,20 @@ var shapes = map[string]map[string]string{
 // shape says and nothing else: no null, no member unknown or spelt
 // otherwise, no name given twice.
 func verbatim(dec *jsontext.Decoder, shape string) bool {
-	t, err := dec.ReadToken()
-	switch {
-	case err != nil:
-		return false
-	case shape == "string" || shape == "enum":
-		return t.Kind() == '"' && (shape == "string" || client.ObjectSchemaType(t.String()).Known())
-	case t.Kind() != jsontext.Kind(shape[0]):
-		return false
+	if shape == "string" || shape == "enum" {
+		t, err := dec.ReadToken()
+		return err == nil && t.Kind() == '"' && (shape == "string" || client.ObjectSchemaType(t.String()).Known())
 	}
-	for dec.PeekKind() != ']' && dec.PeekKind() != '}' {
+	return dec.PeekKind() == jsontext.Kind(shape[0]) && each(dec, jsontext.Kind(shape[0]), func(name jsontext.Value) error {
 		elem := shape[1:]
-		if t.Kind() == '{' {
-			name, err := dec.ReadValue()
-			if err != nil {
-				return false
-			}
-			var ok bool
-			if elem, ok = shapes[shape[1:]][string(name[1:len(name)-1])]; !ok {
-				elem = shapes[shape[1:]]["*"]
-			}
+		if name != nil { // as spelt
+			elem = cmp.Or(shapes[elem][string(name[1:len(name)-1])], shapes[elem]["*"])
 		}
 		if elem == "" || !verbatim(dec, elem) {
-			return false
+			return errors.ErrUnsupported
 		}
-	}
-	_, err = dec.ReadToken()
-	return err == nil
+		return nil
+	}) == nil
 }
 
 // Verbatim returns the catalog file raw to send as the catalog name, with

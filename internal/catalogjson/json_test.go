@@ -57,6 +57,97 @@ func TestEachTable_refusesWhatIsNotACatalog(t *testing.T) {
 	}
 }
 
+// eachTable lists what EachTable gives for doc: schema/table as JSON.
+func eachTable(doc string) (string, error) {
+	var got []string
+	err := EachTable([]byte(doc), func(schema string, table *client.TableCatalog) error {
+		b, _ := json.Marshal(table)
+		got = append(got, schema+"/"+string(b))
+		return nil
+	})
+	return strings.Join(got, " "), err
+}
+
+func TestEachTable_readsInOnePassWhateverTheOrderOfMembers(t *testing.T) {
+	tests := []struct {
+		name, doc, want string
+	}{
+		{name: "the name after several tables",
+			doc:  `{"schemas": [{"tables": [{"name": "a", "columns": {"columns": [{"name": "c", "labels": {"k": "v"}}]}}, null, {"name": "b"}], "more": {"name": "no"}, "name": "s"}]}`,
+			want: `s/{"name":"a","columns":{"columns":[{"name":"c","labels":{"k":"v"}}]}} s/{} s/{"name":"b"}`},
+		{name: "schemas naming themselves before and after their tables",
+			doc:  `{"schemas": [{"tables": [{"name": "a"}], "name": "s1"}, {"name": "s2", "tables": [{"name": "b"}]}, {"tables": [{"name": "c"}]}]}`,
+			want: `s1/{"name":"a"} s2/{"name":"b"} /{"name":"c"}`},
+		{name: "an empty name before the tables and one after", doc: `{"schemas": [{"name": "", "tables": [{"name": "t"}], "name": "s"}]}`, want: `s/{"name":"t"}`},
+		{name: "a name that is not a string", doc: `{"schemas": [{"name": 5, "tables": [{"name": "t"}]}, {"tables": [{"name": "u"}], "name": null}]}`, want: `/{"name":"t"} /{"name":"u"}`},
+		{name: "the first schemas and tables given",
+			doc:  `{"schemas": [{"name": "s", "tables": [{"name": "t"}], "tables": [{"name": "x"}]}], "schemas": [{"name": "y", "tables": [{"name": "z"}]}]}`,
+			want: `s/{"name":"t"}`},
+		{name: "a table decoded in the memory of those before keeps none of theirs",
+			doc: `{"schemas": [{"name": "s", "tables": [` +
+				`{"name": "a", "columns": {"columns": [{"name": "c1", "labels": {"k1": "v", "k2": "v"}}, {"name": "c2", "labels": {"k3": "v"}}, {"name": "c3", "semanticType": "email"}]}}, ` +
+				`{"name": "b", "columns": {"columns": [{"name": "d1", "labels": {"k4": "v"}}, {"name": "d2", "labels": null}]}}, ` +
+				`{"name": "c"}, {"name": "d", "columns": {}}, {"name": "e", "columns": {"columns": []}}, {"name": "f", "columns": {"columns": [{"labels": {}}]}}]}]}`,
+			want: `s/{"name":"a","columns":{"columns":[{"name":"c1","labels":{"k1":"v","k2":"v"}},{"name":"c2","labels":{"k3":"v"}},{"name":"c3","semanticType":"email"}]}} ` +
+				`s/{"name":"b","columns":{"columns":[{"name":"d1","labels":{"k4":"v"}},{"name":"d2"}]}} s/{"name":"c"} s/{"name":"d","columns":{}} s/{"name":"e","columns":{}} s/{"name":"f","columns":{"columns":[{}]}}`},
+		{name: "invalid UTF-8 outside the tables, kept as sent", doc: "{\"x\": \"\xff\", \"schemas\": [{\"name\": \"s\xff\", \"tables\": [{\"name\": \"t\"}]}]}", want: "s\xff/{\"name\":\"t\"}"},
+		{name: "what follows the catalog", doc: `{"schemas": [{"tables": [{"name": "t"}]}]} [1`, want: `/{"name":"t"}`},
+		{name: "empty", doc: ``},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := eachTable(tt.doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.want {
+				t.Errorf("tables\n%s\nwant\n%s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestEachTable_refusesTablesAsUnmarshalDoes(t *testing.T) {
+	tests := []struct {
+		name, doc, want string
+	}{
+		{"a table that is no object, after the name", `{"schemas": [{"name": "s", "tables": ["t"]}]}`, "string"},
+		{"a table that is no object, before the name", `{"schemas": [{"tables": [{"name": "t"}, 1], "name": "s"}]}`, "number"},
+		{"tables that are no list, before the name", `{"schemas": [{"tables": {}, "name": "s"}]}`, "want a list, got an object"},
+		{"a field of the wrong type", `{"schemas": [{"name": "s", "tables": [{"name": "t", "columns": {"columns": [{"labels": {"k": 1}}]}}]}]}`, "/schemas/0/tables/0/columns/columns/0/labels/k"},
+		{"invalid UTF-8 in a table", "{\"schemas\": [{\"name\": \"s\", \"tables\": [{\"name\": \"t\xff\"}]}]}", "UTF-8"},
+		{"a table giving a field twice", `{"schemas": [{"name": "s", "tables": [{"name": "t", "name": "u"}]}]}`, "duplicate"},
+		{"a label given twice", `{"schemas": [{"name": "s", "tables": [{"columns": {"columns": [{"labels": {"k": "1", "k": "2"}}]}}]}]}`, "duplicate"},
+		{"a syntax error after the tables", `{"schemas": [{"name": "s", "tables": []}], "x": }`, "invalid character"},
+		{"a syntax error in a schema", `{"schemas": [{"name": "s" "tables": []}]}`, "invalid character"},
+		{"only spaces", ` `, "EOF"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := eachTable(tt.doc); err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %v, want one with %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestEachTable_stopsAtTheErrorOfFnWhereverTheName(t *testing.T) {
+	stop := errors.New("stop")
+	for _, doc := range []string{
+		`{"schemas": [{"name": "s", "tables": [{"name": "a"}, {"name": "b"}]}, {"name": "u", "tables": [{"name": "c"}]}]}`,
+		`{"schemas": [{"tables": [{"name": "a"}, {"name": "b"}], "name": "s"}, {"tables": [{"name": "c"}], "name": "u"}]}`,
+	} {
+		var got []string
+		err := EachTable([]byte(doc), func(schema string, table *client.TableCatalog) error {
+			got = append(got, schema+"."+table.Name)
+			return stop
+		})
+		if err != stop || strings.Join(got, " ") != "s.a" {
+			t.Errorf("%s: error %v after %v, want stop after s.a", doc, err, got)
+		}
+	}
+}
+
 func TestEachTable_stopsAtTheErrorOfFn(t *testing.T) {
 	stop := errors.New("stop")
 	n := 0

@@ -54,7 +54,7 @@ func show(v jsontext.Value) string {
 // Diff returns what putting file in the place of cur would change:
 // schemas, tables and columns matched by name, what file leaves out removed.
 func Diff(cur, file []byte) ([]Change, error) {
-	var m merger
+	m := merger{reader: reader{names: map[string]string{}}}
 	m.members(0, "", m.object(cur, false), m.object(file, true), false)
 	return m.changes, m.err
 }
@@ -63,7 +63,7 @@ func Diff(cur, file []byte) ([]Change, error) {
 // labels merged key by key, null removing), appends the result to dst and
 // returns it with its changes; with dst nil, the changes alone.
 func Merge(dst, cur, file []byte) ([]byte, []Change, error) {
-	var m merger
+	m := merger{reader: reader{names: map[string]string{}}}
 	out := appender(dst)
 	if dst != nil {
 		m.out = jsontext.NewEncoder(&out)
