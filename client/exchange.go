@@ -21,6 +21,7 @@ import (
 
 	"github.com/go-resty/resty/v2"
 
+	"github.com/dbgov/dbgov/internal/heap"
 	"github.com/dbgov/dbgov/internal/secret"
 )
 
@@ -319,10 +320,12 @@ func readBody(resp *http.Response, into []byte, limit int64) ([]byte, error) {
 	body := into[:0]
 	if n := resp.ContentLength; n >= 0 && int64(cap(body)) <= n {
 		body = make([]byte, 0, n+1) // room for the read that meets the end
+		heap.Holding(cap(body))
 	}
 	for {
-		if len(body) == cap(body) {
+		if c := cap(body); len(body) == c {
 			body = append(body, 0)[:len(body)]
+			heap.Holding(cap(body) - c)
 		}
 		n, err := resp.Body.Read(body[len(body):cap(body)])
 		body = body[:len(body)+n]

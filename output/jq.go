@@ -56,6 +56,9 @@ func (p jqPrinter) Print(ctx context.Context, w io.Writer, doc Document) error {
 			// soon as printed; decoded whole, they all stay live and lowering
 			// the headroom would only make the collector run more often.
 			streamed, err = p.stream.walk(doc.Raw, p.mask, doc.ListField, func(v any) error {
+				if p.stream.rest == nil {
+					return out.print(v)
+				}
 				return out.run(p.stream.rest, v)
 			})
 		}
@@ -97,23 +100,29 @@ func (o jqWriter) run(code *gojq.Code, input any) error {
 			}
 			return FilterError{fmt.Errorf("--jq: %w", err)}
 		}
-		if s, ok := v.(string); ok {
-			o.w.WriteString(s)
-		} else {
-			b, err := gojq.Marshal(v)
-			if err != nil {
-				return fmt.Errorf("--jq: encode result: %w", err)
-			}
-			jv := jsontext.Value(b)
-			if err := jv.Indent(jsontext.WithIndent("  ")); err != nil {
-				return fmt.Errorf("--jq: indent result: %w", err)
-			}
-			o.w.Write(jv)
-		}
-		if err := o.w.WriteByte('\n'); err != nil {
+		if err := o.print(v); err != nil {
 			return err
 		}
 	}
+}
+
+// print prints a result on a line: a string as it is, anything else as
+// indented JSON.
+func (o jqWriter) print(v any) error {
+	if s, ok := v.(string); ok {
+		o.w.WriteString(s)
+	} else {
+		b, err := gojq.Marshal(v)
+		if err != nil {
+			return fmt.Errorf("--jq: encode result: %w", err)
+		}
+		jv := jsontext.Value(b)
+		if err := jv.Indent(jsontext.WithIndent("  ")); err != nil {
+			return fmt.Errorf("--jq: indent result: %w", err)
+		}
+		o.w.Write(jv)
+	}
+	return o.w.WriteByte('\n')
 }
 
 // credentialVariables are the environment variables that hold dbgov's

@@ -227,13 +227,14 @@ func TestNewJQStream_recognisesLeadingIterations(t *testing.T) {
 	tests := []struct {
 		expr  string
 		steps string // the path walked, "[]" for an iteration; "-" when not streamed
-		rest  string // what runs on each element
+		rest  string // what runs on each value the walk reaches
 	}{
 		{".users[]", "users []", "."},
-		{".users[].email", "users []", ".email"},
+		{".users[].email", "users [] email", "."},
+		{".users[].groups[0]", "users [] groups", ".[0]"},
 		{".users[] | select(.mfaEnabled) | .email", "users []", "select(.mfaEnabled) | .email"},
-		{".schemas[].tables[].name", "schemas [] tables []", ".name"},
-		{".a.b[].c.d", "a b []", ".c.d"},
+		{".schemas[].tables[].name", "schemas [] tables [] name", "."},
+		{".a.b[].c.d", "a b [] c d", "."},
 		{".[]", "[]", "."},
 		{".[] | .x, .y", "[]", ".x, .y"},
 		{"def f: .x; .users[] | f", "users []", "f"},
@@ -275,7 +276,13 @@ func TestNewJQStream_recognisesLeadingIterations(t *testing.T) {
 			if got := strings.Join(steps, " "); got != tt.steps {
 				t.Errorf("steps %q, want %q", got, tt.steps)
 			}
-			// The rest runs on each element as tt.rest would.
+			// The rest runs on each element as tt.rest would; `.` is not run.
+			if s.rest == nil {
+				if tt.rest != "." {
+					t.Errorf("no rest, want %s", tt.rest)
+				}
+				return
+			}
 			want, err := gojq.Parse(tt.rest)
 			if err != nil {
 				t.Fatal(err)
@@ -331,6 +338,7 @@ func TestJQPrinter_streamingPrintsWhatTheWholeDocumentGives(t *testing.T) {
 		".users[] | ., halt", `.users[] | if .name == "b" then halt_error else .name end`, ".users[] | error",
 		".tempRecoveryCodes[]", ".schemas[].tables[].name", ".schemas[].tables[] | .columns.columns[]?.name",
 		".[]", ".[] | .name", ".users[] | limit(1; .groups[])", ".users[] | $ENV | type",
+		".users[].tempOtpSecret", ".users[].groups[0]", ".schemas[].tables[].columns.columns", ".[].name.x",
 	}
 	for _, d := range docs {
 		for _, expr := range exprs {
@@ -371,6 +379,10 @@ func TestJQStream_walksOnlyDocumentsShapedForIt(t *testing.T) {
 		{".users[]", `[1]`, "users", true, `-`},
 		{".schemas[].tables[]", `{"schemas": [{"tables": [1, 2]}, {"tables": []}, {"tables": [3]}]}`, "", true, `1|2|3`},
 		{".schemas[].tables[]", `{"schemas": [{"tables": [1, 2]}, {"name": "no tables"}]}`, "", true, `-`},
+		{".users[].name", `{"users": [{"name": "a", "x": 1}, {"x": 2, "name": {"n": 3}}]}`, "users", true, `"a"|{"n":3}`},
+		{".users[].name", `{"users": [{"name": "a"}, {"x": 2}]}`, "users", true, `-`},
+		{".users[].name", `{"users": [{"name": "a"}, null]}`, "users", true, `-`},
+		{".users[].tempOtpSecret", `{"users": [{"tempOtpSecret": "s"}]}`, "users", true, `-`},
 		{".tempRecoveryCodes[]", `{"tempRecoveryCodes": ["c"]}`, "", true, `-`},
 		{".tempRecoveryCodes[]", `{"tempRecoveryCodes": ["c"]}`, "", false, `"c"`},
 		{".[]", ` [ {"a": [1, {"b": "]"}]} , "\"]" ] `, "", true, `{"a":[1,{"b":"]"}]}|"\"]"`},

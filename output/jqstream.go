@@ -18,9 +18,10 @@ import (
 // `A | B` runs B on each output of A in turn.
 type jqStream struct {
 	// steps is the path walked from the document to the elements: a field
-	// name, or "" for an iteration. It ends with an iteration.
+	// name, or "" for an iteration; there is at least one iteration.
 	steps []string
-	// rest is the expression run on each element.
+	// rest is the expression run on each element; nil when it is `.`, and
+	// the element is printed as it is.
 	rest *gojq.Code
 }
 
@@ -59,34 +60,31 @@ func newJQStream(query *gojq.Query, opts ...gojq.CompilerOption) *jqStream {
 	default:
 		return nil
 	}
-	// The prefix of fields and iterations; the last iteration ends it.
-	last := -1
-	for i, s := range term.SuffixList {
+	// The prefix of fields and iterations, with at least one iteration:
+	// the walk checks that every field after the last one is there before
+	// it reads any element, and otherwise leaves the document to jq.
+	used, iterates := 0, false
+	for _, s := range term.SuffixList {
 		if s.Optional {
 			return nil // `?` applies to all that precedes it: keep it whole
 		}
-		if s.Iter {
-			steps = append(steps, "")
-			last = i
-			continue
+		name, ok := "", s.Iter
+		if !s.Iter {
+			name, ok = fieldName(s.Index)
 		}
-		name, ok := fieldName(s.Index)
 		if !ok {
 			break
 		}
-		steps = append(steps, name)
+		steps, used, iterates = append(steps, name), used+1, iterates || s.Iter
 	}
-	if last < 0 {
+	if !iterates {
 		return nil
 	}
-	// Cut the steps after the last iteration: they belong to the rest.
-	cut := len(steps)
-	for cut > 0 && steps[cut-1] != "" {
-		cut--
-	}
-	steps = steps[:cut]
 
-	restTerm := &gojq.Term{Type: gojq.TermTypeIdentity, SuffixList: term.SuffixList[last+1:]}
+	if query.Op != gojq.OpPipe && used == len(term.SuffixList) {
+		return &jqStream{steps: steps}
+	}
+	restTerm := &gojq.Term{Type: gojq.TermTypeIdentity, SuffixList: term.SuffixList[used:]}
 	rest := *query
 	if query.Op == gojq.OpPipe {
 		rest.Left = &gojq.Query{Term: restTerm}
@@ -174,7 +172,7 @@ func (w *streamWalker) value(dec *jsontext.Decoder, step int) error {
 		switch {
 		case err != nil:
 			return err
-		case jsondoc.Unquote(key) != name:
+		case !jsondoc.Is(key, name):
 			return dec.SkipValue()
 		}
 		found = true

@@ -50,6 +50,7 @@ func BenchmarkUpdate(b *testing.B) {
 		{"table", nil},
 		{"json", []string{"-o", "json"}},
 		{"jq", []string{"--jq", ".schemas[0].tables | length"}},
+		{"jq-each", []string{"--jq", ".schemas[].tables[].name"}},
 		{"name", []string{"-o", "name"}},
 	} {
 		b.Run(bm.name, func(b *testing.B) {

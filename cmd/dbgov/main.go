@@ -6,7 +6,6 @@ import (
 	"context"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"syscall"
 
 	"github.com/dbgov/dbgov/cmd/root"
@@ -21,12 +20,6 @@ var (
 )
 
 func main() {
-	if os.Getenv("GOGC") == "" {
-		// Large answers are held as bytes, which the collector does not scan:
-		// collecting when garbage reaches a tenth of what is live keeps the
-		// peak under four times the answer, at little cost.
-		debug.SetGCPercent(10)
-	}
 	// The first Ctrl-C or SIGTERM cancels the run, which ends with the
 	// signal's exit code (root.Run stops waiting for a command that does
 	// not return in time); a second one ends dbgov at once.

@@ -20,6 +20,8 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/dbgov/dbgov/internal/heap"
 )
 
 // ErrInvalid is matched by every error about an input: the command layer
@@ -108,6 +110,7 @@ func readAll(r io.Reader, size, limit int64) ([]byte, error) {
 	}
 	var full [][]byte // the chunks read to the brim
 	chunk, total := make([]byte, 0, max(size, 0)+size/16+64<<10), int64(0)
+	heap.Holding(cap(chunk))
 	for {
 		n, err := r.Read(chunk[len(chunk):cap(chunk)])
 		if bytes.IndexByte(chunk[len(chunk):len(chunk)+n], 0) >= 0 {
@@ -122,6 +125,7 @@ func readAll(r io.Reader, size, limit int64) ([]byte, error) {
 			return chunk, nil
 		case err == io.EOF:
 			data := make([]byte, 0, total+total/16+64<<10)
+			heap.Holding(cap(data))
 			for _, c := range append(full, chunk) {
 				data = append(data, c...)
 			}
@@ -131,6 +135,7 @@ func readAll(r io.Reader, size, limit int64) ([]byte, error) {
 		case len(chunk) == cap(chunk):
 			full = append(full, chunk)
 			chunk = make([]byte, 0, min(2*cap(chunk), 16<<20))
+			heap.Holding(cap(chunk))
 		}
 	}
 }

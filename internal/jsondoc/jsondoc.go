@@ -128,5 +128,14 @@ func Unquote(quoted []byte) string {
 	return string(b)
 }
 
+// Is reports whether the JSON string quoted reads as name; the usual names
+// are compared in place.
+func Is(quoted []byte, name string) bool {
+	if raw := quoted[1 : len(quoted)-1]; bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
+		return string(raw) == name
+	}
+	return Unquote(quoted) == name
+}
+
 // fold maps the names that differ only in case to one string.
 func fold(s string) string { return strings.ToLower(strings.ToUpper(s)) }

@@ -53,6 +53,9 @@ func TestUnquote(t *testing.T) {
 		if got := Unquote([]byte(quoted)); got != want {
 			t.Errorf("Unquote(%s) = %q, want %q", quoted, got, want)
 		}
+		if !Is([]byte(quoted), want) || Is([]byte(quoted), want+"x") {
+			t.Errorf("Is(%s, %q) is not Unquote's answer", quoted, want)
+		}
 	}
 }
 
