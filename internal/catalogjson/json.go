@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -33,10 +34,8 @@ type member struct {
 
 // get returns the value of the member called name, nil when absent.
 func (o object) get(name string) jsontext.Value {
-	for _, m := range o.members {
-		if m.name == name {
-			return m.value
-		}
+	if i := slices.IndexFunc(o.members, func(m member) bool { return m.name == name }); i >= 0 {
+		return o.members[i].value
 	}
 	return nil
 }
@@ -46,23 +45,21 @@ func (o object) get(name string) jsontext.Value {
 type reader struct {
 	dec     jsontext.Decoder
 	in      bytes.Buffer      // what dec reads
-	names   map[string]string // the member names read, by their JSON text; made by the user
+	names   map[string]string // the member names read, by their JSON text (not nil)
 	members []member          // of the objects read, until freed
 	objects []object          // of the lists read, until freed
 }
 
-// kinds names the kinds of JSON values.
-var kinds = map[jsontext.Kind]string{'{': "an object", '[': "a list", '"': "a string", '0': "a number", 't': "a boolean", 'f': "a boolean"}
-
-// each reads the next value of dec, which must be an object or list as
-// open says (null: one without parts), calling part to read each of its
-// members, given the member's name, or elements.
+// each reads dec's next value, an object or list as open says (null: one
+// without parts), calling part to read each member, given its name, or element.
 func each(dec *jsontext.Decoder, open jsontext.Kind, part func(name jsontext.Value) error) error {
-	if k := dec.PeekKind(); k != open && k != 'n' && k != 0 { // a syntax error is the token's
+	k := dec.PeekKind()
+	if k != open && k != 'n' && k != 0 { // a syntax error is the token's
+		kinds := map[jsontext.Kind]string{'{': "an object", '[': "a list", '"': "a string", '0': "a number", 't': "a boolean", 'f': "a boolean"}
 		return fmt.Errorf("want %s, got %s", kinds[open], kinds[k])
 	}
-	t, err := dec.ReadToken()
-	for err == nil && t.Kind() == open && dec.PeekKind() != open+2 { // '}' or ']'
+	_, err := dec.ReadToken()
+	for err == nil && k == open && dec.PeekKind() != open+2 { // '}' or ']'
 		var name jsontext.Value
 		if open == '{' {
 			name, err = dec.ReadValue()
@@ -71,20 +68,20 @@ func each(dec *jsontext.Decoder, open jsontext.Kind, part func(name jsontext.Val
 			err = part(name)
 		}
 	}
-	if err == nil && t.Kind() == open {
+	if err == nil && k == open {
 		_, err = dec.ReadToken()
 	}
 	return err
 }
 
-// value reads the next value of v, where the decoder is.
-func (r *reader) value(v jsontext.Value) (jsontext.Value, error) {
-	part, err := r.dec.ReadValue()
-	end := r.dec.InputOffset()
+// value reads the next value of v, which dec reads, as a part of v.
+func value(dec *jsontext.Decoder, v jsontext.Value) (jsontext.Value, error) {
+	part, err := dec.ReadValue()
+	end := dec.InputOffset()
 	return v[end-int64(len(part)) : end : end], err
 }
 
-// read reads the next object of v, where the decoder is.
+// read reads the next object of v, where the decoder is (after separators).
 func (r *reader) read(v jsontext.Value) (o object, err error) {
 	begin, first := r.dec.InputOffset(), len(r.members)
 	err = each(&r.dec, '{', func(name jsontext.Value) error {
@@ -93,24 +90,22 @@ func (r *reader) read(v jsontext.Value) (o object, err error) {
 			n = unquote(name)
 			r.names[string(name)] = n
 		}
-		part, err := r.value(v)
+		part, err := value(&r.dec, v)
 		if n == "name" {
 			o.name = unquote(part)
 		}
 		r.members = append(r.members, member{n, part})
 		return err
 	})
-	// What the decoder read after begin: separators, then the object.
 	o.members, o.raw = r.members[first:len(r.members):len(r.members)], bytes.TrimLeft(v[begin:r.dec.InputOffset()], ",: \t\r\n")
 	return o, err
 }
 
 // unquote is the string v, "" when v is not a string.
-func unquote(v jsontext.Value) string {
+func unquote(v jsontext.Value) (s string) {
 	if v.Kind() == '"' && bytes.IndexByte(v, '\\') < 0 {
 		return string(v[1 : len(v)-1])
 	}
-	var s string
 	_ = json.Unmarshal(v, &s)
 	return s
 }
@@ -120,14 +115,6 @@ func (r *reader) start(v jsontext.Value) bool {
 	r.in = *bytes.NewBuffer(v)
 	r.dec.Reset(&r.in, jsondoc.Lenient...)
 	return len(v) > 0
-}
-
-// object reads the object v.
-func (r *reader) object(v jsontext.Value) (object, error) {
-	if !r.start(v) {
-		return object{}, nil
-	}
-	return r.read(v)
 }
 
 // list reads the list v of objects, with their members; null is an object
@@ -144,81 +131,57 @@ func (r *reader) list(v jsontext.Value) (_ []object, err error) {
 	return r.objects[first:len(r.objects):len(r.objects)], err
 }
 
-// EachTable calls fn with each table of the catalog raw, decoded one at a
-// time into the same table (valid until fn returns), and the name of its
-// schema; fn's error ends it. It reads raw once, in place.
+// EachTable calls fn with each table of the catalog raw and its schema's name,
+// decoded as Unmarshal would (the columns in the memory of those before, valid
+// until fn returns); fn's error ends it. It reads raw once, in place.
 func EachTable(raw []byte, fn func(schema string, table *client.TableCatalog) error) error {
 	if len(raw) == 0 {
 		return nil
 	}
-	tables, dec, schemas := decodeTables(fn), jsondoc.NewDecoder(raw), false
+	var columns client.ColumnCatalogs // each table's, in the memory of those before
+	opts := []jsonv2.Options{jsontext.AllowInvalidUTF8(false), jsontext.AllowDuplicateNames(false),
+		jsonv2.WithUnmarshalers(jsonv2.UnmarshalFromFunc(func(_ *jsontext.Decoder, c **client.ColumnCatalogs) error {
+			columns.Columns, *c = columns.Columns[:0], &columns
+			return errors.ErrUnsupported
+		}))}
+	tables := func(dec *jsontext.Decoder, schema string) error { // the list dec is at
+		return each(dec, '[', func(jsontext.Value) error {
+			var table client.TableCatalog
+			if err := jsonv2.UnmarshalDecode(dec, &table, opts...); err != nil {
+				return err
+			}
+			return fn(schema, &table)
+		})
+	}
+	dec, schemas := jsondoc.NewDecoder(raw), false
 	return each(dec, '{', func(member jsontext.Value) error {
-		if schemas || unquote(member) != "schemas" {
+		if schemas || !jsondoc.Is(member, "schemas") {
 			return dec.SkipValue()
 		}
 		schemas = true
 		return each(dec, '[', func(jsontext.Value) error {
-			var name string
-			var later jsontext.Value // the tables, when the name follows them
-			read := false
-			err := each(dec, '{', func(member jsontext.Value) error {
-				switch m := unquote(member); {
-				case m == "name":
+			name, later := "", jsontext.Value(nil) // later: the tables, when the name follows them
+			err := each(dec, '{', func(member jsontext.Value) (err error) {
+				switch {
+				case jsondoc.Is(member, "name"):
 					v, err := dec.ReadValue()
 					name = unquote(v)
 					return err
-				case m != "tables" || read:
+				case later != nil || !jsondoc.Is(member, "tables"):
 					return dec.SkipValue()
 				case name != "":
-					read = true
+					later = raw[:0] // read
 					return tables(dec, name)
 				}
-				v, err := dec.ReadValue()
-				read, later = true, raw[dec.InputOffset()-int64(len(v)):dec.InputOffset()]
+				later, err = value(dec, raw)
 				return err
 			})
-			if err != nil || later == nil {
+			if err != nil || len(later) == 0 {
 				return err
 			}
 			return tables(jsondoc.NewDecoder(later), name)
 		})
 	})
-}
-
-// decodeTables returns what decodes each table of the list a decoder is at,
-// as Unmarshal would, and calls fn: each in the memory of the table, the
-// columns and the labels decoded before.
-func decodeTables(fn func(schema string, table *client.TableCatalog) error) func(*jsontext.Decoder, string) error {
-	var table client.TableCatalog
-	var columns []client.ColumnCatalog // the longest list of columns decoded
-	var labels []map[string]string     // taken in turn by a table's columns
-	used := 0
-	opts := []jsonv2.Options{jsontext.AllowInvalidUTF8(false), jsontext.AllowDuplicateNames(false),
-		jsonv2.WithUnmarshalers(jsonv2.JoinUnmarshalers(
-			jsonv2.UnmarshalFromFunc(func(_ *jsontext.Decoder, c *[]client.ColumnCatalog) error {
-				*c = columns[:0]
-				return errors.ErrUnsupported
-			}),
-			jsonv2.UnmarshalFromFunc(func(_ *jsontext.Decoder, m *map[string]string) error {
-				if used == len(labels) {
-					labels = append(labels, map[string]string{})
-				}
-				*m, used = labels[used], used+1
-				clear(*m)
-				return errors.ErrUnsupported
-			})))}
-	return func(dec *jsontext.Decoder, schema string) error {
-		return each(dec, '[', func(jsontext.Value) error {
-			table, used = client.TableCatalog{}, 0
-			if err := jsonv2.UnmarshalDecode(dec, &table, opts...); err != nil {
-				return err
-			}
-			if c := table.Columns; c != nil && cap(c.Columns) > cap(columns) {
-				columns = c.Columns
-			}
-			return fn(schema, &table)
-		})
-	}
 }
 
 // shapes says, for each object of a catalog file, what each member holds

@@ -110,9 +110,12 @@ func (m *merger) fail(err error, file bool) {
 }
 
 // object reads the object v, of the file when file.
-func (m *merger) object(v jsontext.Value, file bool) object {
-	o, err := m.reader.object(v)
-	m.fail(err, file)
+func (m *merger) object(v jsontext.Value, file bool) (o object) {
+	if m.start(v) {
+		var err error
+		o, err = m.read(v)
+		m.fail(err, file)
+	}
 	return o
 }
 
