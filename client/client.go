@@ -96,6 +96,9 @@ type Options struct {
 	// runs: asked before a login, given each new token, and told to drop
 	// one the service refused.
 	TokenCache TokenCache
+	// Secrets, when not nil, is the scrubber of the client's errors and log:
+	// the caller's, told of each credential the client meets.
+	Secrets *secret.Scrubber
 }
 
 // Client calls the /v1 API. It is safe for concurrent use.
@@ -162,7 +165,7 @@ func New(opts Options) (*Client, error) {
 		maxRetryWait: cmp.Or(max(opts.MaxRetryWait, 0), DefaultMaxRetryWait),
 		notice:       opts.Notice,
 		tokens:       opts.TokenCache,
-		secrets:      &secret.Scrubber{},
+		secrets:      cmp.Or(opts.Secrets, &secret.Scrubber{}),
 	}
 	c.maxRetries = max(c.maxRetries, 0)
 	u, _ := url.Parse(base)
@@ -170,11 +173,7 @@ func New(opts Options) (*Client, error) {
 		c.plainHost, c.warn = u.Host, opts.Warn
 	}
 	c.secrets.Add(opts.Token, opts.ServiceKey)
-	if pw, ok := u.User.Password(); ok {
-		c.secrets.Add(pw)
-	} else if u.User != nil {
-		c.secrets.Add(u.User.Username())
-	}
+	c.secrets.AddURL(base)
 	for name, values := range headers {
 		if secret.IsHeader(name) {
 			c.secrets.Add(values...)

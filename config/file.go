@@ -300,7 +300,7 @@ func (f *File) Set(profile, key, value string) error {
 		}
 		node = strNode(abs)
 	case keyHeaders:
-		h, _ := parseHeader(value)
+		h, _ := ParseHeader(value)
 		_, list, err := f.headersWithout(profile, h.Name)
 		if err != nil {
 			return err

@@ -266,7 +266,7 @@ func Resolve(fs *pflag.FlagSet, getenv func(string) string) (*Settings, error) {
 		set.Output = ""
 	}
 	for i, raw := range v.GetStringSlice(keyHeaders) {
-		h, err := parseHeader(raw)
+		h, err := ParseHeader(raw)
 		if err != nil {
 			return nil, s.invalid(keyHeaders, fmt.Errorf("header %d: %w", i+1, err))
 		}

@@ -138,7 +138,7 @@ func check(key, v string) error {
 			return errors.New("it contains a control character")
 		}
 	case keyHeaders:
-		_, err := parseHeader(v)
+		_, err := ParseHeader(v)
 		return err
 	case keyOutput:
 		if !slices.Contains(output.Formats, v) {
@@ -253,10 +253,10 @@ type Header struct {
 // String returns the header as "Name: value".
 func (h Header) String() string { return h.Name + ": " + h.Value }
 
-// parseHeader parses "Name: value". The name must be an HTTP token; the value
+// ParseHeader parses "Name: value". The name must be an HTTP token; the value
 // may be empty but holds no line breaks or other control characters but tab.
 // Its messages name the header but never repeat its value.
-func parseHeader(s string) (Header, error) {
+func ParseHeader(s string) (Header, error) {
 	name, value, ok := strings.Cut(s, ":")
 	if !ok {
 		return Header{}, errors.New(`want "Name: value", found no ':'`)

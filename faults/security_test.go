@@ -175,6 +175,47 @@ func mergeEnv(base, more map[string]string) map[string]string {
 	return out
 }
 
+func TestSecurity_credentialsQuotedByDbgovItselfNeverPrinted(t *testing.T) {
+	t.Parallel()
+	// Messages made by dbgov, not the service, may quote what the user gave:
+	// a value, a file, an expression. A credential of the run in them is masked.
+	srv := leakyService(t)
+	withToken := map[string]string{"DBGOV_URL": srv.URL, "DBGOV_TOKEN": leakToken}
+	badTimeout := writeFile(t, "config.yaml", []byte("profiles:\n  default:\n    timeout: "+leakToken+"\n"))
+	noSuchProfile := writeFile(t, "config.yaml", []byte("profiles:\n  default: {}\n"))
+	catalog := writeFile(t, "catalog.json", []byte(`{"schemas": [], "`+leakServiceKey+`": 1}`))
+	u, err := url.Parse(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.User = url.UserPassword("admin", leakURLPass)
+	cases := []leakCase{
+		{"config error", mergeEnv(withToken, map[string]string{"DBGOV_CONFIG": badTimeout}), []string{"review-configs", "get", "x"}, 2},
+		{"bad --header value", withToken, []string{"review-configs", "get", "x", "--header", "X-Proxy-Auth " + leakHeader + ": x"}, 2},
+		{"input file quoting its content", map[string]string{"DBGOV_URL": srv.URL, "DBGOV_SERVICE_ACCOUNT": serviceAccount, "DBGOV_SERVICE_KEY": leakServiceKey},
+			[]string{"catalog", "update", "--instance", "i", "--database", "d", "-f", catalog}, 2},
+		{"jq error", withToken, []string{"review-configs", "get", "x", "--jq", `"Bearer ` + leakToken + `" | keys`}, 1},
+		{"warning", mergeEnv(withToken, map[string]string{"DBGOV_CONFIG": noSuchProfile}), []string{"review-configs", "get", "x", "--profile", leakToken}, 0},
+		{"usage error, the client never made", map[string]string{"DBGOV_URL": srv.URL}, []string{"review-configs", "get", "bad name " + leakToken, "--token", leakToken}, 2},
+		{"flag error after the token", map[string]string{"DBGOV_URL": srv.URL}, []string{"review-configs", "get", "x", "--token", leakToken, "--timeout", leakToken}, 2},
+		{"password of the URL", map[string]string{"DBGOV_URL": u.String()}, []string{"review-configs", "get", "bad name " + leakURLPass}, 2},
+	}
+	for _, c := range cases[:len(cases):len(cases)] {
+		c.name, c.args = c.name+" json", append([]string{"-o", "json"}, c.args...)
+		cases = append(cases, c)
+	}
+	noLeaks(t, cases, func(t *testing.T, tt leakCase, res result) {
+		if !strings.Contains(res.stderr, "********") {
+			t.Errorf("stderr shows no masked credential:\n%s", clip(res.stderr))
+		}
+		for _, line := range strings.Split(strings.TrimSuffix(res.stderr, "\n"), "\n") {
+			if strings.HasSuffix(tt.name, " json") && !json.Valid([]byte(line)) {
+				t.Errorf("stderr line %q is not JSON", line)
+			}
+		}
+	})
+}
+
 func TestSecurity_credentialsFromConfigFileNeverPrinted(t *testing.T) {
 	t.Parallel()
 	srv := leakyService(t)

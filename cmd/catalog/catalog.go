@@ -7,7 +7,6 @@ import (
 	"context"
 	"embed"
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -15,20 +14,15 @@ import (
 	"github.com/dbgov/dbgov/cmd/arity"
 	"github.com/dbgov/dbgov/cmd/dbname"
 	"github.com/dbgov/dbgov/cmd/factory"
+	"github.com/dbgov/dbgov/cmd/helptext"
 	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/internal/iostreams"
 )
 
 // NewCmd builds the catalog command group.
 func NewCmd(f *factory.Factory) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "catalog <command>",
-		Short: "Manage the metadata catalog of a database",
-		Long: `Manage the metadata catalog of a database: the classification, labels and
-semantic type of its schemas, tables and columns.`,
-	}
-	cmd.AddCommand(newGetCmd(f), newDiffCmd(f), newUpdateCmd(f), newSetCmd(f))
-	return cmd
+	return helptext.Command(help, &cobra.Command{Use: "catalog <command>", Short: "Manage the metadata catalog of a database"},
+		newGetCmd(f), newDiffCmd(f), newUpdateCmd(f), newSetCmd(f))
 }
 
 // dbOptions are what every catalog command has: its streams and factory,
@@ -56,10 +50,7 @@ var help embed.FS
 // a command with -f got it, before it calls run.
 func onDatabase(f *factory.Factory, use, short string, opts *dbOptions, run func(context.Context) error) *cobra.Command {
 	*opts = dbOptions{IO: f.IO, f: f}
-	verb, _, _ := strings.Cut(use, " ")
-	text, _ := help.ReadFile("help/" + verb + ".txt")
-	long, example, _ := strings.Cut(strings.TrimSpace(string(text)), "\n\nExamples:\n")
-	cmd := &cobra.Command{Use: use, Short: short, Long: long, Example: example, Args: arity.Exact(0, "no arguments"),
+	cmd := helptext.Command(help, &cobra.Command{Use: use, Short: short, Args: arity.Exact(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			_, err := opts.DB.Databases(f.IO.In)
 			if file := cmd.Flags().Lookup("file"); err == nil && file != nil && file.Value.String() == "" {
@@ -69,7 +60,7 @@ func onDatabase(f *factory.Factory, use, short string, opts *dbOptions, run func
 				return err
 			}
 			return run(cmd.Context())
-		}}
+		}})
 	opts.DB.AddMany(cmd)
 	return cmd
 }

@@ -33,7 +33,7 @@ func main() {
 				cause = exitcode.ErrTerminated
 			}
 			if i > 0 {
-				os.Exit(exitcode.Write(os.Stderr, cause, false))
+				os.Exit(exitcode.Write(os.Stderr, cause, false, false, nil))
 			}
 			cancel(cause)
 		}

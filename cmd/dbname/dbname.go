@@ -17,6 +17,7 @@ import (
 	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/internal/fleet"
 	"github.com/dbgov/dbgov/internal/input"
+	"github.com/dbgov/dbgov/internal/secret"
 	"github.com/dbgov/dbgov/output"
 )
 
@@ -126,7 +127,7 @@ func (f *Flags) Run(ctx context.Context, fac *factory.Factory, fn Func) error {
 		return err
 	}
 	stream := o.Format == "jsonl" && o.JQ == "" && o.Template == ""
-	ios, asJSON := fac.IO, fac.JSONErrors()
+	ios, asJSON, scrub := fac.IO, fac.JSONErrors(), fac.Secrets()
 	pctx := context.WithoutCancel(ctx) // the results are printed also after Ctrl-C
 	var done, failed, interrupted int
 	var werr error
@@ -146,22 +147,22 @@ func (f *Flags) Run(ctx context.Context, fac *factory.Factory, fn Func) error {
 			} else if r.Err != nil {
 				if failed++; !asJSON {
 					status("")
-					exitcode.Write(ios.ErrOut, r.Err, false)
+					exitcode.Write(ios.ErrOut, r.Err, false, false, scrub)
 				}
 			}
 			if stream && werr == nil {
-				werr = p.Print(pctx, ios.Out, output.Document{Raw: resultJSON(r)})
+				werr = p.Print(pctx, ios.Out, output.Document{Raw: resultJSON(r, scrub)})
 				r.Value.Doc = output.Document{} // printed: kept no longer
 			}
 			status(fmt.Sprintf("%d/%d databases, %d failed", done, len(f.dbs), failed))
 		})
 	status("")
 	if !stream {
-		werr = p.Print(pctx, ios.Out, document(results))
+		werr = p.Print(pctx, ios.Out, document(results, scrub))
 	}
 	for _, r := range results {
 		if stream && !r.Sent && werr == nil {
-			werr = p.Print(pctx, ios.Out, output.Document{Raw: resultJSON(r)})
+			werr = p.Print(pctx, ios.Out, output.Document{Raw: resultJSON(r, scrub)})
 		}
 	}
 	if n := len(f.dbs); werr == nil && ctx.Err() != nil {
@@ -183,8 +184,8 @@ func (f *Flags) Run(ctx context.Context, fac *factory.Factory, fn Func) error {
 }
 
 // resultJSON is the JSON of one database's result: the response as sent,
-// or the object of its JSON error line, or that it was never sent.
-func resultJSON(r fleet.Result[*Result]) []byte {
+// or the object of its JSON error line, scrubbed, or that it was never sent.
+func resultJSON(r fleet.Result[*Result], scrub *secret.Scrubber) []byte {
 	name, _ := json.Marshal(r.DB.String())
 	switch {
 	case !r.Sent:
@@ -192,7 +193,7 @@ func resultJSON(r fleet.Result[*Result]) []byte {
 	case r.Err != nil:
 		obj, code := exitcode.ErrorJSON(r.Err)
 		e, _ := json.Marshal(obj)
-		return fmt.Appendf(nil, `{"database":%s,"exitCode":%d,"error":%s}`, name, code, e)
+		return fmt.Appendf(nil, `{"database":%s,"exitCode":%d,"error":%s}`, name, code, scrub.String(string(e)))
 	}
 	return fmt.Appendf(nil, `{"database":%s,"exitCode":0,"response":%s}`, name, r.Value.Doc.Raw)
 }
@@ -200,14 +201,14 @@ func resultJSON(r fleet.Result[*Result]) []byte {
 // document is the document of a run: {"results": [...]}, and the tables of
 // its documents joined, each row led by its database (I/D), a text giving
 // a row a line.
-func document(results []fleet.Result[*Result]) output.Document {
+func document(results []fleet.Result[*Result], scrub *secret.Scrubber) output.Document {
 	raw := []byte(`{"results":[`)
 	var ok []fleet.Result[*Result]
 	for i, r := range results {
 		if i > 0 {
 			raw = append(raw, ',')
 		}
-		if raw = append(raw, resultJSON(r)...); r.Sent && r.Err == nil {
+		if raw = append(raw, resultJSON(r, scrub)...); r.Sent && r.Err == nil {
 			ok = append(ok, r)
 		}
 	}

@@ -5,7 +5,7 @@ package devservercmd
 import (
 	"bytes"
 	"context"
-	_ "embed"
+	"embed"
 	"errors"
 	"fmt"
 	"io"
@@ -17,14 +17,15 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dbgov/dbgov/cmd/factory"
+	"github.com/dbgov/dbgov/cmd/helptext"
 	"github.com/dbgov/dbgov/internal/devserver"
 	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/internal/input"
 	"github.com/dbgov/dbgov/internal/iostreams"
 )
 
-//go:embed help.txt
-var help string
+//go:embed help
+var help embed.FS
 
 type options struct {
 	IO *iostreams.IOStreams
@@ -40,17 +41,14 @@ type options struct {
 // NewCmd builds `dbgov dev-server`.
 func NewCmd(f *factory.Factory) *cobra.Command {
 	opts := &options{IO: f.IO}
-	long, example, _ := strings.Cut(help, "\n--\n")
-	cmd := &cobra.Command{
-		Use:     "dev-server",
-		Short:   "Run the embedded reference server on loopback",
-		Long:    long,
-		Example: strings.TrimSuffix(example, "\n"),
-		Args:    cobra.NoArgs,
+	cmd := helptext.Command(help, &cobra.Command{
+		Use:   "dev-server",
+		Short: "Run the embedded reference server on loopback",
+		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return run(cmd.Context(), opts)
 		},
-	}
+	})
 	cmd.Flags().StringVar(&opts.Addr, "addr", "127.0.0.1:8080", "`HOST:PORT` to listen on; port 0 picks a free port")
 	cmd.Flags().StringVar(&opts.SeedFile, "seed", "", "start from the data of this JSON `FILE` instead of the demo data")
 	cmd.Flags().BoolVar(&opts.Log, "log", false, "log each request to stderr")

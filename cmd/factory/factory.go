@@ -4,6 +4,7 @@
 package factory
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -19,6 +20,7 @@ import (
 	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/internal/fleet"
 	"github.com/dbgov/dbgov/internal/iostreams"
+	"github.com/dbgov/dbgov/internal/secret"
 	"github.com/dbgov/dbgov/output"
 )
 
@@ -32,8 +34,9 @@ type Factory struct {
 	// pause every request of the client: the workers of a run together.
 	Fleet bool
 
-	flags *pflag.FlagSet
-	auth  Auth // the credential of Client, once made
+	flags   *pflag.FlagSet
+	auth    Auth             // the credential of Client, once made
+	secrets *secret.Scrubber // of the run: its messages and the client's
 
 	settingsOnce sync.Once
 	settings     *config.Settings
@@ -44,9 +47,12 @@ type Factory struct {
 	clientErr  error
 }
 
-// New returns a Factory for the given streams, build and environment.
+// New returns a Factory for the given streams, build and environment, its
+// global flags unset until RegisterFlags gives it those of the command line.
 func New(ios *iostreams.IOStreams, version, commit string, getenv func(string) string) *Factory {
-	return &Factory{IO: ios, Version: version, Commit: commit, Getenv: getenv}
+	f := &Factory{IO: ios, Version: version, Commit: commit, Getenv: getenv, secrets: &secret.Scrubber{}}
+	f.RegisterFlags(pflag.NewFlagSet("dbgov", pflag.ContinueOnError))
+	return f
 }
 
 // Auth is the credential a client is made with, and where it came from.
@@ -84,20 +90,13 @@ func (f *Factory) RegisterFlags(fs *pflag.FlagSet) {
 // notices (an environment variable overriding the profile) on a terminal.
 func (f *Factory) Settings() (*config.Settings, error) {
 	f.settingsOnce.Do(func() {
-		fs := f.flags
-		if fs == nil {
-			fs = pflag.NewFlagSet("dbgov", pflag.ContinueOnError)
-			config.RegisterFlags(fs)
-		}
-		f.settings, f.settingsErr = config.Resolve(fs, f.Getenv)
+		f.settings, f.settingsErr = config.Resolve(f.flags, f.Getenv)
 		if f.settingsErr == nil {
 			for _, w := range f.settings.Warnings {
-				f.warn(w)
+				f.Warn(w)
 			}
 			for _, n := range f.settings.Notices {
-				if f.IO.ErrTTY {
-					fmt.Fprintf(f.IO.ErrOut, "note: %s\n", n)
-				}
+				f.note(n)
 			}
 		}
 	})
@@ -129,7 +128,7 @@ func (f *Factory) newClient() (*client.Client, error) {
 	}
 	for _, flag := range []string{"token", "service-key"} {
 		if f.IO.ErrTTY && f.Source(flag) == "flag" {
-			f.warn("--" + flag + " is visible to other users of this machine (ps); use `dbgov auth login`, or the environment")
+			f.Warn("--" + flag + " is visible to other users of this machine (ps); use `dbgov auth login`, or the environment")
 		}
 	}
 	if a.Token == "" && a.ServiceAccount != "" && a.ServiceKey != "" {
@@ -169,10 +168,8 @@ func (f *Factory) Auth() Auth { return f.auth }
 // Source says where the global setting of flag came from, when it is set:
 // "flag", "environment" or "profile".
 func (f *Factory) Source(flag string) string {
-	if f.flags != nil {
-		if fl := f.flags.Lookup(flag); fl != nil && fl.Changed {
-			return "flag"
-		}
+	if fl := f.flags.Lookup(flag); fl != nil && fl.Changed {
+		return "flag"
 	}
 	if f.Getenv("DBGOV_"+strings.ToUpper(strings.ReplaceAll(flag, "-", "_"))) != "" {
 		return "environment"
@@ -216,7 +213,9 @@ func (f *Factory) ClientWith(a Auth) (*client.Client, error) {
 		InsecureSkipTLSVerify: s.InsecureSkipTLSVerify,
 		CACertFile:            s.CACert,
 		UserAgent:             "dbgov/" + f.Version,
-		Warn:                  f.warn,
+		Warn:                  f.Warn,
+		Notice:                f.note,
+		Secrets:               f.Secrets(),
 	}
 	if a.Tokens != nil {
 		opts.TokenCache = a.Tokens
@@ -228,9 +227,6 @@ func (f *Factory) ClientWith(a Auth) (*client.Client, error) {
 		opts.WrapTransport = func(rt http.RoundTripper) http.RoundTripper {
 			return fleet.Throttle(rt, client.DefaultRetryWait, client.DefaultMaxRetryWait)
 		}
-	}
-	if f.IO.ErrTTY {
-		opts.Notice = func(msg string) { fmt.Fprintf(f.IO.ErrOut, "note: %s\n", msg) }
 	}
 	c, err := client.New(opts)
 	if err != nil {
@@ -293,9 +289,8 @@ func (p PrintFlags) Options() (output.Options, error) {
 	}
 	opts.JQ, _ = f.flagValue(flagJQ)
 	opts.Template, _ = f.flagValue(flagTemplate)
-	noHeaders, _ := f.flagValue(flagNoHeaders)
-	showSecrets, _ := f.flagValue(flagShowSecrets)
-	opts.NoHeaders, opts.ShowSecrets = noHeaders == "true", showSecrets == "true"
+	opts.NoHeaders, _ = f.flags.GetBool(flagNoHeaders)
+	opts.ShowSecrets, _ = f.flags.GetBool(flagShowSecrets)
 	var err error
 	opts.Color, err = f.colour(f.IO.ColorEnabled)
 	return opts, err
@@ -336,16 +331,46 @@ func (f *Factory) ErrColor() bool {
 
 // flagValue is the value of the root flag name, and whether it was given.
 func (f *Factory) flagValue(name string) (string, bool) {
-	if f.flags == nil || f.flags.Lookup(name) == nil {
-		return "", false
+	if fl := f.flags.Lookup(name); fl != nil {
+		return fl.Value.String(), fl.Changed
 	}
-	fl := f.flags.Lookup(name)
-	return fl.Value.String(), fl.Changed
+	return "", false
 }
 
-// warn says msg on stderr: a "warning:" line, or under JSON output a line
+// Secrets returns the run's one scrubber, told every credential known now:
+// those of the flags, the environment, the settings and the client.
+func (f *Factory) Secrets() *secret.Scrubber {
+	st := cmp.Or(f.settings, &config.Settings{})
+	headers, _ := f.flags.GetStringArray("header")
+	flag := func(name string) string { v, _ := f.flagValue(name); return v }
+	f.secrets.Add(flag("token"), flag("service-key"), f.Getenv("DBGOV_TOKEN"), f.Getenv("DBGOV_SERVICE_KEY"),
+		st.Token, st.ServiceKey, f.auth.Token, f.auth.ServiceKey)
+	f.secrets.AddURL(flag("url"), f.Getenv("DBGOV_URL"), st.URL)
+	for _, h := range st.Headers {
+		headers = append(headers, h.String())
+	}
+	for _, raw := range headers {
+		if h, err := config.ParseHeader(raw); err != nil { // which part of it is the credential cannot be told
+			name, value, _ := strings.Cut(raw, ":")
+			f.secrets.Add(raw, strings.TrimSpace(name), strings.TrimSpace(value))
+		} else if secret.IsHeader(h.Name) {
+			f.secrets.Add(h.Value)
+		}
+	}
+	return f.secrets
+}
+
+// note says msg on stderr at a terminal, as a "note:" line.
+func (f *Factory) note(msg string) {
+	if f.IO.ErrTTY {
+		fmt.Fprintf(f.IO.ErrOut, "note: %s\n", f.Secrets().String(msg))
+	}
+}
+
+// Warn says msg on stderr: a "warning:" line, or under JSON output a line
 // {"warning": msg}, so that stderr stays one JSON value a line.
-func (f *Factory) warn(msg string) {
+func (f *Factory) Warn(msg string) {
+	msg = f.Secrets().String(msg)
 	if f.jsonOutput(f.settings) {
 		if line, err := json.Marshal(map[string]string{"warning": msg}); err == nil {
 			fmt.Fprintf(f.IO.ErrOut, "%s\n", line)
@@ -378,15 +403,9 @@ func (f *Factory) jsonOutput(s *config.Settings) bool {
 // output is for programs (-o json, --jq, --template). It holds even when the
 // settings are invalid, read then from the flags and environment alone.
 func (f *Factory) JSONErrors() bool {
-	s, err := f.Settings()
-	if err != nil {
-		s = nil
-	}
+	s, _ := f.Settings() // nil when they are invalid
 	return f.jsonOutput(s)
 }
-
-// Warn says msg on stderr as every warning is said.
-func (f *Factory) Warn(msg string) { f.warn(msg) }
 
 // JSONErrorsByFlags is JSONErrors from the flags and environment alone, for
 // a report made while the settings may still be being read.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -122,5 +123,61 @@ func TestPrintFlags_badValuesAreUsageErrors(t *testing.T) {
 				t.Errorf("error %v, want a usage error saying %s", err, tt.want)
 			}
 		})
+	}
+}
+
+func TestSecrets_knowsEveryCredentialOfTheRun(t *testing.T) {
+	const profile = "profiles:\n  default:\n    token: tok-from-file\n    headers: [\"X-Api-Key: key-from-file\"]\n"
+	tests := []struct {
+		name       string
+		env        map[string]string
+		config     string
+		args       []string
+		known      []string
+		notKnown   []string
+		resolveNot bool // the settings are left unresolved (a flag error)
+	}{
+		{"flags, the settings never resolved", map[string]string{}, "", []string{"--token", "tok-flag", "--service-key", "key-flag",
+			"--url", "https://u:pw-flag@gov.example.com", "--header", "Authorization: Bearer hdr-flag", "--header", "X-Env: prod-env"},
+			[]string{"tok-flag", "key-flag", "pw-flag", "Bearer hdr-flag"}, []string{"prod-env", "gov.example.com"}, true},
+		{"environment, the settings never resolved", map[string]string{"DBGOV_TOKEN": "tok-env", "DBGOV_SERVICE_KEY": "key-env",
+			"DBGOV_URL": "https://tok-user@gov.example.com"}, "", nil, []string{"tok-env", "key-env", "tok-user"}, nil, true},
+		{"config file", map[string]string{}, profile, nil, []string{"tok-from-file", "key-from-file"}, []string{"X-Api-Key"}, false},
+		{"a header in a bad form is masked whole", map[string]string{}, "", []string{"--header", "Authorization Bearer hdr-bad: x"},
+			[]string{"Authorization Bearer hdr-bad: x", "Authorization Bearer hdr-bad"}, nil, false},
+		{"settings invalid: flags and environment still known", map[string]string{"DBGOV_TOKEN": "tok-env", "DBGOV_TIMEOUT": "soon"}, profile,
+			[]string{"--service-key", "key-flag"}, []string{"tok-env", "key-flag"}, nil, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ios, _, _, _ := iostreams.Test()
+			f := newFactory(t, ios, tt.env, tt.config, tt.args...)
+			if !tt.resolveNot {
+				_, _ = f.Settings()
+			}
+			text := strings.Join(append(slices.Clone(tt.known), tt.notKnown...), " | ")
+			got := f.Secrets().String(text)
+			for _, s := range tt.known {
+				if strings.Contains(got, s) {
+					t.Errorf("%q is not masked: %s", s, got)
+				}
+			}
+			for _, s := range tt.notKnown {
+				if !strings.Contains(got, s) {
+					t.Errorf("%q is masked: %s", s, got)
+				}
+			}
+		})
+	}
+}
+
+func TestWarn_masksTheCredentialsOfTheRun(t *testing.T) {
+	for _, args := range [][]string{{"--token", "tok-a1b2c3"}, {"--token", "tok-a1b2c3", "-o", "json"}} {
+		ios, _, _, errOut := iostreams.Test()
+		f := newFactory(t, ios, map[string]string{}, "", args...)
+		f.Warn(`profile "tok-a1b2c3" is not in the config file`)
+		if got := errOut.String(); strings.Contains(got, "tok-a1b2c3") || !strings.Contains(got, "********") {
+			t.Errorf("%v: %s", args, got)
+		}
 	}
 }

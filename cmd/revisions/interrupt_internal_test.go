@@ -77,7 +77,7 @@ func TestRunBatchCreate_interruptedBetweenBatches(t *testing.T) {
 		t.Errorf("stderr %q, want %q", got, want)
 	}
 	var report strings.Builder
-	exitcode.Write(&report, err, false)
+	exitcode.Write(&report, err, false, false, nil)
 	if want := "dbgov: interrupted\nnote: created 2 of 5 revisions; entries 3-5 (versions 1.0.3, 1.0.4, 1.0.5) were not created\n"; report.String() != want {
 		t.Errorf("report %q, want %q", report.String(), want)
 	}

@@ -140,12 +140,8 @@ func Run(ctx context.Context, ios *iostreams.IOStreams, version, commit string, 
 
 	var running atomic.Pointer[cobra.Command] // set once the flags are parsed
 	var reported atomic.Bool
-	hook := cmd.PersistentPreRunE
-	cmd.PersistentPreRunE = func(c *cobra.Command, a []string) error {
+	cmd.PersistentPreRunE = func(c *cobra.Command, _ []string) error {
 		running.Store(c)
-		if hook != nil {
-			return hook(c, a)
-		}
 		return nil
 	}
 	codes := make(chan int, 1)
@@ -165,7 +161,7 @@ func Run(ctx context.Context, ios *iostreams.IOStreams, version, commit string, 
 		}
 		asJSON := err != nil && f.JSONErrors() && !(ios.ErrTTY && errors.As(err, new(output.FilterError)))
 		if reported.CompareAndSwap(false, true) {
-			codes <- exitcode.WriteColour(ios.ErrOut, err, asJSON, err != nil && f.ErrColor())
+			codes <- exitcode.Write(ios.ErrOut, err, asJSON, err != nil && f.ErrColor(), f.Secrets())
 		}
 	}()
 	late := make(chan struct{})
@@ -179,7 +175,8 @@ func Run(ctx context.Context, ios *iostreams.IOStreams, version, commit string, 
 		return <-codes
 	}
 	restoreTerminal()
-	return exitcode.Write(ios.ErrOut, context.Cause(ctx), running.Load() != nil && f.JSONErrorsByFlags())
+	// A signal's message holds no credential; the run may still be writing its settings.
+	return exitcode.Write(ios.ErrOut, context.Cause(ctx), running.Load() != nil && f.JSONErrorsByFlags(), false, nil)
 }
 
 // saveTerminal returns what puts a terminal on stdin back as it was (a

@@ -15,6 +15,7 @@ import (
 	"github.com/dbgov/dbgov/client"
 	"github.com/dbgov/dbgov/config"
 	"github.com/dbgov/dbgov/internal/input"
+	"github.com/dbgov/dbgov/internal/secret"
 	"github.com/dbgov/dbgov/internal/textsafe"
 	"github.com/dbgov/dbgov/output"
 )
@@ -193,12 +194,10 @@ func forStatus(status int) int {
 	return Failure
 }
 
-// Write reports err on w (stderr) as the contract says, one line of text or,
-// when asJSON, one line of JSON, and returns the exit code.
-func Write(w io.Writer, err error, asJSON bool) int { return WriteColour(w, err, asJSON, false) }
-
-// WriteColour is Write, with the error line red and the hint dim when colour.
-func WriteColour(w io.Writer, err error, asJSON, colour bool) int {
+// Write reports err on w (stderr) as the contract says, one line of text
+// (the error red and the hint dim when colour) or, when asJSON, one line of
+// JSON, with what scrub masks masked, and returns the exit code.
+func Write(w io.Writer, err error, asJSON, colour bool, scrub *secret.Scrubber) int {
 	if err == nil {
 		return OK
 	}
@@ -212,24 +211,24 @@ func WriteColour(w io.Writer, err error, asJSON, colour bool) int {
 		if merr == nil {
 			// C1 controls and format characters as JSON escapes: the same
 			// JSON, which cannot drive a terminal.
-			fmt.Fprintf(w, "%s\n", textsafe.JSON(string(line)))
+			fmt.Fprintf(w, "%s\n", textsafe.JSON(scrub.String(string(line))))
 			return r.Code
 		}
 	}
-	msg := escapeLines(r.Message)
+	msg := escapeLines(scrub.String(r.Message))
 	if r.API != nil {
 		// The service's message is text from elsewhere: every control
 		// character, line breaks included, is shown escaped.
-		msg = output.EscapeControl(r.Message)
+		msg = output.EscapeControl(scrub.String(r.Message))
 	}
 	fmt.Fprintln(w, output.Paint(colour, output.Red, "dbgov: "+msg))
 	if r.Hint != "" {
-		fmt.Fprintln(w, output.Paint(colour, output.Dim, "hint: "+r.Hint))
+		fmt.Fprintln(w, output.Paint(colour, output.Dim, "hint: "+scrub.String(r.Hint)))
 	}
 	var incomplete *IncompleteError
 	if errors.As(err, &incomplete) {
 		for _, l := range incomplete.Lines {
-			fmt.Fprintf(w, "note: %s\n", escapeLines(l))
+			fmt.Fprintf(w, "note: %s\n", escapeLines(scrub.String(l)))
 		}
 	}
 	return r.Code

@@ -12,6 +12,7 @@ import (
 	"github.com/dbgov/dbgov/client"
 	"github.com/dbgov/dbgov/config"
 	"github.com/dbgov/dbgov/internal/input"
+	"github.com/dbgov/dbgov/internal/secret"
 	"github.com/dbgov/dbgov/output"
 )
 
@@ -67,7 +68,7 @@ func TestClassify_followsTheContractTable(t *testing.T) {
 
 func TestWrite_text(t *testing.T) {
 	var buf bytes.Buffer
-	code := Write(&buf, apiErr(404, "NOT_FOUND"), false)
+	code := Write(&buf, apiErr(404, "NOT_FOUND"), false, false, nil)
 	want := "dbgov: get thing: the service says no (HTTP 404 NOT_FOUND)\n"
 	if code != NotFound || buf.String() != want {
 		t.Fatalf("Write = %d %q, want %d %q", code, buf.String(), NotFound, want)
@@ -76,7 +77,7 @@ func TestWrite_text(t *testing.T) {
 
 func TestWrite_hintOnItsOwnLine(t *testing.T) {
 	var buf bytes.Buffer
-	Write(&buf, apiErr(401, "UNAUTHENTICATED"), false)
+	Write(&buf, apiErr(401, "UNAUTHENTICATED"), false, false, nil)
 	lines := bytes.Split(bytes.TrimSpace(buf.Bytes()), []byte("\n"))
 	if len(lines) != 2 || !bytes.HasPrefix(lines[1], []byte("hint: ")) {
 		t.Fatalf("got %q, want an error line and a hint line", buf.String())
@@ -87,7 +88,7 @@ func TestWrite_jsonIsOneLine(t *testing.T) {
 	var buf bytes.Buffer
 	err := fmt.Errorf("get: %w", &client.APIError{HTTPStatus: 404, CodeName: "NOT_FOUND", Message: "nope",
 		Details: []json.RawMessage{json.RawMessage(`{"@type":"x"}`)}})
-	if code := Write(&buf, err, true); code != NotFound {
+	if code := Write(&buf, err, true, false, nil); code != NotFound {
 		t.Fatalf("code %d", code)
 	}
 	want := `{"error":{"httpStatus":404,"code":"NOT_FOUND","message":"nope","details":[{"@type":"x"}],"exitCode":5}}` + "\n"
@@ -95,7 +96,7 @@ func TestWrite_jsonIsOneLine(t *testing.T) {
 		t.Fatalf("got %s want %s", buf.String(), want)
 	}
 	buf.Reset()
-	Write(&buf, Usagef("bad flag"), true)
+	Write(&buf, Usagef("bad flag"), true, false, nil)
 	want = `{"error":{"code":"USAGE","message":"bad flag","exitCode":2}}` + "\n"
 	if buf.String() != want {
 		t.Fatalf("got %s want %s", buf.String(), want)
@@ -104,14 +105,14 @@ func TestWrite_jsonIsOneLine(t *testing.T) {
 
 func TestWrite_silentPrintsNothing(t *testing.T) {
 	var buf bytes.Buffer
-	if code := Write(&buf, &SilentError{Code: Differences}, false); code != Differences || buf.Len() != 0 {
+	if code := Write(&buf, &SilentError{Code: Differences}, false, false, nil); code != Differences || buf.Len() != 0 {
 		t.Fatalf("Write = %d %q", code, buf.String())
 	}
 }
 
 func TestWrite_escapesControlCharacters(t *testing.T) {
 	var buf bytes.Buffer
-	Write(&buf, &client.APIError{HTTPStatus: 500, CodeName: "INTERNAL", Message: "bad \x1b]0;pwned\x07 thing"}, false)
+	Write(&buf, &client.APIError{HTTPStatus: 500, CodeName: "INTERNAL", Message: "bad \x1b]0;pwned\x07 thing"}, false, false, nil)
 	if bytes.ContainsAny(buf.Bytes(), "\x1b\x07") {
 		t.Fatalf("raw control characters reached stderr: %q", buf.String())
 	}
@@ -121,7 +122,7 @@ func TestWrite_escapesWhatCouldDriveATerminal(t *testing.T) {
 	const message = "bad \x1b]0;pwned\x07 \u0085 \u202e \u2066 \u2028 \u200b thing"
 	for _, asJSON := range []bool{false, true} {
 		var buf bytes.Buffer
-		Write(&buf, &client.APIError{HTTPStatus: 500, CodeName: "INTERNAL", Message: message}, asJSON)
+		Write(&buf, &client.APIError{HTTPStatus: 500, CodeName: "INTERNAL", Message: message}, asJSON, false, nil)
 		for _, r := range buf.String() {
 			if r < 0x20 && r != '\n' || r >= 0x80 && r <= 0x9f || r >= 0x2000 && r <= 0x206f {
 				t.Errorf("json %t: %U reached stderr: %q", asJSON, r, buf.String())
@@ -140,7 +141,7 @@ func TestWrite_escapesWhatCouldDriveATerminal(t *testing.T) {
 func TestWrite_incompleteSaysWhatWasDone(t *testing.T) {
 	err := &IncompleteError{Err: apiErr(409, "ALREADY_EXISTS"), Lines: []string{"created 2 of 5 revisions"}, Detail: map[string]int{"created": 2}}
 	var buf bytes.Buffer
-	if code := Write(&buf, err, false); code != Rejected {
+	if code := Write(&buf, err, false, false, nil); code != Rejected {
 		t.Fatalf("code %d", code)
 	}
 	want := "dbgov: get thing: the service says no (HTTP 409 ALREADY_EXISTS)\nnote: created 2 of 5 revisions\n"
@@ -148,7 +149,7 @@ func TestWrite_incompleteSaysWhatWasDone(t *testing.T) {
 		t.Fatalf("got %q want %q", buf.String(), want)
 	}
 	buf.Reset()
-	Write(&buf, err, true)
+	Write(&buf, err, true, false, nil)
 	want = `{"error":{"httpStatus":409,"code":"ALREADY_EXISTS","message":"the service says no","exitCode":6,"incomplete":{"created":2}}}` + "\n"
 	if buf.String() != want {
 		t.Fatalf("got %s want %s", buf.String(), want)
@@ -157,7 +158,7 @@ func TestWrite_incompleteSaysWhatWasDone(t *testing.T) {
 
 func TestWrite_serviceMessageStaysOnOneLine(t *testing.T) {
 	var buf bytes.Buffer
-	Write(&buf, fmt.Errorf("get x: %w", &client.APIError{HTTPStatus: 404, CodeName: "NOT_FOUND", Message: "no\nsecond line"}), false)
+	Write(&buf, fmt.Errorf("get x: %w", &client.APIError{HTTPStatus: 404, CodeName: "NOT_FOUND", Message: "no\nsecond line"}), false, false, nil)
 	want := "dbgov: get x: no\\nsecond line (HTTP 404 NOT_FOUND)\n"
 	if buf.String() != want {
 		t.Fatalf("got %q, want %q", buf.String(), want)
@@ -166,7 +167,7 @@ func TestWrite_serviceMessageStaysOnOneLine(t *testing.T) {
 
 func TestWrite_commandHintReplacesTheGeneralOne(t *testing.T) {
 	var buf bytes.Buffer
-	code := Write(&buf, WithHint(apiErr(401, "UNAUTHENTICATED"), "drop --x"), false)
+	code := Write(&buf, WithHint(apiErr(401, "UNAUTHENTICATED"), "drop --x"), false, false, nil)
 	want := "dbgov: get thing: the service says no (HTTP 401 UNAUTHENTICATED)\nhint: drop --x\n"
 	if code != Auth || buf.String() != want {
 		t.Fatalf("Write = %d %q, want %d %q", code, buf.String(), Auth, want)
@@ -176,7 +177,7 @@ func TestWrite_commandHintReplacesTheGeneralOne(t *testing.T) {
 func TestErrorJSON_isTheObjectOfTheErrorLine(t *testing.T) {
 	for _, err := range []error{apiErr(404, "NOT_FOUND"), Usagef("bad flag"), &IncompleteError{Err: apiErr(409, "ALREADY_EXISTS"), Detail: map[string]int{"created": 2}}} {
 		var line bytes.Buffer
-		code := Write(&line, err, true)
+		code := Write(&line, err, true, false, nil)
 		obj, objCode := ErrorJSON(err)
 		want, _ := json.Marshal(map[string]any{"error": obj})
 		if objCode != code || line.String() != string(want)+"\n" {
@@ -187,10 +188,10 @@ func TestErrorJSON_isTheObjectOfTheErrorLine(t *testing.T) {
 
 func TestWrite_silentErrorSaysItsMessageOnly(t *testing.T) {
 	var buf bytes.Buffer
-	if code := Write(&buf, &SilentError{Code: Differences}, false); code != Differences || buf.Len() != 0 {
+	if code := Write(&buf, &SilentError{Code: Differences}, false, false, nil); code != Differences || buf.Len() != 0 {
 		t.Errorf("Write = %d %q, want 9 and nothing said", code, buf.String())
 	}
-	if code := Write(&buf, &SilentError{Code: NotFound, Message: "1 of 3 databases failed (1 not found)"}, false); code != NotFound ||
+	if code := Write(&buf, &SilentError{Code: NotFound, Message: "1 of 3 databases failed (1 not found)"}, false, false, nil); code != NotFound ||
 		buf.String() != "dbgov: 1 of 3 databases failed (1 not found)\n" {
 		t.Errorf("Write = %d %q", code, buf.String())
 	}
@@ -215,18 +216,53 @@ func TestClassify_anExpiredTokenSaysToLogInAgain(t *testing.T) {
 	}
 }
 
-func TestWriteColour_errorRedHintDim(t *testing.T) {
+func TestWrite_errorRedHintDim(t *testing.T) {
 	var b strings.Builder
 	err := &client.APIError{HTTPStatus: 403, CodeName: "PERMISSION_DENIED", Message: "no"}
-	if code := WriteColour(&b, err, false, true); code != Permission {
+	if code := Write(&b, err, false, true, nil); code != Permission {
 		t.Fatalf("code %d, want %d", code, Permission)
 	}
 	if got := b.String(); !strings.HasPrefix(got, "\x1b[31mdbgov: ") || !strings.Contains(got, "\x1b[2mhint: ") {
 		t.Errorf("got %q, want a red error line and a dim hint", got)
 	}
 	b.Reset()
-	WriteColour(&b, err, false, false)
+	Write(&b, err, false, false, nil)
 	if strings.Contains(b.String(), "\x1b") {
 		t.Errorf("colour off printed escapes: %q", b.String())
+	}
+}
+
+func TestWrite_masksWhatTheScrubberKnowsWhateverTheOrigin(t *testing.T) {
+	const cred = "cred-a1b2c3d4e5"
+	scrub := &secret.Scrubber{}
+	scrub.Add(cred)
+	tests := []struct {
+		name string
+		err  error
+	}{
+		{"config error", fmt.Errorf("%w: timeout from DBGOV_TIMEOUT: %q is not a duration", config.ErrInvalid, cred)},
+		{"input file quoting its content", fmt.Errorf("%w: f.json: line 1: unknown field %q", input.ErrInvalid, cred)},
+		{"usage error", Usagef("invalid name: id %q may not contain spaces", "x "+cred)},
+		{"filter error", fmt.Errorf("--jq: %w", output.FilterError{Err: errors.New("cannot iterate over string (\"" + cred + "\")")})},
+		{"hint", WithHint(errors.New("refused"), "try again without "+cred)},
+		{"notes of an incomplete run", &IncompleteError{Err: errors.New("stopped"), Lines: []string{"sent with " + cred}, Detail: map[string]string{"with": cred}}},
+		{"service message", &client.APIError{HTTPStatus: 400, CodeName: "INVALID_ARGUMENT", Message: "bad " + cred,
+			Details: []json.RawMessage{json.RawMessage(`{"echo":"` + cred + `"}`)}}},
+		{"secret field quoted", errors.New(`bad document {"password": "hunter2-not-known"}`)},
+	}
+	for _, tt := range tests {
+		for _, asJSON := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s json=%t", tt.name, asJSON), func(t *testing.T) {
+				var buf bytes.Buffer
+				Write(&buf, tt.err, asJSON, false, scrub)
+				got := buf.String()
+				if strings.Contains(got, cred) || strings.Contains(got, "hunter2") || !strings.Contains(got, secret.Mask) {
+					t.Errorf("the credential is not masked:\n%s", got)
+				}
+				if asJSON && !json.Valid([]byte(got)) {
+					t.Errorf("not one JSON line: %s", got)
+				}
+			})
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package secret
 
 import (
+	"cmp"
 	"encoding/json"
 	"net/url"
 	"regexp"
@@ -48,6 +49,16 @@ func (s *Scrubber) Add(values ...string) {
 				s.known = append(s.known, form)
 				s.replacer = nil
 			}
+		}
+	}
+}
+
+// AddURL records each URL's password, else its user name (http://TOKEN@host).
+func (s *Scrubber) AddURL(urls ...string) {
+	for _, raw := range urls {
+		if u, err := url.Parse(raw); err == nil && u.User != nil {
+			pw, _ := u.User.Password()
+			s.Add(cmp.Or(pw, u.User.Username()))
 		}
 	}
 }

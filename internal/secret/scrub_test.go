@@ -143,3 +143,20 @@ func FuzzScrubberString_keepsJSONValid(f *testing.F) {
 		}
 	})
 }
+
+func TestScrubberAddURL_masksTheCredentialOfAURL(t *testing.T) {
+	tests := []struct{ name, url, masked, kept string }{
+		{"password", "https://admin:pw-1234@gov.example.com", "pw-1234", "admin"},
+		{"user alone is a token", "https://tok-5678@gov.example.com", "tok-5678", "gov.example.com"},
+		{"empty password leaves the user", "https://tok-9012:@gov.example.com", "tok-9012", "gov.example.com"},
+		{"no user information", "https://gov.example.com", "", "gov.example.com"},
+	}
+	for _, tt := range tests {
+		s := &Scrubber{}
+		s.AddURL(tt.url, "")
+		got := s.String("sent " + tt.masked + " and " + tt.kept + " to " + tt.url)
+		if tt.masked != "" && strings.Contains(got, tt.masked) || !strings.Contains(got, tt.kept) {
+			t.Errorf("%s: %q", tt.name, got)
+		}
+	}
+}
