@@ -54,7 +54,7 @@ func show(v jsontext.Value) string {
 // Diff returns what putting file in the place of cur would change:
 // schemas, tables and columns matched by name, what file leaves out removed.
 func Diff(cur, file []byte) ([]Change, error) {
-	m := merger{reader: reader{names: map[string]string{}}}
+	m := merger{reader: reader{names: map[string]string{}}, index: [5]map[string]int{{}, {}, {}, {}, {}}}
 	m.members(0, "", m.object(cur, false), m.object(file, true), false)
 	return m.changes, m.err
 }
@@ -63,7 +63,7 @@ func Diff(cur, file []byte) ([]Change, error) {
 // labels merged key by key, null removing), appends the result to dst and
 // returns it with its changes; with dst nil, the changes alone.
 func Merge(dst, cur, file []byte) ([]byte, []Change, error) {
-	m := merger{reader: reader{names: map[string]string{}}}
+	m := merger{reader: reader{names: map[string]string{}}, index: [5]map[string]int{{}, {}, {}, {}, {}}}
 	out := appender(dst)
 	if dst != nil {
 		m.out = jsontext.NewEncoder(&out)
@@ -104,9 +104,7 @@ func (m *merger) fail(err error, file bool) {
 	if err != nil && file {
 		err = fmt.Errorf("%w: %v", ErrFile, err)
 	}
-	if m.err == nil {
-		m.err = err
-	}
+	m.err = cmp.Or(m.err, err)
 }
 
 // object reads the object v, of the file when file.
@@ -185,9 +183,6 @@ func (m *merger) level(d int, cv, fv jsontext.Value, merge bool) {
 	m.fail(err, false)
 	files, err := m.list(fv)
 	m.fail(err, true)
-	if m.index[d] == nil {
-		m.index[d] = map[string]int{}
-	}
 	index := m.index[d]
 	clear(index)
 	for i, f := range files {
