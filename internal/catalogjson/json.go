@@ -102,10 +102,11 @@ func (r *reader) read(v jsontext.Value) (o object, err error) {
 }
 
 // unquote is the string v, "" when v is not a string.
-func unquote(v jsontext.Value) (s string) {
+func unquote(v jsontext.Value) string {
 	if v.Kind() == '"' && bytes.IndexByte(v, '\\') < 0 {
 		return string(v[1 : len(v)-1])
 	}
+	var s string
 	_ = json.Unmarshal(v, &s)
 	return s
 }
@@ -117,8 +118,7 @@ func (r *reader) start(v jsontext.Value) bool {
 	return len(v) > 0
 }
 
-// list reads the list v of objects, with their members; null is an object
-// without any.
+// list reads the list v of objects, with their members (none for null).
 func (r *reader) list(v jsontext.Value) (_ []object, err error) {
 	first := len(r.objects)
 	if r.start(v) {
