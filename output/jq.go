@@ -53,8 +53,7 @@ func (p jqPrinter) Print(ctx context.Context, w io.Writer, doc Document) error {
 		var err error
 		if p.stream != nil {
 			// Decoded a piece at a time, the document's values are garbage as
-			// soon as printed; decoded whole, they all stay live and lowering
-			// the headroom would only make the collector run more often.
+			// soon as printed.
 			streamed, err = p.stream.walk(doc.Raw, p.mask, doc.ListField, func(v any) error {
 				if p.stream.rest == nil {
 					return out.print(v)

@@ -15,7 +15,6 @@ import (
 	"github.com/mattn/go-runewidth"
 	"github.com/olekukonko/ll"
 	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/pkg/twwidth"
 	"github.com/olekukonko/tablewriter/tw"
 )
 
@@ -142,9 +141,6 @@ func (p tablePrinter) Print(ctx context.Context, w io.Writer, doc Document) erro
 	}
 	if doc.Tables == nil {
 		return jsonPrinter{style: style{mask: !p.opts.ShowSecrets, tty: p.opts.TTY}}.Print(ctx, w, doc)
-	}
-	if !p.opts.TTY { // piped tables skip tablewriter: its width cache (640 KB) can go
-		twwidth.SetCacheCapacity(0)
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	printed := false

@@ -8,6 +8,8 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/olekukonko/tablewriter/pkg/twwidth"
+
 	"github.com/dbgov/dbgov/cmd/root"
 	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/internal/iostreams"
@@ -38,5 +40,9 @@ func main() {
 			cancel(cause)
 		}
 	}()
-	os.Exit(root.Run(ctx, iostreams.System(), version, commit, os.Args[1:], os.Getenv))
+	ios := iostreams.System()
+	if !ios.OutTTY { // only terminal tables use tablewriter: its width cache (640 KB) can go
+		twwidth.SetCacheCapacity(0)
+	}
+	os.Exit(root.Run(ctx, ios, version, commit, os.Args[1:], os.Getenv))
 }

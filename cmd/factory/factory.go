@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/spf13/pflag"
+	"golang.org/x/net/http/httpguts"
 
 	"github.com/dbgov/dbgov/client"
 	"github.com/dbgov/dbgov/config"
@@ -350,9 +351,12 @@ func (f *Factory) Secrets() *secret.Scrubber {
 		headers = append(headers, h.String())
 	}
 	for _, raw := range headers {
-		if h, err := config.ParseHeader(raw); err != nil { // which part of it is the credential cannot be told
+		if h, err := config.ParseHeader(raw); err != nil { // the value, and a name that may be one
 			name, value, _ := strings.Cut(raw, ":")
-			f.secrets.Add(raw, strings.TrimSpace(name), strings.TrimSpace(value))
+			if name = strings.TrimSpace(name); !httpguts.ValidHeaderFieldName(name) || secret.IsHeader(name) {
+				f.secrets.Add(name)
+			}
+			f.secrets.Add(raw, strings.TrimSpace(value))
 		} else if secret.IsHeader(h.Name) {
 			f.secrets.Add(h.Value)
 		}

@@ -145,6 +145,10 @@ func TestSecrets_knowsEveryCredentialOfTheRun(t *testing.T) {
 		{"config file", map[string]string{}, profile, nil, []string{"tok-from-file", "key-from-file"}, []string{"X-Api-Key"}, false},
 		{"a header in a bad form is masked whole", map[string]string{}, "", []string{"--header", "Authorization Bearer hdr-bad: x"},
 			[]string{"Authorization Bearer hdr-bad: x", "Authorization Bearer hdr-bad"}, nil, false},
+		{"a bad value is masked, a plain name kept", map[string]string{}, "", []string{"--header", "Accept: a\x01val-bad"},
+			[]string{"a\x01val-bad"}, []string{"Accept"}, false},
+		{"a credential header's name is masked with its bad value", map[string]string{}, "", []string{"--header", "X-Api-Key: k\x01key-bad"},
+			[]string{"X-Api-Key", "k\x01key-bad"}, nil, false},
 		{"settings invalid: flags and environment still known", map[string]string{"DBGOV_TOKEN": "tok-env", "DBGOV_TIMEOUT": "soon"}, profile,
 			[]string{"--service-key", "key-flag"}, []string{"tok-env", "key-flag"}, nil, false},
 	}

@@ -198,7 +198,7 @@ func (m *merger) level(d int, cv, fv jsontext.Value, merge bool) {
 		i, ok := index[c.name]
 		m.path[named[d]-1] = c.name
 		switch {
-		case ok && bytes.Equal(c.raw, files[i].raw): // unchanged, as most are
+		case ok && bytes.Equal(c.raw, files[i].raw) && !bytes.Contains(c.raw, []byte("null")): // unchanged; a null is dropped
 			matched[i] = true
 			m.write(c.raw)
 		case ok:

@@ -5,31 +5,30 @@ package heap
 import (
 	"os"
 	"runtime/debug"
-	"sync/atomic"
+	"sync"
 )
 
 var (
-	held    atomic.Int64
-	percent atomic.Int32 // set by Holding, 0 until then
+	mu      sync.Mutex
+	held    int64 // bytes allocated for answers and files
+	percent int   // the GC percent set, 0 until then
 	tune    = os.Getenv("GOGC") == ""
 )
 
-// Holding counts n more bytes allocated to hold answers and files and,
-// unless GOGC is set, adapts how much garbage the collector lets pile up:
-// Go's default for small runs, which then start without collecting at all;
-// a tenth of what is live from the first MiB, as dbgov's own 13 MiB weigh
-// much beside a few MiB of answer; half from 8 MiB on, which still keeps
-// the peak under four times the answer and collects five times less often.
+// Holding counts n more bytes allocated for answers and files. Unless GOGC
+// is set, garbage may then reach a tenth of the live heap from 1 MiB on
+// (dbgov's own memory weighs much beside a small answer) and half of it from
+// 8 MiB on; a smaller run keeps Go's default, and starts without collecting.
 func Holding(n int) {
-	total := held.Add(int64(n))
-	if !tune || total < 1<<20 {
-		return
-	}
-	want := int32(10)
-	if total >= 8<<20 {
+	mu.Lock()
+	defer mu.Unlock()
+	held += int64(n)
+	want := 10
+	if held >= 8<<20 {
 		want = 50
 	}
-	if percent.Swap(want) != want {
-		debug.SetGCPercent(int(want))
+	if tune && held >= 1<<20 && percent != want {
+		percent = want
+		debug.SetGCPercent(want)
 	}
 }

@@ -6,8 +6,7 @@ import (
 )
 
 func TestHolding_collectsMoreOftenAsTheHeldBytesGrow(t *testing.T) {
-	tune = true
-	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	fresh(t, true)
 	for _, tt := range []struct {
 		n    int
 		want int
@@ -22,7 +21,27 @@ func TestHolding_collectsMoreOftenAsTheHeldBytesGrow(t *testing.T) {
 		got := debug.SetGCPercent(-1) // reads the setting, then puts it back
 		debug.SetGCPercent(got)
 		if got != tt.want {
-			t.Fatalf("after %d MiB held: GC percent %d, want %d", held.Load()>>20, got, tt.want)
+			t.Fatalf("after %d MiB held: GC percent %d, want %d", held>>20, got, tt.want)
 		}
 	}
+}
+
+func TestHolding_leavesTheCollectorAloneWhenGOGCIsSet(t *testing.T) {
+	fresh(t, false)
+	Holding(64 << 20)
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Fatalf("GC percent %d with GOGC set, want it untouched", got)
+	}
+}
+
+// fresh starts the test with nothing held, Go's default GC percent, and GOGC
+// set unless tune; all as before once it ends.
+func fresh(t *testing.T, tuned bool) {
+	restore := debug.SetGCPercent(100)
+	oldHeld, oldPercent, oldTune := held, percent, tune
+	held, percent, tune = 0, 0, tuned
+	t.Cleanup(func() {
+		debug.SetGCPercent(restore)
+		held, percent, tune = oldHeld, oldPercent, oldTune
+	})
 }
