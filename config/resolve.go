@@ -203,8 +203,9 @@ func Edit(ctx context.Context, fs *pflag.FlagSet, getenv func(string) string, ch
 // that has it of: the flags in fs the user set, the environment (read
 // through getenv), the profile in the config file, the default. Every value
 // is checked, and a bad one is an error matching ErrInvalid that names its
-// source and never repeats a secret. A nil fs means no flags; a nil getenv
-// reads the process environment.
+// source and never repeats a secret; the settings read until then come
+// with it, for their credentials to be masked. A nil fs means no flags; a
+// nil getenv reads the process environment.
 func Resolve(fs *pflag.FlagSet, getenv func(string) string) (*Settings, error) {
 	s := newSources(fs, getenv)
 	err := s.load()
@@ -251,15 +252,17 @@ func Resolve(fs *pflag.FlagSet, getenv func(string) string) (*Settings, error) {
 		Profile:               s.profile,
 		Path:                  s.file.Path(),
 	}
-	for _, f := range []struct {
+	values := []struct {
 		key string
 		to  *string
 	}{{keyURL, &set.URL}, {keyToken, &set.Token}, {keyServiceAccount, &set.ServiceAccount},
-		{keyServiceKey, &set.ServiceKey}, {keyCACert, &set.CACert}, {keyOutput, &set.Output}} {
-		if *f.to = v.GetString(f.key); *f.to != "" {
-			if err := check(f.key, *f.to); err != nil {
-				return nil, s.invalid(f.key, err)
-			}
+		{keyServiceKey, &set.ServiceKey}, {keyCACert, &set.CACert}, {keyOutput, &set.Output}}
+	for _, f := range values {
+		*f.to = v.GetString(f.key)
+	}
+	for _, f := range values {
+		if err := check(f.key, *f.to); *f.to != "" && err != nil {
+			return set, s.invalid(f.key, err)
 		}
 	}
 	if set.Output == "table" {
@@ -268,15 +271,15 @@ func Resolve(fs *pflag.FlagSet, getenv func(string) string) (*Settings, error) {
 	for i, raw := range v.GetStringSlice(keyHeaders) {
 		h, err := ParseHeader(raw)
 		if err != nil {
-			return nil, s.invalid(keyHeaders, fmt.Errorf("header %d: %w", i+1, err))
+			return set, s.invalid(keyHeaders, fmt.Errorf("header %d: %w", i+1, err))
 		}
 		set.Headers = append(set.Headers, h)
 	}
 	if set.Timeout, err = parseTimeout(v.GetString(keyTimeout)); err != nil {
-		return nil, s.invalid(keyTimeout, err)
+		return set, s.invalid(keyTimeout, err)
 	}
 	if set.MaxResponseSize, err = parseSize(v.GetString(keyMaxResponseSize)); err != nil {
-		return nil, s.invalid(keyMaxResponseSize, err)
+		return set, s.invalid(keyMaxResponseSize, err)
 	}
 
 	set.Warnings = append(warnings, s.file.strayKeys()...)

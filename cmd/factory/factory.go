@@ -40,7 +40,8 @@ type Factory struct {
 	secrets *secret.Scrubber // of the run: its messages and the client's
 
 	settingsOnce sync.Once
-	settings     *config.Settings
+	settings     *config.Settings // nil when invalid
+	read         *config.Settings // what was read, even when invalid: for its secrets
 	settingsErr  error
 
 	clientOnce sync.Once
@@ -91,8 +92,9 @@ func (f *Factory) RegisterFlags(fs *pflag.FlagSet) {
 // notices (an environment variable overriding the profile) on a terminal.
 func (f *Factory) Settings() (*config.Settings, error) {
 	f.settingsOnce.Do(func() {
-		f.settings, f.settingsErr = config.Resolve(f.flags, f.Getenv)
+		f.read, f.settingsErr = config.Resolve(f.flags, f.Getenv)
 		if f.settingsErr == nil {
+			f.settings = f.read
 			for _, w := range f.settings.Warnings {
 				f.Warn(w)
 			}
@@ -341,7 +343,7 @@ func (f *Factory) flagValue(name string) (string, bool) {
 // Secrets returns the run's one scrubber, told every credential known now:
 // those of the flags, the environment, the settings and the client.
 func (f *Factory) Secrets() *secret.Scrubber {
-	st := cmp.Or(f.settings, &config.Settings{})
+	st := cmp.Or(f.read, &config.Settings{})
 	headers, _ := f.flags.GetStringArray("header")
 	flag := func(name string) string { v, _ := f.flagValue(name); return v }
 	f.secrets.Add(flag("token"), flag("service-key"), f.Getenv("DBGOV_TOKEN"), f.Getenv("DBGOV_SERVICE_KEY"),

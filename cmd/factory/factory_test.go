@@ -149,6 +149,8 @@ func TestSecrets_knowsEveryCredentialOfTheRun(t *testing.T) {
 			[]string{"a\x01val-bad"}, []string{"Accept"}, false},
 		{"a credential header's name is masked with its bad value", map[string]string{}, "", []string{"--header", "X-Api-Key: k\x01key-bad"},
 			[]string{"X-Api-Key", "k\x01key-bad"}, nil, false},
+		{"settings invalid: what the file gave still known", map[string]string{"DBGOV_TIMEOUT": "soon"}, profile,
+			nil, []string{"tok-from-file", "key-from-file"}, nil, false},
 		{"settings invalid: flags and environment still known", map[string]string{"DBGOV_TOKEN": "tok-env", "DBGOV_TIMEOUT": "soon"}, profile,
 			[]string{"--service-key", "key-flag"}, []string{"tok-env", "key-flag"}, nil, false},
 	}
