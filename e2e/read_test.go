@@ -2,11 +2,11 @@ package e2e_test
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/dbgov/dbgov/internal/devserver"
 )
 
 func TestUsersBatchGet_printsEveryOutputFormat(t *testing.T) {
@@ -402,7 +402,7 @@ func changelogSchema(t *testing.T, id string) string {
 			} `json:"databases"`
 		} `json:"instances"`
 	}
-	if err := json.Unmarshal(devserver.DemoSeed(), &seed); err != nil {
+	if err := json.Unmarshal(demoSeed(t), &seed); err != nil {
 		t.Fatalf("decode the demo seed: %v", err)
 	}
 	for _, in := range seed.Instances {
@@ -503,4 +503,14 @@ func TestSchemaDiff_comparesChangelogsAndSchemaFiles(t *testing.T) {
 		r := c.run(t, "schema", "diff", "--instance", "prod-pg", "--database", "orders", "--changelog", "999", "--target-changelog", "102").expect(t, 5)
 		r.stderrIsErrorLine(t, "changelogs/999", "(HTTP 404 NOT_FOUND)")
 	})
+}
+
+// demoSeed is the demo data the reference server holds.
+func demoSeed(t *testing.T) []byte {
+	t.Helper()
+	seed, err := os.ReadFile(filepath.Join("..", "internal", "devserver", "demo_seed.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return seed
 }

@@ -50,7 +50,7 @@ func newService(t *testing.T, opts devserver.Options) *service {
 		s.mu.Lock()
 		s.seen = append(s.seen, r.Method+" "+r.URL.Path)
 		s.mu.Unlock()
-		srv.Handler().ServeHTTP(w, r)
+		srv.ServeHTTP(w, r)
 	}))
 	t.Cleanup(hs.Close)
 	s.url = hs.URL

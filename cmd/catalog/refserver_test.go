@@ -15,7 +15,7 @@ func TestUpdate_againstTheReferenceServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(s.Handler())
+	srv := httptest.NewServer(s)
 	defer srv.Close()
 	opts := cmdtest.Options{URL: srv.URL, Token: s.AdminToken()}
 

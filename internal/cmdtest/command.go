@@ -210,7 +210,7 @@ func ReferenceServer(t testing.TB) Options {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(s.Handler())
+	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
 	return Options{URL: srv.URL, Token: s.AdminToken()}
 }

@@ -36,7 +36,7 @@ func BenchmarkBatchGetUsers_50000(b *testing.B) {
 		req := httptest.NewRequest(http.MethodGet, target, nil)
 		req.Header.Set("Authorization", "Bearer "+adminToken)
 		rec := httptest.NewRecorder()
-		s.Handler().ServeHTTP(rec, req)
+		s.ServeHTTP(rec, req)
 		if rec.Code != http.StatusOK {
 			b.Fatalf("status %d: %.200s", rec.Code, rec.Body)
 		}
@@ -58,7 +58,7 @@ func BenchmarkCatalogUpdate_5000Tables20Columns(b *testing.B) {
 		req := httptest.NewRequest(http.MethodPatch, "/v1/instances/bench-pg/databases/warehouse/catalog", bytes.NewReader(body))
 		req.Header.Set("Authorization", "Bearer "+adminToken)
 		rec := httptest.NewRecorder()
-		s.Handler().ServeHTTP(rec, req)
+		s.ServeHTTP(rec, req)
 		if rec.Code != http.StatusOK {
 			b.Fatalf("status %d: %.200s", rec.Code, rec.Body)
 		}

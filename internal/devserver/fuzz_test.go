@@ -34,7 +34,7 @@ func FuzzHandler(f *testing.F) {
 		req.URL.RawQuery = query
 		req.Header.Set("Authorization", "Bearer "+adminToken)
 		rec := httptest.NewRecorder()
-		s.Handler().ServeHTTP(rec, req)
+		s.ServeHTTP(rec, req)
 		if rec.Code >= 500 {
 			t.Fatalf("%s %s?%s %q: status %d: %s", req.Method, path, query, body, rec.Code, rec.Body)
 		}

@@ -105,7 +105,7 @@ func TestAuth_credentialsAreChecked(t *testing.T) {
 				req.Header.Set("Authorization", tt.header)
 			}
 			rec := httptest.NewRecorder()
-			s.Handler().ServeHTTP(rec, req)
+			s.ServeHTTP(rec, req)
 			r := response{status: rec.Code, header: rec.Header(), body: rec.Body.String()}
 			if tt.status == 200 {
 				wantStatus(t, r, 200)

@@ -29,8 +29,8 @@ func TestNew_demoData(t *testing.T) {
 	if len(accounts) != 1 || accounts[0].Email != "ci-bot@example.com" || accounts[0].Key != "dev-ci-bot-key" {
 		t.Errorf("ServiceAccounts() = %+v", accounts)
 	}
-	if !json.Valid(DemoSeed()) {
-		t.Error("DemoSeed() is not JSON")
+	if !json.Valid(demoSeed) {
+		t.Error("the demo seed is not JSON")
 	}
 }
 

@@ -40,11 +40,10 @@ const (
 	TokenLifetime  = time.Hour // of a login's token when Options.TokenLifetime is 0
 )
 
+// demoSeed is the demo data, held when Options.Seed is nil: a model for one's own.
+//
 //go:embed demo_seed.json
 var demoSeed []byte
-
-// DemoSeed returns the demo data's seed, held when Options.Seed is nil: a model for one's own.
-func DemoSeed() []byte { return bytes.Clone(demoSeed) }
 
 // Options configures a Server.
 type Options struct {
@@ -110,13 +109,14 @@ func New(opts Options) (*Server, error) {
 	return s, nil
 }
 
-// Handler returns the HTTP handler of the API, for httptest or any server.
-func (s *Server) Handler() http.Handler { return s.handler }
+// ServeHTTP answers one request of the API: a Server is the handler for
+// httptest or any server.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
 // Serve answers requests on l until ctx is done, then stops accepting
 // connections and waits up to five seconds for the requests in flight.
 func (s *Server) Serve(ctx context.Context, l net.Listener) error {
-	srv := &http.Server{Handler: s.handler, MaxHeaderBytes: MaxHeaderBytes, ReadHeaderTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute}
+	srv := &http.Server{Handler: s, MaxHeaderBytes: MaxHeaderBytes, ReadHeaderTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute}
 	defer srv.Close()
 	stopped := make(chan error, 1)
 	defer context.AfterFunc(ctx, func() {

@@ -86,7 +86,7 @@ func call(t *testing.T, s *Server, method, target, token, body string) response 
 		req.Header.Set("Content-Type", "application/json")
 	}
 	rec := httptest.NewRecorder()
-	s.Handler().ServeHTTP(rec, req)
+	s.ServeHTTP(rec, req)
 	return response{status: rec.Code, header: rec.Header(), body: rec.Body.String()}
 }
 
