@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/dbgov/dbgov/internal/secret"
-	"github.com/dbgov/dbgov/output"
+	"github.com/dbgov/dbgov/internal/textsafe"
 )
 
 // maxLoggedBody is how much of a body the debug log shows.
@@ -89,7 +89,7 @@ func (l *debugLog) notef(format string, args ...any) {
 func (l *debugLog) emit(s string) {
 	lines := strings.Split(l.scrub.String(s), "\n")
 	for i, line := range lines {
-		lines[i] = output.EscapeControl(line)
+		lines[i] = textsafe.Line(line)
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+
+	"github.com/dbgov/dbgov/internal/textsafe"
 )
 
 // namePrinter prints one resource name a line (-o name).
@@ -28,7 +30,7 @@ func (p namePrinter) Print(ctx context.Context, w io.Writer, doc Document) error
 		}
 		// A name is one line: control characters are escaped so that a
 		// hostile value cannot add lines or drive the terminal.
-		bw.WriteString(EscapeControl(name))
+		bw.WriteString(textsafe.Line(name))
 		bw.WriteByte('\n')
 	}
 	if err := bw.Flush(); err != nil {

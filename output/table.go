@@ -16,6 +16,8 @@ import (
 	"github.com/olekukonko/ll"
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
+
+	"github.com/dbgov/dbgov/internal/textsafe"
 )
 
 // Kind says how a column's values are shown in a table fitted to a terminal.
@@ -176,7 +178,7 @@ func printText(w io.Writer, text string, tty, diff bool) error {
 		return nil
 	}
 	if tty {
-		text = escapeText(text)
+		text = textsafe.Text(text)
 	}
 	if diff {
 		lines := strings.Split(text, "\n")
@@ -219,7 +221,7 @@ func (p tablePrinter) render(w *bufio.Writer, t Table) error {
 	forPeople := p.opts.TTY && p.opts.Format != "wide"
 	now := cmp.Or(p.opts.Now, time.Now())
 	show := func(i int, cell string) string {
-		cell = EscapeControl(cell)
+		cell = textsafe.Line(cell)
 		if !forPeople {
 			return cell
 		}
@@ -236,7 +238,7 @@ func (p tablePrinter) render(w *bufio.Writer, t Table) error {
 		return cell
 	}
 
-	header := func(_ int, cell string) string { return EscapeControl(cell) }
+	header := func(_ int, cell string) string { return textsafe.Line(cell) }
 	headers := !p.opts.NoHeaders && len(t.Headers) > 0
 	widths := make([]int, len(t.Headers))
 	measure := func(row []string, show func(int, string) string) bool {

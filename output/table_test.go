@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dbgov/dbgov/internal/textsafe"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata")
@@ -672,8 +674,8 @@ func TestEscapeControl(t *testing.T) {
 		{"", ""},
 	}
 	for _, tt := range tests {
-		if got := EscapeControl(tt.in); got != tt.want {
-			t.Errorf("EscapeControl(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := textsafe.Line(tt.in); got != tt.want {
+			t.Errorf("textsafe.Line(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/dbgov/dbgov/cmd/arity"
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/config"
+	"github.com/dbgov/dbgov/internal/textsafe"
 	"github.com/dbgov/dbgov/output"
 )
 
@@ -37,7 +38,7 @@ func newGetCmd(f *factory.Factory) *cobra.Command {
 					line = config.Mask(key, line)
 				}
 				// A hand-edited file may hold anything: keep it off the terminal.
-				lines[i] = output.EscapeControl(line)
+				lines[i] = textsafe.Line(line)
 			}
 			if _, err := fmt.Fprintln(f.IO.Out, strings.Join(lines, "\n")); err != nil {
 				return fmt.Errorf("write %s: %w", key, err)

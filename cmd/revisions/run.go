@@ -12,6 +12,7 @@ import (
 
 	"github.com/dbgov/dbgov/client"
 	"github.com/dbgov/dbgov/internal/exitcode"
+	"github.com/dbgov/dbgov/internal/textsafe"
 	"github.com/dbgov/dbgov/output"
 )
 
@@ -210,7 +211,7 @@ func (r *run) incomplete(err error) error {
 // their numbers (from 1) and versions: "entry 7 (version 1.2)", "entries
 // 7-9 (versions 1.2, 1.3, 1.4)", "entries 7-300 (versions 1.2 ... 3.5)".
 func describe(revs []client.RevisionInput, lo, hi int) string {
-	version := func(i int) string { return output.EscapeControl(revs[i].Version) }
+	version := func(i int) string { return textsafe.Line(revs[i].Version) }
 	switch n := hi - lo; {
 	case n <= 0:
 		return "no entries"

@@ -219,7 +219,7 @@ func Write(w io.Writer, err error, asJSON, colour bool, scrub *secret.Scrubber) 
 	if r.API != nil {
 		// The service's message is text from elsewhere: every control
 		// character, line breaks included, is shown escaped.
-		msg = output.EscapeControl(scrub.String(r.Message))
+		msg = textsafe.Line(scrub.String(r.Message))
 	}
 	fmt.Fprintln(w, output.Paint(colour, output.Red, "dbgov: "+msg))
 	if r.Hint != "" {
@@ -264,7 +264,7 @@ func ErrorJSON(err error) (any, int) {
 func escapeLines(msg string) string {
 	lines := strings.Split(msg, "\n")
 	for i, l := range lines {
-		lines[i] = output.EscapeControl(l)
+		lines[i] = textsafe.Line(l)
 	}
 	return strings.Join(lines, "\n")
 }
