@@ -9,10 +9,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -231,21 +233,12 @@ func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
 		}
 	}
 	if note != "" {
-		for _, name := range append([]string{"Authorization", "Cookie", "Proxy-Authorization"}, headerNames(c.headers)...) {
+		for _, name := range append([]string{"Authorization", "Cookie", "Proxy-Authorization"}, slices.Collect(maps.Keys(c.headers))...) {
 			req.Header.Del(name)
 		}
 	}
 	c.log.notef("following redirect to %s%s", secret.URL(req.URL.String()), note)
 	return nil
-}
-
-// headerNames returns the names of h.
-func headerNames(h http.Header) []string {
-	names := make([]string, 0, len(h))
-	for name := range h {
-		names = append(names, name)
-	}
-	return names
 }
 
 // sameOrigin reports whether two URLs share scheme, host and port.
@@ -350,8 +343,11 @@ func formatSize(n int64) string {
 
 // transportError describes a request that got no answer, and whether
 // another attempt may get one: not after a timeout, a TLS failure, a host
-// that does not exist or an answer refused.
+// that does not exist or an answer refused; nil for no error.
 func (c *Client) transportError(err error) *TransportError {
+	if err == nil {
+		return nil
+	}
 	host := ""
 	if urlErr := (*url.Error)(nil); errors.As(err, &urlErr) {
 		if u, perr := url.Parse(urlErr.URL); perr == nil {
@@ -361,7 +357,6 @@ func (c *Client) transportError(err error) *TransportError {
 	te := &TransportError{Err: err, SentNothing: isDialError(err)}
 	var dnsErr *net.DNSError
 	switch {
-	case err == nil:
 	case errors.Is(err, context.DeadlineExceeded):
 		te.Timeout = true
 		te.Message = fmt.Sprintf("no answer from %s within %s", host, c.timeout)

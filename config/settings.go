@@ -15,6 +15,7 @@ import (
 	"unicode"
 
 	"github.com/spf13/pflag"
+	"golang.org/x/net/http/httpguts"
 
 	"github.com/dbgov/dbgov/output"
 )
@@ -265,22 +266,13 @@ func ParseHeader(s string) (Header, error) {
 	if name == "" {
 		return Header{}, errors.New(`want "Name: value", the name is empty`)
 	}
-	if strings.IndexFunc(name, func(r rune) bool { return r > unicode.MaxASCII || !isTokenChar(byte(r)) }) >= 0 {
+	if !httpguts.ValidHeaderFieldName(name) {
 		return Header{}, fmt.Errorf("header name %q is not a valid HTTP header name", name)
 	}
 	if strings.IndexFunc(value, func(r rune) bool { return unicode.IsControl(r) && r != '\t' }) >= 0 {
 		return Header{}, fmt.Errorf("the value of header %s contains a control character", name)
 	}
 	return Header{Name: name, Value: value}, nil
-}
-
-// isTokenChar reports whether c may appear in an HTTP header name (RFC 9110 tchar).
-func isTokenChar(c byte) bool {
-	switch {
-	case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
-		return true
-	}
-	return strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
 }
 
 // checkProfileName accepts the names a profile may be given.

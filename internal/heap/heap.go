@@ -12,7 +12,6 @@ var (
 	mu      sync.Mutex
 	held    int64 // bytes allocated for answers and files
 	percent int   // the GC percent set, 0 until then
-	tune    = os.Getenv("GOGC") == ""
 )
 
 // Holding counts n more bytes allocated for answers and files. Unless GOGC
@@ -27,7 +26,7 @@ func Holding(n int) {
 	if held >= 8<<20 {
 		want = 50
 	}
-	if tune && held >= 1<<20 && percent != want {
+	if held >= 1<<20 && percent != want && os.Getenv("GOGC") == "" {
 		percent = want
 		debug.SetGCPercent(want)
 	}

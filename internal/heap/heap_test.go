@@ -35,13 +35,18 @@ func TestHolding_leavesTheCollectorAloneWhenGOGCIsSet(t *testing.T) {
 }
 
 // fresh starts the test with nothing held, Go's default GC percent, and GOGC
-// set unless tune; all as before once it ends.
+// set unless tuned; all as before once it ends.
 func fresh(t *testing.T, tuned bool) {
 	restore := debug.SetGCPercent(100)
-	oldHeld, oldPercent, oldTune := held, percent, tune
-	held, percent, tune = 0, 0, tuned
+	oldHeld, oldPercent := held, percent
+	held, percent = 0, 0
+	if !tuned {
+		t.Setenv("GOGC", "100")
+	} else {
+		t.Setenv("GOGC", "")
+	}
 	t.Cleanup(func() {
 		debug.SetGCPercent(restore)
-		held, percent, tune = oldHeld, oldPercent, oldTune
+		held, percent = oldHeld, oldPercent
 	})
 }
