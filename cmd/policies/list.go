@@ -28,7 +28,7 @@ var help embed.FS
 
 // NewCmd builds the policies command group.
 func NewCmd(f *factory.Factory) *cobra.Command {
-	return helptext.Command(help, &cobra.Command{Use: "policies <command>", Aliases: []string{"policy"}, Short: "Read the policies of a database"}, newListCmd(f))
+	return helptext.Command(help, &cobra.Command{Use: "policies <command>", Aliases: []string{"policy"}, Short: "Read the policies of a database and above"}, newListCmd(f))
 }
 
 type listOptions struct {
