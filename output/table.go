@@ -105,9 +105,9 @@ func TableEach[T any](cols []Column[T], each func(yield func(*T) bool) error) Ta
 	return t
 }
 
-// each calls yield with the rows of t, Each's when set, else Rows, until
+// EachRow calls yield with the rows of t, Each's when set, else Rows, until
 // yield returns false.
-func (t Table) each(yield func([]string) bool) error {
+func (t Table) EachRow(yield func([]string) bool) error {
 	if t.Each != nil {
 		return t.Each(yield)
 	}
@@ -203,7 +203,7 @@ func (p tablePrinter) blank(t Table) (bool, error) {
 		return false, nil
 	}
 	blank := true
-	err := t.each(func(row []string) bool {
+	err := t.EachRow(func(row []string) bool {
 		blank = len(row) == 0
 		return blank
 	})
@@ -253,7 +253,7 @@ func (p tablePrinter) render(w *bufio.Writer, t Table) error {
 	if headers {
 		measure(t.Headers, header)
 	}
-	if err := t.each(func(row []string) bool { return measure(row, show) }); err != nil {
+	if err := t.EachRow(func(row []string) bool { return measure(row, show) }); err != nil {
 		return err
 	}
 	cols := make([]int, len(widths))
@@ -283,7 +283,7 @@ func (p tablePrinter) render(w *bufio.Writer, t Table) error {
 		if headers {
 			out.write(line(t.Headers, header), true)
 		}
-		return t.each(func(row []string) bool { out.write(line(row, show), false); return true })
+		return t.EachRow(func(row []string) bool { out.write(line(row, show), false); return true })
 	}
 
 	perColumn := tw.NewMapper[int, int]()
@@ -305,7 +305,7 @@ func (p tablePrinter) render(w *bufio.Writer, t Table) error {
 		table.Header(line(t.Headers, header))
 	}
 	var appendErr error
-	err := t.each(func(row []string) bool { appendErr = table.Append(line(row, show)); return appendErr == nil })
+	err := t.EachRow(func(row []string) bool { appendErr = table.Append(line(row, show)); return appendErr == nil })
 	return errors.Join(err, appendErr, table.Close())
 }
 

@@ -578,7 +578,7 @@ func TestTablePrinter_blankTablesPrintNothing(t *testing.T) {
 // collect returns the rows of t as the printer sees them, each copied.
 func collect(t Table) [][]string {
 	var rows [][]string
-	_ = t.each(func(row []string) bool {
+	_ = t.EachRow(func(row []string) bool {
 		rows = append(rows, append([]string(nil), row...))
 		return true
 	})

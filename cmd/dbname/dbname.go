@@ -240,17 +240,11 @@ func document(results []fleet.Result[*Result], scrub *secret.Scrubber) output.Do
 					// DATABASE is never dropped; names show in full.
 					out = append(out, output.Table{Headers: append([]string{"DATABASE"}, t.Headers...), Fit: append([]output.Fit{{}}, t.Fit...)})
 				}
-				add := func(cells []string) bool {
+				if err := t.EachRow(func(cells []string) bool {
 					out[i].Rows = append(out[i].Rows, append([]string{db}, cells...))
 					return true
-				}
-				if t.Each != nil {
-					if err := t.Each(add); err != nil {
-						return []output.Table{{Each: func(func([]string) bool) error { return err }}}
-					}
-				}
-				for _, cells := range t.Rows {
-					add(cells)
+				}); err != nil {
+					return []output.Table{{Each: func(func([]string) bool) error { return err }}}
 				}
 			}
 		}
