@@ -87,11 +87,8 @@ func (l *debugLog) notef(format string, args ...any) {
 
 // emit writes one entry, scrubbed, each line's control characters escaped.
 func (l *debugLog) emit(s string) {
-	lines := strings.Split(l.scrub.String(s), "\n")
-	for i, line := range lines {
-		lines[i] = textsafe.Line(line)
-	}
+	s = textsafe.Lines(l.scrub.String(s))
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	_, _ = io.WriteString(l.w, strings.Join(lines, "\n"))
+	_, _ = io.WriteString(l.w, s)
 }

@@ -215,7 +215,7 @@ func Write(w io.Writer, err error, asJSON, colour bool, scrub *secret.Scrubber) 
 			return r.Code
 		}
 	}
-	msg := escapeLines(scrub.String(r.Message))
+	msg := textsafe.Lines(scrub.String(r.Message))
 	if r.API != nil {
 		// The service's message is text from elsewhere: every control
 		// character, line breaks included, is shown escaped.
@@ -228,7 +228,7 @@ func Write(w io.Writer, err error, asJSON, colour bool, scrub *secret.Scrubber) 
 	var incomplete *IncompleteError
 	if errors.As(err, &incomplete) {
 		for _, l := range incomplete.Lines {
-			fmt.Fprintf(w, "note: %s\n", escapeLines(scrub.String(l)))
+			fmt.Fprintf(w, "note: %s\n", textsafe.Lines(scrub.String(l)))
 		}
 	}
 	return r.Code
@@ -256,15 +256,4 @@ func ErrorJSON(err error) (any, int) {
 		b.HTTPStatus, b.Message, b.Details = r.API.HTTPStatus, r.API.Message, r.API.Details
 	}
 	return b, r.Code
-}
-
-// escapeLines escapes control characters in each line of msg, so a hostile
-// service message cannot drive the terminal; the line breaks dbgov itself
-// puts in a message stay.
-func escapeLines(msg string) string {
-	lines := strings.Split(msg, "\n")
-	for i, l := range lines {
-		lines[i] = textsafe.Line(l)
-	}
-	return strings.Join(lines, "\n")
 }

@@ -7,6 +7,7 @@ package textsafe
 import (
 	"fmt"
 	"io"
+	"strings"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -15,6 +16,15 @@ import (
 // Line returns s escaped to stay on one line: newlines and tabs are escaped
 // too (\n, \t, \r, \x1b, \u0085, \u202e, \xff for a byte that is not UTF-8).
 func Line(s string) string { return escape(s, false, false) }
+
+// Lines returns s with each of its lines escaped as Line does.
+func Lines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = Line(l)
+	}
+	return strings.Join(lines, "\n")
+}
 
 // Text returns s escaped as Line does, but with newlines and tabs kept.
 func Text(s string) string { return escape(s, true, false) }

@@ -135,3 +135,9 @@ func FuzzText(f *testing.F) {
 		}
 	})
 }
+
+func TestLines_escapesEachLineKeepingTheBreaks(t *testing.T) {
+	if got, want := Lines("a\tb\n\x1b[2Jc\n"), `a\tb`+"\n"+`\x1b[2Jc`+"\n"; got != want {
+		t.Errorf("Lines = %q, want %q", got, want)
+	}
+}
