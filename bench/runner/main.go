@@ -152,9 +152,6 @@ func (b *bench) run(users, tables, columns, revisions int) (err error) {
 		fmt.Fprintf(&names, "user%06d@example.com\n", i)
 		fmt.Fprintf(&query, "&names=users/user%06d%%40example.com", i)
 	}
-	if err := os.WriteFile(tmp("names"), []byte(names.String()), 0o600); err != nil {
-		return err
-	}
 	usersSrv, usersBody, err := serve(http.MethodGet, url+"/v1/users:batchGet?"+query.String()[1:], token, nil)
 	if err != nil {
 		return fmt.Errorf("fetch the users: %w", err)
@@ -172,39 +169,36 @@ func (b *bench) run(users, tables, columns, revisions int) (err error) {
 	}
 	defer catalogSrv.Close()
 	catalog := writeCatalog(tables, columns)
-	if err := os.WriteFile(tmp("catalog.json"), catalog, 0o600); err != nil {
-		return err
-	}
 	patchSrv, answer, err := serve(http.MethodPatch, url+"/v1/"+db+"/catalog", token, catalog)
 	if err != nil {
 		return fmt.Errorf("update the catalog: %w", err)
 	}
 	patchSrv.Close()
-	edited := bytes.ReplaceAll(generated, []byte(`]},"classification":"1-1"}`), []byte(`]},"classification":"1-3"}`))
-	if err := os.WriteFile(tmp("edited.json"), edited, 0o600); err != nil {
-		return err
-	}
 
 	batches := (revisions + 99) / 100
 	revs := make([]string, revisions)
 	for i := range revs {
 		revs[i] = fmt.Sprintf(`{"version":"1.%d","type":"VERSIONED","file":"migrations/%05d.sql","sheet":"projects/orders/sheets/101"}`, i+1, i+1)
 	}
-	if err := os.WriteFile(tmp("revisions.json"), []byte("["+strings.Join(revs, ",")+"]"), 0o600); err != nil {
-		return err
-	}
 	var dbs, ids strings.Builder
 	for i := 1; i <= 1000; i++ {
 		fmt.Fprintf(&dbs, "fleet-pg/db%04d\n", i) // 16 bytes a line
 		fmt.Fprintf(&ids, "db%04d\n", i)          // 7 bytes a line
 	}
-	for _, n := range []int{100, 500, 1000} {
-		if err := os.WriteFile(tmp(fmt.Sprint(n)), []byte(dbs.String()[:16*n]), 0o600); err != nil {
+	// The files the commands read, in the temporary directory.
+	for name, data := range map[string][]byte{
+		"names":          []byte(names.String()),
+		"catalog.json":   catalog,
+		"edited.json":    bytes.ReplaceAll(generated, []byte(`]},"classification":"1-1"}`), []byte(`]},"classification":"1-3"}`)),
+		"revisions.json": []byte("[" + strings.Join(revs, ",") + "]"),
+		"100":            []byte(dbs.String()[:16*100]),
+		"500":            []byte(dbs.String()[:16*500]),
+		"1000":           []byte(dbs.String()[:16*1000]),
+		"ids":            []byte(ids.String()[:7*500]),
+	} {
+		if err := os.WriteFile(tmp(name), data, 0o600); err != nil {
 			return err
 		}
-	}
-	if err := os.WriteFile(tmp("ids"), []byte(ids.String()[:7*500]), 0o600); err != nil {
-		return err
 	}
 
 	cases := []benchCase{
