@@ -168,18 +168,12 @@ func parseErrorBody(status int, contentType string, body []byte) *APIError {
 
 // parseCode reads a JSON integer code.
 func parseCode(raw json.RawMessage) (int, bool) {
-	if len(raw) == 0 {
-		return 0, false
-	}
 	var n json.Number
-	if json.Unmarshal(raw, &n) != nil {
+	if len(raw) == 0 || json.Unmarshal(raw, &n) != nil {
 		return 0, false
 	}
 	code, err := strconv.ParseInt(n.String(), 10, 32)
-	if err != nil {
-		return 0, false
-	}
-	return int(code), true
+	return int(code), err == nil
 }
 
 // describeOddBody says what the service answered instead of an error body.

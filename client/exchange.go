@@ -183,11 +183,7 @@ const noticeWait = 3 * time.Second
 // retryableStatus reports whether an answer with status may be retried
 // (for a GET): too many requests, or a gateway or service not ready.
 func retryableStatus(status int) bool {
-	switch status {
-	case http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-		return true
-	}
-	return false
+	return slices.Contains([]int{http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout}, status)
 }
 
 // backoff returns the wait before retry number retry+1: the answer's
@@ -227,12 +223,8 @@ func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
 		return errTooManyRedirects
 	}
 	note := ""
-	for _, hop := range append(via[1:], req) {
-		if !sameOrigin(via[0].URL, hop.URL) {
-			note = " (another origin: credentials and extra headers dropped)"
-		}
-	}
-	if note != "" {
+	if slices.ContainsFunc(append(via[1:], req), func(hop *http.Request) bool { return !sameOrigin(via[0].URL, hop.URL) }) {
+		note = " (another origin: credentials and extra headers dropped)"
 		for _, name := range append([]string{"Authorization", "Cookie", "Proxy-Authorization"}, slices.Collect(maps.Keys(c.headers))...) {
 			req.Header.Del(name)
 		}

@@ -59,10 +59,8 @@ func validateRawQuery(rawQuery string) error {
 			return fmt.Errorf("byte %q must be escaped", c)
 		}
 	}
-	if _, err := url.ParseQuery(rawQuery); err != nil {
-		return err
-	}
-	return nil
+	_, err := url.ParseQuery(rawQuery)
+	return err
 }
 
 // validate refuses a request this client must not send.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -309,12 +310,8 @@ func (s *sources) invalid(key string, err error) error {
 func (s *sources) fileValues() (map[string]any, []string, error) {
 	values := make(map[string]any, len(s.entries))
 	var warnings []string
-	keys := make([]string, 0, len(s.entries))
-	for k := range s.entries {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, func(a, b string) int { return s.entries[a].Line - s.entries[b].Line })
-	for _, key := range keys {
+	byLine := func(a, b string) int { return s.entries[a].Line - s.entries[b].Line }
+	for _, key := range slices.SortedFunc(maps.Keys(s.entries), byLine) {
 		n := s.entries[key]
 		if checkKey(key) != nil {
 			warnings = append(warnings, fmt.Sprintf("config file %s, line %d: unknown key %q in profile %q is ignored; the keys are %s",
