@@ -460,10 +460,9 @@ func (f *File) editableProfile(name string) *yaml.Node {
 	return p
 }
 
-// View returns the whole file as YAML, without its comments (which may hold
-// old credentials), and the same as JSON, with aliases and merge keys
-// applied. Unless showSecrets, secret values are shown as secret.Mask, and
-// a password in the url.
+// View returns the file as YAML without its comments (which may hold old
+// credentials), and as JSON with aliases and merge keys applied; secrets,
+// and a password in the url, are masked unless showSecrets.
 func (f *File) View(showSecrets bool) (text, js []byte, err error) {
 	if f.doc == nil {
 		return []byte("{}\n"), []byte("{}"), nil
@@ -508,11 +507,9 @@ func Mask(key, value string) string {
 	return secret.Mask
 }
 
-// save writes the file, the caller holding its lock (see Edit): its
-// directory is created 0700 if missing (an existing directory keeps its
-// mode), and the file is written 0600 whatever the umask, replacing the old
-// one at once so that a reader never sees half a file. A symbolic link at
-// the path is followed, and its target rewritten.
+// save writes the file under the caller's lock (see Edit), 0600 whatever the
+// umask, in one step, creating a missing directory 0700; a symbolic link's
+// target is rewritten.
 func (f *File) save() error {
 	if f.path == "" {
 		return invalidf("no config file path: set --config or DBGOV_CONFIG (HOME is not set)")

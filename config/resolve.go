@@ -154,10 +154,9 @@ func (s *sources) source(key string) string {
 	return "the default"
 }
 
-// Open loads the config file chosen by --config, else DBGOV_CONFIG, else
-// DefaultPath, and names the profile in use. It checks no setting, so that
-// the `config` commands can still show a bad value. A nil fs means no flags;
-// a nil getenv reads the process environment.
+// Open loads the config file of --config, DBGOV_CONFIG or DefaultPath and
+// names the profile in use, checking no setting, so that the `config`
+// commands can still show a bad value. fs and getenv may be nil.
 func Open(fs *pflag.FlagSet, getenv func(string) string) (*File, string, error) {
 	s := newSources(fs, getenv)
 	if err := s.load(); err != nil {
@@ -166,10 +165,8 @@ func Open(fs *pflag.FlagSet, getenv func(string) string) (*File, string, error) 
 	return s.file, s.profile, nil
 }
 
-// Edit applies change to the config file Open would load and the profile in
-// use, and saves the file when that changed it. It holds the file's lock
-// from the reading to the writing, so that concurrent edits do not lose
-// each other's changes.
+// Edit applies change to the file and profile Open would give, and saves the
+// file if it changed, holding its lock throughout so no edit is lost.
 func Edit(ctx context.Context, fs *pflag.FlagSet, getenv func(string) string, change func(f *File, profile string) error) error {
 	s := newSources(fs, getenv)
 	path, err := s.path()
@@ -200,13 +197,10 @@ func Edit(ctx context.Context, fs *pflag.FlagSet, getenv func(string) string, ch
 	return s.file.save()
 }
 
-// Resolve returns the settings a command runs with, each from the first
-// that has it of: the flags in fs the user set, the environment (read
-// through getenv), the profile in the config file, the default. Every value
-// is checked, and a bad one is an error matching ErrInvalid that names its
-// source and never repeats a secret; the settings read until then come
-// with it, for their credentials to be masked. A nil fs means no flags; a
-// nil getenv reads the process environment.
+// Resolve returns the settings a command runs with, each from the first of:
+// the flags set in fs, the environment (through getenv; nil: the process's),
+// the profile, the default. A bad value is an ErrInvalid error naming its
+// source, never a secret, returned with the settings read so far to mask.
 func Resolve(fs *pflag.FlagSet, getenv func(string) string) (*Settings, error) {
 	s := newSources(fs, getenv)
 	err := s.load()

@@ -10,12 +10,9 @@ import (
 	"github.com/dbgov/dbgov/internal/secret"
 )
 
-// jqStream runs a jq expression that begins by walking into the document
-// and iterating a list, such as `.users[] | select(.mfaEnabled) | .email`
-// or `.schemas[].tables[].name`, one element at a time: the rest of the
-// expression sees one element as its input, so only that element is ever
-// decoded, whatever the size of the list. This is exactly what jq does:
-// `A | B` runs B on each output of A in turn.
+// jqStream runs a jq expression that begins by iterating a list, such as
+// `.users[] | .email`, one element at a time, so that only that element is
+// ever decoded; jq's `A | B` runs B on each output of A in turn alike.
 type jqStream struct {
 	// steps is the path walked from the document to the elements: a field
 	// name, or "" for an iteration; there is at least one iteration.
@@ -106,14 +103,10 @@ func fieldName(ix *gojq.Index) (string, bool) {
 	return ix.Name, true
 }
 
-// walk calls each with every element the steps reach in raw, a checked
-// JSON document, decoded, in order. It returns false, having called each
-// for nothing, when the document is not shaped as the steps expect: a field
-// step on anything but an object holding the field (a secret field when
-// secrets are masked counts as missing), an iteration on anything but an
-// array. The list field of a list response, when absent or null at the top,
-// counts as an empty array. Then the whole document has to be decoded for
-// jq to say what it makes of it.
+// walk calls each with every element the steps reach in raw, decoded, in
+// order. It returns false, calling each for nothing, when the document is not
+// shaped as the steps expect (a masked secret counts as missing; an absent or
+// null list field as []): then jq must see the whole document.
 func (s *jqStream) walk(raw []byte, mask bool, list string, each func(v any) error) (bool, error) {
 	w := streamWalker{steps: s.steps, mask: mask, list: list}
 	if err := w.value(jsondoc.NewDecoder(raw), 0); err != nil {

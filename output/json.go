@@ -135,11 +135,8 @@ func isEmpty(v jsontext.Value) bool {
 	return false
 }
 
-// decodeDocument decodes doc into the values jq and templates work on:
-// map[string]any, []any, string, json.Number, bool and nil, as encoding/json
-// does with UseNumber, with secrets masked when mask is set and the list
-// field ensured. Numbers keep their text, so they print as the service sent
-// them.
+// decodeDocument decodes doc as encoding/json does with UseNumber, for jq and
+// templates: secrets masked when mask is set, the list field ensured.
 func decodeDocument(doc Document, mask bool) (any, error) {
 	return newValueReader().read(newTokens(doc.Raw, mask, doc.ListField))
 }

@@ -84,10 +84,8 @@ func TableOf[T any](items []T, cols []Column[T]) Table {
 	})
 }
 
-// TableEach declares the table of the items each gives, one row each. The
-// rows are not built here: the printer asks for them one at a time (twice,
-// to measure the columns and then to write them), so a table of 100,000
-// items is never held whole.
+// TableEach declares the table of the items each gives, one row each, made
+// as the printer asks (twice: to measure, then to write), never held whole.
 func TableEach[T any](cols []Column[T], each func(yield func(*T) bool) error) Table {
 	t := Table{Headers: make([]string, len(cols)), Fit: make([]Fit, len(cols))}
 	for i, c := range cols {
@@ -168,11 +166,9 @@ func (p tablePrinter) Print(ctx context.Context, w io.Writer, doc Document) erro
 	return nil
 }
 
-// printText prints text as is, ending in a newline; nothing when text is
-// empty. On a terminal, control characters other than newline and tab are
-// escaped so that the text cannot drive it; piped (a diff written to a file,
-// say) the text is the service's exactly. A diff in colour has its added
-// lines green and its removed lines red.
+// printText prints text ending in a newline, nothing when it is empty; on a
+// terminal with control characters but newline and tab escaped, piped as is.
+// A diff in colour has its added lines green and its removed lines red.
 func printText(w io.Writer, text string, tty, diff bool) error {
 	if text == "" {
 		return nil
@@ -196,8 +192,7 @@ func printText(w io.Writer, text string, tty, diff bool) error {
 	return nil
 }
 
-// blank reports whether t prints nothing: no rows, and no header row to
-// show.
+// blank reports whether t prints nothing: no rows, and no header row to show.
 func (p tablePrinter) blank(t Table) (bool, error) {
 	if !p.opts.NoHeaders && len(t.Headers) > 0 {
 		return false, nil
@@ -210,13 +205,10 @@ func (p tablePrinter) blank(t Table) (bool, error) {
 	return blank, err
 }
 
-// render prints one table that is not blank in two passes over its rows,
-// neither kept nor copied: the first measures and lays out the columns, the
-// second writes the lines, straight out when piped, through tablewriter on
-// a terminal. There, but for -o wide, the table is for people: names
-// relative to t.Under, timestamps as ages, fitted to the window (layOut).
-// Pipes skip tablewriter: its cell pipeline costs some 90 allocations a
-// row, half a second and 330 MB of garbage for 50,000 users.
+// render prints a table in two passes over its rows, one to lay out the
+// columns and one to write, through tablewriter on a terminal (for people but
+// with -o wide: relative names, ages, fitted by layOut), straight out when
+// piped: tablewriter's 90 allocations a row cost 330 MB for 50,000 users.
 func (p tablePrinter) render(w *bufio.Writer, t Table) error {
 	forPeople := p.opts.TTY && p.opts.Format != "wide"
 	now := cmp.Or(p.opts.Now, time.Now())

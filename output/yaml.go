@@ -16,15 +16,10 @@ import (
 // sent them.
 type yamlPrinter struct{ style }
 
-// Print prints doc as YAML, secrets masked unless shown.
-//
-// The YAML encoder keeps every event of a document until its end, which
-// for a list of 50,000 users costs gigabytes. So a top-level object is
-// written one member at a time, and a list in it one element at a time:
-// each piece is encoded alone, as the member {key: [element]}, and the
-// "key:" line is written only once. Block YAML at the top level does not
-// depend on the siblings of a member or of a list element, so the result
-// is the same text as encoding the whole document at once.
+// Print prints doc as YAML, secrets masked unless shown. The encoder keeps a
+// document's every event to its end (gigabytes for 50,000 users), so each
+// top-level member, and each element of a list in it, is encoded alone: block
+// YAML at the top does not depend on siblings, so the text is the same.
 func (p yamlPrinter) Print(_ context.Context, w io.Writer, doc Document) error {
 	return p.output(w, false, "YAML output", func(bw *bufio.Writer) error {
 		if err := writeYAML(bw, newTokens(doc.Raw, p.mask, doc.ListField)); err != nil {

@@ -98,12 +98,9 @@ var (
 	errBinary   = errors.New("binary")
 )
 
-// readAll reads r, of about size bytes, into a slice with spare capacity: a
-// request that sends the file as it is may have the answer read into the
-// same memory (client.Request.ReuseBody), and an answer echoing the file is
-// often a little longer. It stops at limit bytes and at a NUL byte. A file
-// of the size it said is read into one slice; a stream into chunks, joined
-// at the end, so that one refused at the cap held no more than the cap.
+// readAll reads r, of about size bytes, up to limit and a NUL byte, into one
+// slice with spare room for an answer echoing it (client.Request.ReuseBody);
+// a stream into chunks joined at the end, so one refused held no more than limit.
 func readAll(r io.Reader, size, limit int64) ([]byte, error) {
 	if size > limit {
 		return nil, errTooLarge
@@ -206,10 +203,8 @@ func trimBOM(data []byte) []byte { return bytes.TrimPrefix(data, []byte("\xef\xb
 // case and refuses one it does not know.
 type enum interface{ Set(string) error }
 
-// strict returns the options of every decoding: unknown fields refused,
-// enum values read by their Set. Names are matched exactly, and duplicate
-// names and invalid UTF-8 refused, by default. They are made on first use:
-// making them takes a millisecond that start-up need not pay.
+// strict returns the options of every decoding: unknown fields refused, enum
+// values read by their Set; made on first use, as they take a millisecond.
 var strict = sync.OnceValue(func() json.Options {
 	return json.JoinOptions(
 		json.RejectUnknownMembers(true),
@@ -222,10 +217,8 @@ var strict = sync.OnceValue(func() json.Options {
 		})))
 })
 
-// Decode decodes the JSON or YAML document in data into v, a pointer to a
-// value of the client's types. name is the file's name for messages. A
-// document that is null is refused: sending it would erase what it stands
-// for.
+// Decode decodes the JSON or YAML document in data, named name, into v, a
+// pointer to a client type; null is refused, as sending it would erase.
 func Decode(name string, data []byte, v any) error {
 	return decode(name, data, v, false)
 }
