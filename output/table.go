@@ -109,11 +109,7 @@ func (t Table) EachRow(yield func([]string) bool) error {
 	if t.Each != nil {
 		return t.Each(yield)
 	}
-	for _, row := range t.Rows {
-		if !yield(row) {
-			break
-		}
-	}
+	slices.Values(t.Rows)(yield)
 	return nil
 }
 

@@ -135,8 +135,7 @@ func size(s string) string {
 
 // trimFloat formats v with at most one decimal, without a trailing ".0".
 func trimFloat(v float64) string {
-	s := strconv.FormatFloat(v, 'f', 1, 64)
-	return strings.TrimSuffix(s, ".0")
+	return strings.TrimSuffix(strconv.FormatFloat(v, 'f', 1, 64), ".0")
 }
 
 // duration shows a protobuf duration ("3600s", "1.5s") the short way Go

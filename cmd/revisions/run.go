@@ -134,21 +134,15 @@ func (r *run) print(ctx context.Context, p output.Printer) error {
 // doc is the document of the created revisions. Typed values are decoded
 // only when table or name output asks for them, failing in r.decodeErr.
 func (r *run) doc() output.Document {
-	var (
-		revs []client.Revision
-		once sync.Once
-	)
-	decode := func() []client.Revision {
-		once.Do(func() {
-			revs = make([]client.Revision, len(r.created))
-			for i, raw := range r.created {
-				if err := json.Unmarshal(raw, &revs[i]); err != nil && r.decodeErr == nil {
-					r.decodeErr = fmt.Errorf("created revision %d is not a revision: %w", i+1, err)
-				}
+	decode := sync.OnceValue(func() []client.Revision {
+		revs := make([]client.Revision, len(r.created))
+		for i, raw := range r.created {
+			if err := json.Unmarshal(raw, &revs[i]); err != nil && r.decodeErr == nil {
+				r.decodeErr = fmt.Errorf("created revision %d is not a revision: %w", i+1, err)
 			}
-		})
+		}
 		return revs
-	}
+	})
 	return output.Document{
 		Raw:       r.document(),
 		ListField: "revisions",
