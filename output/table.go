@@ -202,8 +202,8 @@ func (p tablePrinter) blank(t Table) (bool, error) {
 }
 
 // render prints a table in two passes over its rows, one to lay out the
-// columns and one to write, through tablewriter on a terminal (for people but
-// with -o wide: relative names, ages, fitted by layOut), straight out when
+// columns and one to write, through tablewriter on a terminal (for people
+// unless -o wide: relative names, ages, fitted by layOut), straight out when
 // piped: tablewriter's 90 allocations a row cost 330 MB for 50,000 users.
 func (p tablePrinter) render(w *bufio.Writer, t Table) error {
 	forPeople := p.opts.TTY && p.opts.Format != "wide"

@@ -218,7 +218,7 @@ var strict = sync.OnceValue(func() json.Options {
 })
 
 // Decode decodes the JSON or YAML document in data, named name, into v, a
-// pointer to a client type; null is refused, as sending it would erase.
+// pointer to a client type; null is refused: sending it would erase the resource.
 func Decode(name string, data []byte, v any) error {
 	return decode(name, data, v, false)
 }
