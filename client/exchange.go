@@ -304,13 +304,11 @@ func readBody(resp *http.Response, into []byte, limit int64) ([]byte, error) {
 	}
 	body := into[:0]
 	if n := resp.ContentLength; n >= 0 && int64(cap(body)) <= n {
-		body = make([]byte, 0, n+1) // room for the read that meets the end
-		heap.Holding(cap(body))
+		body = heap.Bytes(int(n) + 1) // room for the read that meets the end
 	}
 	for {
-		if c := cap(body); len(body) == c {
-			body = append(body, 0)[:len(body)]
-			heap.Holding(cap(body) - c)
+		if len(body) == cap(body) {
+			body = append(heap.Bytes(2*cap(body)+512), body...)
 		}
 		n, err := resp.Body.Read(body[len(body):cap(body)])
 		body = body[:len(body)+n]

@@ -49,6 +49,8 @@ type row struct {
 	schema string
 	table  *client.TableCatalog
 	column *client.ColumnCatalog
+	labels []byte // the last labels' text, and a string of it
+	text   string
 }
 
 var catalogColumns = []output.Column[row]{
@@ -59,7 +61,7 @@ var catalogColumns = []output.Column[row]{
 		return withObjectSchema(r.column.SemanticType, r.column.ObjectSchema)
 	}},
 	{Header: "CLASSIFICATION", Priority: 1, Value: func(r *row) string { return r.column.Classification }},
-	{Header: "LABELS", Priority: 3, MinWidth: 15, Value: func(r *row) string { return labels(r.column.Labels) }},
+	{Header: "LABELS", Priority: 3, MinWidth: 15, Value: (*row).labelText},
 }
 
 // catalogTable is the table of the catalog document raw, read a table at
@@ -70,7 +72,7 @@ func catalogTable(raw []byte) output.Table {
 		var own client.ColumnCatalog
 		err := catalogjson.EachTable(raw, func(schema string, table *client.TableCatalog) error {
 			own = client.ColumnCatalog{Classification: table.Classification, ObjectSchema: table.ObjectSchema}
-			r = row{schema, table, &own}
+			r.schema, r.table, r.column = schema, table, &own
 			for k := 0; yield(&r); k++ {
 				if table.Columns == nil || k == len(table.Columns.Columns) {
 					return nil
@@ -90,24 +92,26 @@ func catalogTable(raw []byte) output.Table {
 // all the rows it wants.
 var errEnough = errors.New("enough rows")
 
-// labels shows a label map as k=v pairs sorted by key, joined by ", ",
-// building the one string it returns and nothing else for usual maps.
-func labels(m map[string]string) string {
+// labelText shows the column's labels as k=v pairs sorted by key, joined
+// by ", ", making a string only when they differ from the row before's.
+func (r *row) labelText() string {
+	if len(r.column.Labels) == 0 {
+		return ""
+	}
 	var buf [16]string
-	keys, size := buf[:0], 0
-	for k, v := range m {
-		keys, size = append(keys, k), size+len(k)+len(v)+3
+	keys := buf[:0]
+	for k := range r.column.Labels {
+		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	var b strings.Builder
-	b.Grow(size)
+	b := r.labels[:0]
 	for _, k := range keys {
-		b.WriteString(k)
-		b.WriteByte('=')
-		b.WriteString(m[k])
-		b.WriteString(", ")
+		b = append(append(append(append(b, k...), '='), r.column.Labels[k]...), ", "...)
 	}
-	return strings.TrimSuffix(b.String(), ", ")
+	if r.labels, b = b, b[:len(b)-2]; r.text != string(b) {
+		r.text = string(b)
+	}
+	return r.text
 }
 
 // withObjectSchema is the semantic type s, then the type of the object

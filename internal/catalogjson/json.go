@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"slices"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -50,12 +51,14 @@ type reader struct {
 	objects []object          // of the lists read, until freed
 }
 
+// kinds names the kinds of JSON values as messages do.
+var kinds = map[jsontext.Kind]string{'{': "an object", '[': "a list", '"': "a string", '0': "a number", 't': "a boolean", 'f': "a boolean"}
+
 // each reads dec's next value, an object or list as open says (null: one
 // without parts), calling part to read each member, given its name, or element.
 func each(dec *jsontext.Decoder, open jsontext.Kind, part func(name jsontext.Value) error) error {
 	k := dec.PeekKind()
 	if k != open && k != 'n' && k != 0 { // a syntax error is the token's
-		kinds := map[jsontext.Kind]string{'{': "an object", '[': "a list", '"': "a string", '0': "a number", 't': "a boolean", 'f': "a boolean"}
 		return fmt.Errorf("want %s, got %s", kinds[open], kinds[k])
 	}
 	_, err := dec.ReadToken()
@@ -132,21 +135,67 @@ func (r *reader) list(v jsontext.Value) (_ []object, err error) {
 }
 
 // EachTable calls fn with each table of the catalog raw and its schema's name,
-// decoded as Unmarshal would (the columns in the memory of those before, valid
-// until fn returns); fn's error ends it. It reads raw once, in place.
+// decoded as Unmarshal would, valid until fn returns; fn's error ends it. It
+// reads raw once, in place, each table into the memory of the one before,
+// and makes each string once for as long as the tables repeat it (names of
+// columns, classifications, labels).
 func EachTable(raw []byte, fn func(schema string, table *client.TableCatalog) error) error {
 	if len(raw) == 0 {
 		return nil
 	}
+	var recent [512]string // the strings read last, by hash
+	seed := maphash.MakeSeed()
+	str := func(v jsontext.Value) string { // a string or null
+		if v.Kind() != '"' || bytes.IndexByte(v, '\\') >= 0 {
+			return unquote(v)
+		}
+		slot := &recent[maphash.Bytes(seed, v)%uint64(len(recent))]
+		if *slot != string(v[1:len(v)-1]) {
+			*slot = string(v[1 : len(v)-1])
+		}
+		return *slot
+	}
 	var columns client.ColumnCatalogs // each table's, in the memory of those before
+	var labels []map[string]string    // likewise, by column
+	used := 0
 	opts := []jsonv2.Options{jsontext.AllowInvalidUTF8(false), jsontext.AllowDuplicateNames(false),
-		jsonv2.WithUnmarshalers(jsonv2.UnmarshalFromFunc(func(_ *jsontext.Decoder, c **client.ColumnCatalogs) error {
-			columns.Columns, *c = columns.Columns[:0], &columns
-			return errors.ErrUnsupported
-		}))}
+		jsonv2.WithUnmarshalers(jsonv2.JoinUnmarshalers(
+			jsonv2.UnmarshalFromFunc(func(_ *jsontext.Decoder, c **client.ColumnCatalogs) error {
+				columns.Columns, *c, used = columns.Columns[:0], &columns, 0
+				return errors.ErrUnsupported
+			}),
+			jsonv2.UnmarshalFromFunc(func(dec *jsontext.Decoder, s *string) error {
+				if dec.PeekKind() != '"' {
+					return errors.ErrUnsupported
+				}
+				v, err := dec.ReadValue()
+				if err == nil {
+					*s = str(v)
+				}
+				return err
+			}),
+			jsonv2.UnmarshalFromFunc(func(dec *jsontext.Decoder, m *map[string]string) error {
+				if dec.PeekKind() != '{' {
+					return errors.ErrUnsupported
+				}
+				if used == len(labels) {
+					labels = append(labels, map[string]string{})
+				}
+				*m, used = labels[used], used+1
+				clear(*m)
+				return each(dec, '{', func(name jsontext.Value) error {
+					v, err := dec.ReadValue()
+					if k := v.Kind(); err == nil && k != '"' && k != 'n' {
+						return fmt.Errorf("%s: want a string, got %s", dec.StackPointer(), kinds[k])
+					}
+					(*m)[str(name)] = str(v)
+					return err
+				})
+			})))}
+	var table client.TableCatalog
 	tables := func(dec *jsontext.Decoder, schema string) error { // the list dec is at
 		return each(dec, '[', func(jsontext.Value) error {
-			var table client.TableCatalog
+			table = client.TableCatalog{}
 			if err := jsonv2.UnmarshalDecode(dec, &table, opts...); err != nil {
 				return err
 			}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	jsonv2 "github.com/go-json-experiment/json"
+
 	"github.com/dbgov/dbgov/client"
 )
 
@@ -104,6 +106,31 @@ func TestEachTable_readsInOnePassWhateverTheOrderOfMembers(t *testing.T) {
 				t.Errorf("tables\n%s\nwant\n%s", got, tt.want)
 			}
 		})
+	}
+}
+
+func TestEachTable_givesTheStringsUnmarshalGives(t *testing.T) {
+	var tables []string
+	for i := range 2000 { // more names than the strings EachTable remembers
+		tables = append(tables, fmt.Sprintf(`{"name": "t%d", "classification": "c%d", "columns": {"columns": [`+
+			`{"name": "id", "labels": {"k%d": "v", "n": null, "e\u0301": "caf\u00e9"}}, {"name": "c%d", "semanticType": "say \"hi\""}]}}`, i, i%700, i%3, i))
+	}
+	doc := `{"schemas": [{"name": "s", "tables": [` + strings.Join(tables, ", ") + `]}]}`
+	var cat client.DatabaseCatalog
+	if err := jsonv2.Unmarshal([]byte(doc), &cat); err != nil {
+		t.Fatal(err)
+	}
+	i := 0
+	err := EachTable([]byte(doc), func(schema string, table *client.TableCatalog) error {
+		got, _ := json.Marshal(table)
+		want, _ := json.Marshal(cat.Schemas[0].Tables[i])
+		if i++; string(got) != string(want) {
+			return fmt.Errorf("table %d: %s, want %s", i-1, got, want)
+		}
+		return nil
+	})
+	if err != nil || i != len(tables) {
+		t.Fatalf("%d tables, error %v", i, err)
 	}
 }
 

@@ -106,8 +106,7 @@ func readAll(r io.Reader, size, limit int64) ([]byte, error) {
 		return nil, errTooLarge
 	}
 	var full [][]byte // the chunks read to the brim
-	chunk, total := make([]byte, 0, max(size, 0)+size/16+64<<10), int64(0)
-	heap.Holding(cap(chunk))
+	chunk, total := heap.Bytes(int(max(size, 0)+size/16+64<<10)), int64(0)
 	for {
 		n, err := r.Read(chunk[len(chunk):cap(chunk)])
 		if bytes.IndexByte(chunk[len(chunk):len(chunk)+n], 0) >= 0 {
@@ -121,8 +120,7 @@ func readAll(r io.Reader, size, limit int64) ([]byte, error) {
 		case err == io.EOF && full == nil:
 			return chunk, nil
 		case err == io.EOF:
-			data := make([]byte, 0, total+total/16+64<<10)
-			heap.Holding(cap(data))
+			data := heap.Bytes(int(total + total/16 + 64<<10))
 			for _, c := range append(full, chunk) {
 				data = append(data, c...)
 			}
@@ -131,8 +129,7 @@ func readAll(r io.Reader, size, limit int64) ([]byte, error) {
 			return nil, err
 		case len(chunk) == cap(chunk):
 			full = append(full, chunk)
-			chunk = make([]byte, 0, min(2*cap(chunk), 16<<20))
-			heap.Holding(cap(chunk))
+			chunk = heap.Bytes(min(2*cap(chunk), 16<<20))
 		}
 	}
 }

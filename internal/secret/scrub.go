@@ -87,7 +87,7 @@ func (s *Scrubber) String(text string) string {
 
 // quotedField matches a quoted name and its colon; the backslashes before
 // its closing quote say how deeply it is quoted in JSON strings.
-var quotedField = regexp.MustCompile(`"([\w\\-]{1,64}?)(\\*)"\s*:\s*`)
+var quotedField = regexp.MustCompile(`"([\w\\-]+?)(\\*)"\s*:\s*`)
 
 // maskQuotedFields masks the value of every secret field quoted in text,
 // up to the end of text when the value does not end.
