@@ -184,12 +184,15 @@ func EachTable(raw []byte, fn func(schema string, table *client.TableCatalog) er
 				*m, used = labels[used], used+1
 				clear(*m)
 				return each(dec, '{', func(name jsontext.Value) error {
-					v, err := dec.ReadValue()
-					if k := v.Kind(); err == nil && k != '"' && k != 'n' {
-						return fmt.Errorf("%s: want a string, got %s", dec.StackPointer(), kinds[k])
+					switch v, err := dec.ReadValue(); {
+					case err != nil:
+						return err
+					case v.Kind() != '"' && v.Kind() != 'n':
+						return fmt.Errorf("%s: want a string, got %s", dec.StackPointer(), kinds[v.Kind()])
+					default:
+						(*m)[str(name)] = str(v)
+						return nil
 					}
-					(*m)[str(name)] = str(v)
-					return err
 				})
 			})))}
 	var table client.TableCatalog
