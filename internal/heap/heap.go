@@ -22,10 +22,10 @@ var (
 
 // Bytes returns an empty slice with room for n bytes of an answer or file.
 // Unless GOGC or GOMEMLIMIT is set, once 1 MiB is held nothing is collected
-// until Go's memory outgrows what is held by a quarter and 4 MiB: a first
-// collection costs a MiB of the collector's own bookkeeping, more than most
-// runs make of garbage. From then on, garbage may reach a tenth of the live
-// heap, and half of it from 8 MiB held.
+// until Go's memory passes what it was then and what is held by a quarter of
+// the held and 4 MiB: a first collection costs a MiB of the collector's own
+// bookkeeping, more than most runs make of garbage. From then on, garbage
+// may reach a tenth of the live heap, and half of it from 8 MiB held.
 func Bytes(n int) []byte {
 	holding(int64(n)) // before the memory is taken, which may start a collection
 	return make([]byte, 0, n)
