@@ -133,36 +133,36 @@ func runBatchCreate(ctx context.Context, opts *batchCreateOptions) error {
 		return opts.DB.Run(ctx, opts.f, func(ctx context.Context, c *client.Client, db client.DatabaseName) (dbname.Result, error) {
 			o := *opts
 			o.Database = db
-			run := newRun(&o, revs, false)
-			if err := run.send(ctx, c); err != nil {
-				return dbname.Result{}, run.incomplete(err)
+			creation := newCreation(&o, revs, false)
+			if err := creation.send(ctx, c); err != nil {
+				return dbname.Result{}, creation.incomplete(err)
 			}
-			return dbname.Result{Doc: run.doc()}, nil
+			return dbname.Result{Doc: creation.doc()}, nil
 		})
 	}
 
-	run := newRun(opts, revs, opts.IO.ErrTTY)
-	sendErr := run.send(ctx, c)
-	run.clearProgress()
+	creation := newCreation(opts, revs, opts.IO.ErrTTY)
+	sendErr := creation.send(ctx, c)
+	creation.clearProgress()
 	var printErr error
-	if sendErr == nil || len(run.created) > 0 {
+	if sendErr == nil || len(creation.created) > 0 {
 		printCtx := ctx
 		if ctx.Err() != nil { // interrupted: what was created is still shown
 			printCtx = context.WithoutCancel(ctx)
 		}
-		if err := run.print(printCtx, p); err != nil {
+		if err := creation.print(printCtx, p); err != nil {
 			printErr = fmt.Errorf("show the created revisions: %w", err)
 		}
 	}
 	if sendErr == nil {
-		run.summary()
+		creation.summary()
 		return printErr
 	}
-	return run.incomplete(errors.Join(sendErr, printErr))
+	return creation.incomplete(errors.Join(sendErr, printErr))
 }
 
-// send creates the revisions in batches, following the run.
-func (r *run) send(ctx context.Context, c *client.Client) error {
+// send creates the revisions in batches, recording what was created.
+func (r *creation) send(ctx context.Context, c *client.Client) error {
 	opts, revs := r.opts, r.revs
 	singlesTo := 0 // the entries before it are sent one a request: their batch held an existing version
 	for lo := 0; lo < len(revs); {

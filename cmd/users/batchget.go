@@ -81,7 +81,7 @@ func runBatchGet(ctx context.Context, opts *batchGetOptions) error {
 	// users are the decoded users, nil when the answer does not decode.
 	users := func() []userRow {
 		if a.rows == nil {
-			var rows rowsAnswer
+			var rows userRows
 			decodeErr = decodeAnswer(calls[0], a.raw, &rows)
 			a.rows = rows.Users
 		}
@@ -125,8 +125,8 @@ type answer struct {
 
 // add sends call and adds its answer.
 func (a *answer) add(ctx context.Context, c *client.Client, call *client.Request) error {
-	var rows rowsAnswer
-	var names namesAnswer
+	var rows userRows
+	var names userNames
 	out := any(&names)
 	if a.rows != nil {
 		out = &rows

@@ -49,14 +49,13 @@ func rowOf(u *client.User) userRow {
 		State: u.State, MfaEnabled: u.MfaEnabled, Groups: u.Groups}
 }
 
-// rowsAnswer is a users:batchGet answer decoded into the fields of the
-// table only.
-type rowsAnswer struct {
+// userRows is a users:batchGet answer decoded into the table's fields only.
+type userRows struct {
 	Users []userRow `json:"users"`
 }
 
-// namesAnswer is a users:batchGet answer decoded into the names alone.
-type namesAnswer struct {
+// userNames is a users:batchGet answer decoded into the names alone.
+type userNames struct {
 	Users []struct {
 		Name string `json:"name"`
 	} `json:"users"`

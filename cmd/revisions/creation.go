@@ -16,9 +16,9 @@ import (
 	"github.com/dbgov/dbgov/output"
 )
 
-// run follows one batch-create as its batches are sent: what was created,
+// creation follows one batch-create as its batches are sent: what was created,
 // where it stopped, and the progress shown on a terminal.
-type run struct {
+type creation struct {
 	opts *batchCreateOptions
 	revs []client.RevisionInput
 
@@ -36,10 +36,10 @@ type run struct {
 	decodeErr error // why a created revision could not be decoded
 }
 
-// newRun starts following a batch-create, showing its progress on stderr
+// newCreation starts following a batch-create, showing its progress on stderr
 // when progress is true.
-func newRun(opts *batchCreateOptions, revs []client.RevisionInput, progress bool) *run {
-	r := &run{opts: opts, revs: revs, created: make([]json.RawMessage, 0, len(revs)), start: time.Now()}
+func newCreation(opts *batchCreateOptions, revs []client.RevisionInput, progress bool) *creation {
+	r := &creation{opts: opts, revs: revs, created: make([]json.RawMessage, 0, len(revs)), start: time.Now()}
 	if progress {
 		r.progress = true
 		r.showProgress()
@@ -48,7 +48,7 @@ func newRun(opts *batchCreateOptions, revs []client.RevisionInput, progress bool
 }
 
 // add records a batch the service created.
-func (r *run) add(body []byte, created []json.RawMessage) {
+func (r *creation) add(body []byte, created []json.RawMessage) {
 	r.batches++
 	r.body = body
 	r.created = append(r.created, created...)
@@ -57,18 +57,18 @@ func (r *run) add(body []byte, created []json.RawMessage) {
 
 // stopAt records that the entries from lo on were not confirmed created;
 // those up to hi were sent in the batch that failed.
-func (r *run) stopAt(lo, hi int) {
+func (r *creation) stopAt(lo, hi int) {
 	r.stopped, r.notFrom, r.failedHi = true, lo, hi
 }
 
 // skip records a version the service reported as existing.
-func (r *run) skip() {
+func (r *creation) skip() {
 	r.skipped++
 	r.showProgress()
 }
 
-// status says how far the run is: "created 40/100 revisions, skipped 3 existing in 2.5s, 17/s".
-func (r *run) status() string {
+// status says how far the creation is: "created 40/100 revisions, skipped 3 existing in 2.5s, 17/s".
+func (r *creation) status() string {
 	elapsed := time.Since(r.start)
 	s := fmt.Sprintf("created %d/%d revisions", len(r.created), len(r.revs))
 	if r.skipped > 0 {
@@ -78,22 +78,22 @@ func (r *run) status() string {
 	return s + fmt.Sprintf(" in %s, %.0f/s", elapsed.Round(100*time.Millisecond), rate)
 }
 
-func (r *run) showProgress() {
+func (r *creation) showProgress() {
 	if r.progress {
 		fmt.Fprintf(r.opts.IO.ErrOut, "\r%s\x1b[K", r.status())
 	}
 }
 
-// summary ends a run that created or skipped every revision with its status
+// summary ends a creation that created or skipped every revision with its status
 // on stderr, on a terminal or when versions were skipped.
-func (r *run) summary() {
+func (r *creation) summary() {
 	if r.opts.IO.ErrTTY || r.skipped > 0 {
 		fmt.Fprintln(r.opts.IO.ErrOut, r.status())
 	}
 }
 
 // clearProgress erases the progress line, leaving stderr as it was.
-func (r *run) clearProgress() {
+func (r *creation) clearProgress() {
 	if r.progress {
 		_, _ = io.WriteString(r.opts.IO.ErrOut, "\r\x1b[K")
 		r.progress = false
@@ -103,7 +103,7 @@ func (r *run) clearProgress() {
 // document is the JSON document of the created revisions: the body itself
 // when one batch did it all, else {"revisions": [...]} gathering the
 // revisions of every batch as the service sent them.
-func (r *run) document() []byte {
+func (r *creation) document() []byte {
 	if r.batches == 1 && !r.stopped {
 		return r.body
 	}
@@ -124,7 +124,7 @@ func (r *run) document() []byte {
 }
 
 // print shows the created revisions in the chosen format.
-func (r *run) print(ctx context.Context, p output.Printer) error {
+func (r *creation) print(ctx context.Context, p output.Printer) error {
 	if err := p.Print(ctx, r.opts.IO.Out, r.doc()); err != nil {
 		return err
 	}
@@ -133,7 +133,7 @@ func (r *run) print(ctx context.Context, p output.Printer) error {
 
 // doc is the document of the created revisions. Typed values are decoded
 // only when table or name output asks for them, failing in r.decodeErr.
-func (r *run) doc() output.Document {
+func (r *creation) doc() output.Document {
 	decode := sync.OnceValue(func() []client.Revision {
 		revs := make([]client.Revision, len(r.created))
 		for i, raw := range r.created {
@@ -153,9 +153,9 @@ func (r *run) doc() output.Document {
 	}
 }
 
-// incomplete wraps err, the failure that stopped the run, with how many
+// incomplete wraps err, the failure that stopped the creation, with how many
 // revisions were created and which entries were not.
-func (r *run) incomplete(err error) error {
+func (r *creation) incomplete(err error) error {
 	if len(r.created) == 0 && r.failedHi <= r.notFrom {
 		return err // nothing was created, nor could have been
 	}
