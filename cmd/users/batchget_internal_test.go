@@ -10,7 +10,7 @@ import (
 	"github.com/dbgov/dbgov/client"
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/internal/httpmock"
-	"github.com/dbgov/dbgov/internal/iostreams"
+	"github.com/dbgov/dbgov/internal/iostreams/iostreamstest"
 	"github.com/dbgov/dbgov/output"
 )
 
@@ -46,7 +46,7 @@ func TestRunBatchGet_decodesLateWhenTheGuessWasWrong(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ios, _, out, _ := iostreams.Test()
+			ios, _, out, _ := iostreamstest.New()
 			opts := &batchGetOptions{
 				Deps: factory.Deps{
 					IO:      ios,

@@ -14,7 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dbgov/dbgov/cmd/root"
-	"github.com/dbgov/dbgov/internal/iostreams"
+	"github.com/dbgov/dbgov/internal/iostreams/iostreamstest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -40,7 +40,7 @@ type Result struct {
 // temporary directory unless the environment names another.
 func Run(t testing.TB, opts Options, args ...string) Result {
 	t.Helper()
-	ios, in, out, errOut := iostreams.Test()
+	ios, in, out, errOut := iostreamstest.New()
 	in.WriteString(opts.Stdin)
 	ios.OutTTY, ios.ErrTTY, ios.TermWidth = opts.TTY, opts.TTY, opts.Width
 	env := map[string]string{

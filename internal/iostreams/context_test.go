@@ -12,7 +12,8 @@ import (
 )
 
 func TestWithContext_readsAsTheStreamDoes(t *testing.T) {
-	ios, in, _, _ := Test()
+	in := &bytes.Buffer{}
+	ios := &IOStreams{In: in}
 	text := strings.Repeat("alice@example.com\n", 10000) // several reads' worth
 	in.WriteString(text)
 	got, err := io.ReadAll(ios.WithContext(context.Background()).In)
@@ -47,7 +48,7 @@ func TestWithContext_keepsTheDescriptorOfAFile(t *testing.T) {
 	if fd, ok := in.(interface{ Fd() uintptr }); !ok || fd.Fd() != f.Fd() {
 		t.Errorf("the descriptor of stdin is lost")
 	}
-	ios, _, _, _ := Test()
+	ios := &IOStreams{In: &bytes.Buffer{}}
 	if fd := ios.WithContext(context.Background()).In.(interface{ Fd() uintptr }).Fd(); int(fd) != -1 {
 		t.Errorf("a buffer has descriptor %d, want none (-1)", int(fd))
 	}

@@ -4,7 +4,6 @@
 package iostreams
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"os"
@@ -35,13 +34,6 @@ type IOStreams struct {
 // about the three descriptors, so it stays cheap at start-up.
 func System() *IOStreams {
 	return detect(systemEnv{}, os.Stdin, os.Stdout, os.Stderr)
-}
-
-// Test returns streams backed by buffers, none of them a terminal. Tests set
-// the booleans and TermWidth to check terminal behaviour.
-func Test() (ios *IOStreams, in *bytes.Buffer, out *bytes.Buffer, errOut *bytes.Buffer) {
-	in, out, errOut = &bytes.Buffer{}, &bytes.Buffer{}, &bytes.Buffer{}
-	return &IOStreams{In: in, Out: out, ErrOut: errOut}, in, out, errOut
 }
 
 // environment is what detect asks of the operating system; tests fake it.
