@@ -160,14 +160,13 @@ func New(opts Options) (*Client, error) {
 		key:          opts.ServiceKey,
 		timeout:      cmp.Or(max(opts.Timeout, 0), DefaultTimeout),
 		maxSize:      cmp.Or(max(opts.MaxResponseSize, 0), DefaultMaxResponseSize),
-		maxRetries:   cmp.Or(max(opts.MaxRetries, -1), DefaultMaxRetries),
+		maxRetries:   max(cmp.Or(opts.MaxRetries, DefaultMaxRetries), 0),
 		retryWait:    cmp.Or(max(opts.RetryWait, 0), DefaultRetryWait),
 		maxRetryWait: cmp.Or(max(opts.MaxRetryWait, 0), DefaultMaxRetryWait),
 		notice:       opts.Notice,
 		tokens:       opts.TokenCache,
 		secrets:      cmp.Or(opts.Secrets, &secret.Scrubber{}),
 	}
-	c.maxRetries = max(c.maxRetries, 0)
 	u, _ := url.Parse(base)
 	if u.Scheme == "http" && !isLoopback(u.Hostname()) {
 		c.plainHost, c.warn = u.Host, opts.Warn

@@ -193,7 +193,10 @@ func (c *Client) backoff(retry int, header http.Header) time.Duration {
 	if d, ok := parseRetryAfter(header.Get("Retry-After"), time.Now()); ok {
 		return min(d, c.maxRetryWait)
 	}
-	d := min(c.retryWait<<min(retry, 30), c.maxRetryWait)
+	d := c.maxRetryWait
+	if retry < 30 && c.retryWait <= c.maxRetryWait>>retry { // doubled without overflowing
+		d = c.retryWait << retry
+	}
 	if d > 1 {
 		d = d/2 + rand.N(d) // somewhere in [d/2, 3d/2)
 	}

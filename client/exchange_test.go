@@ -235,6 +235,15 @@ func TestBackoff_waitsAsConfigured(t *testing.T) {
 	}
 }
 
+func TestBackoff_longWaitsDoubledUpToTheCapWithoutOverflowing(t *testing.T) {
+	c := &Client{retryWait: time.Hour, maxRetryWait: 2 * time.Hour}
+	for _, retry := range []int{1, 29, 30, 200} {
+		if d := c.backoff(retry, http.Header{}); d < time.Hour || d > 2*time.Hour {
+			t.Errorf("retry %d: backoff = %s, want within [1h, 2h]", retry, d)
+		}
+	}
+}
+
 func TestParseRetryAfter_readsSecondsAndDates(t *testing.T) {
 	now := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
 	tests := []struct {

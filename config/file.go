@@ -472,7 +472,11 @@ func (f *File) View(showSecrets bool) (text, js []byte, err error) {
 		n.HeadComment, n.LineComment, n.FootComment = "", "", ""
 		for i := 0; !showSecrets && n.Kind == yaml.MappingNode && i+1 < len(n.Content); i += 2 {
 			key, v := n.Content[i].Value, n.Content[i+1]
-			for _, c := range append([]*yaml.Node{v}, v.Content...) {
+			values := []*yaml.Node{v}
+			if v.Kind == yaml.SequenceNode { // headers: a mapping's own keys are no values
+				values = v.Content
+			}
+			for _, c := range values {
 				if masked := Mask(key, c.Value); c.Kind == yaml.ScalarNode && !input.IsNull(c) && masked != c.Value {
 					c.Value, c.Tag, c.Style = masked, "!!str", 0
 				}

@@ -346,6 +346,15 @@ profiles:
 	}
 }
 
+func TestFile_viewKeepsTheKeysOfAProfileNamedAsASecret(t *testing.T) {
+	path := writeFile(t, t.TempDir(), "config.yaml", "profiles:\n  token:\n    url: https://gov.example.com\n    token: tok-secret\n", 0o600)
+	text, js, err := loadFile(t, path).View(false)
+	want := "profiles:\n  token:\n    url: https://gov.example.com\n    token: '********'\n"
+	if err != nil || string(text) != want || !strings.Contains(string(js), `"url":"https://gov.example.com"`) {
+		t.Errorf("View = %q, %s, %v; want %q", text, js, err, want)
+	}
+}
+
 func TestFile_viewMasksSecrets(t *testing.T) {
 	path := writeFile(t, t.TempDir(), "config.yaml", `# old token: leaked-in-comment
 current_profile: default

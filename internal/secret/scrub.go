@@ -71,7 +71,9 @@ func (s *Scrubber) String(text string) string {
 		s.mu.Lock()
 		if s.replacer == nil && len(s.known) > 0 {
 			pairs := make([]string, 0, 2*len(s.known))
-			for _, v := range s.known {
+			// The replacer takes the first of the values that match at a point:
+			// a credential holding another is tried first, or its end would show.
+			for _, v := range slices.SortedFunc(slices.Values(s.known), func(a, b string) int { return len(b) - len(a) }) {
 				pairs = append(pairs, v, Mask)
 			}
 			s.replacer = strings.NewReplacer(pairs...)

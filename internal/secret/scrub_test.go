@@ -43,6 +43,16 @@ func TestScrubberString_masksKnownValuesInEveryForm(t *testing.T) {
 	}
 }
 
+func TestScrubberString_masksAValueHoldingAnotherWhole(t *testing.T) {
+	for _, known := range [][]string{{"abcdef12", "abcdef1234"}, {"abcdef1234", "abcdef12"}} {
+		s := &Scrubber{}
+		s.Add(known...)
+		if got := s.String("key abcdef1234, then abcdef12."); got != "key "+Mask+", then "+Mask+"." {
+			t.Errorf("known %q: %q", known, got)
+		}
+	}
+}
+
 func TestScrubberString_masksSecretFieldsQuotedInText(t *testing.T) {
 	tests := []struct{ name, in, want string }{
 		{"message quoting JSON", `bad request {"password": "hunter2"}`, `bad request {"password": "********"}`},
