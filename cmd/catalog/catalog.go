@@ -52,7 +52,7 @@ func onDatabase(f *factory.Factory, use, short string, opts *dbOptions, run func
 	*opts = dbOptions{IO: f.IO, f: f}
 	cmd := helptext.Command(help, &cobra.Command{Use: use, Short: short, Args: arity.Exact(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			_, err := opts.DB.Databases(f.IO.In)
+			_, err := opts.DB.Databases(f)
 			if file := cmd.Flags().Lookup("file"); err == nil && file != nil && file.Value.String() == "" {
 				err = exitcode.Usagef("-f/--file is required: the catalog, as JSON or YAML (- for standard input)")
 			}

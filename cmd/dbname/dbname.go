@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -63,8 +62,11 @@ func (f *Flags) Resolve() (client.DatabaseName, error) {
 func (f *Flags) Many() bool { return f.From != "" }
 
 // Databases checks the flags and returns the databases they name, reading
-// the list of --databases-from (in for -); its errors are usage errors.
-func (f *Flags) Databases(in io.Reader) ([]client.DatabaseName, error) {
+// the list of --databases-from (standard input for -, which then gives no
+// file); its errors are usage errors. Called before fac makes its client,
+// it has a busy answer pause every database of a list.
+func (f *Flags) Databases(fac *factory.Factory) ([]client.DatabaseName, error) {
+	fac.Fleet = f.Many()
 	var err error
 	switch {
 	case f.Many() && (f.Instance != "" || f.Database != ""):
@@ -77,11 +79,21 @@ func (f *Flags) Databases(in io.Reader) ([]client.DatabaseName, error) {
 		f.dbs = []client.DatabaseName{db}
 	default:
 		var data []byte
-		if data, err = input.Read(f.From, in); err == nil {
+		if data, err = input.Read(f.From, fac.IO.In); f.From == "-" {
+			fac.IO.In = stdinUsed{}
+		}
+		if err == nil {
 			f.dbs, err = fleet.Parse(data, input.Name(f.From))
 		}
 	}
 	return f.dbs, exitcode.NewUsage(err)
+}
+
+// stdinUsed stands for standard input once it gave the list of databases.
+type stdinUsed struct{}
+
+func (stdinUsed) Read([]byte) (int, error) {
+	return 0, errors.New("standard input already gave the list of --databases-from")
 }
 
 // Result is what a command gives for one database.
@@ -108,7 +120,6 @@ func (f *Flags) Run(ctx context.Context, fac *factory.Factory, fn Func) error {
 	if err != nil {
 		return exitcode.NewUsage(err)
 	}
-	fac.Fleet = f.Many()
 	c, err := fac.Client()
 	if err != nil {
 		return err

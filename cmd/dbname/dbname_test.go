@@ -5,6 +5,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -48,33 +50,47 @@ func TestRun_boundsTheRequestsInFlightOfAllDatabases(t *testing.T) {
 }
 
 func TestRun_aBusyAnswerPausesEveryDatabase(t *testing.T) {
-	var mu sync.Mutex
-	var busyAt time.Time
-	var during []string // requests that arrived while the service asked for a pause
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		defer mu.Unlock()
-		if strings.Contains(r.URL.Path, "/db05/") && busyAt.IsZero() {
-			busyAt = time.Now()
-			w.Header().Set("Retry-After", "1")
-			w.WriteHeader(http.StatusServiceUnavailable)
-			io.WriteString(w, `{"code": 14, "message": "busy"}`)
-			return
-		}
-		if since := time.Since(busyAt); !busyAt.IsZero() && since > 100*time.Millisecond && since < 900*time.Millisecond {
-			during = append(during, r.URL.Path)
-		}
-		io.WriteString(w, `{"policies": []}`)
-	}))
-	defer srv.Close()
-	start := time.Now()
-	cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Stdin: list(20)},
-		"policies", "list", "--databases-from", "-", "--concurrency", "4", "-o", "jsonl").Expect(t, 0)
-	if busyAt.IsZero() || time.Since(start) < time.Second {
-		t.Fatalf("the busy answer was not met or not waited for (%s)", time.Since(start))
+	schema := filepath.Join(t.TempDir(), "schema.sql")
+	if err := os.WriteFile(schema, []byte("CREATE TABLE t (id int);"), 0o600); err != nil {
+		t.Fatal(err)
 	}
-	if len(during) > 0 {
-		t.Errorf("sent during the pause the service asked for: %q", during)
+	for _, tc := range []struct {
+		args []string
+		code int // a POST is not sent again: its database fails
+	}{ // one command makes its client in Run, the other before
+		{[]string{"policies", "list"}, 0},
+		{[]string{"schema", "diff", "--schema-file", schema}, 7},
+	} {
+		t.Run(tc.args[0], func(t *testing.T) {
+			var mu sync.Mutex
+			var busyAt time.Time
+			var during []string // requests that arrived while the service asked for a pause
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				defer mu.Unlock()
+				if strings.Contains(r.URL.Path, "/db05") && busyAt.IsZero() {
+					busyAt = time.Now()
+					w.Header().Set("Retry-After", "1")
+					w.WriteHeader(http.StatusServiceUnavailable)
+					io.WriteString(w, `{"code": 14, "message": "busy"}`)
+					return
+				}
+				if since := time.Since(busyAt); !busyAt.IsZero() && since > 100*time.Millisecond && since < 900*time.Millisecond {
+					during = append(during, r.URL.Path)
+				}
+				io.WriteString(w, `{"policies": [], "diff": ""}`)
+			}))
+			defer srv.Close()
+			start := time.Now()
+			cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Stdin: list(20)},
+				append(tc.args, "--databases-from", "-", "--concurrency", "4", "-o", "jsonl")...).Expect(t, tc.code)
+			if busyAt.IsZero() || time.Since(start) < time.Second {
+				t.Fatalf("the busy answer was not met or not waited for (%s)", time.Since(start))
+			}
+			if len(during) > 0 {
+				t.Errorf("sent during the pause the service asked for: %q", during)
+			}
+		})
 	}
 }
 
@@ -94,6 +110,19 @@ func TestRun_progressAndSummaryOnATerminal(t *testing.T) {
 		"(HTTP 403 PERMISSION_DENIED)", "\r\x1b[Kdbgov: 1 of 3 databases failed (1 permission denied)\n"} {
 		if !strings.Contains(res.Stderr, want) {
 			t.Errorf("stderr lacks %q:\n%q", want, res.Stderr)
+		}
+	}
+}
+
+func TestDatabases_standardInputGivesTheListOrAFileNotBoth(t *testing.T) {
+	for _, args := range [][]string{
+		{"schema", "diff", "--schema-file", "-"},
+		{"catalog", "update", "-f", "-"},
+		{"revisions", "batch-create", "-f", "-"},
+	} {
+		res := cmdtest.Run(t, cmdtest.Options{URL: "http://127.0.0.1:1", Stdin: list(2)}, append(args, "--databases-from", "-")...).Expect(t, 2)
+		if !strings.Contains(res.Stderr, "standard input already gave the list of --databases-from") {
+			t.Errorf("%v: stderr %q", args, res.Stderr)
 		}
 	}
 }
