@@ -101,7 +101,8 @@ type Result struct {
 	Doc     output.Document // what it prints for that database alone
 	Differs bool            // differences found under --exit-code
 	// Printed, when set, is given the error of printing Doc for one
-	// database (nil when none) and returns the command's.
+	// database (nil when none, and over many) and returns the command's,
+	// which over many databases fails that one.
 	Printed func(error) error
 }
 
@@ -170,6 +171,13 @@ func (f *Flags) Run(ctx context.Context, fac *factory.Factory, fn Func) error {
 	status("")
 	if !stream {
 		werr = p.Print(pctx, ios.Out, document(results, scrub))
+		for i, r := range results { // what printing found wrong with a database's answer fails it
+			if r.Sent && r.Err == nil && r.Value.Printed != nil && werr == nil {
+				if results[i].Err = r.Value.Printed(nil); results[i].Err != nil {
+					exitcode.Write(ios.ErrOut, results[i].Err, asJSON, false, scrub)
+				}
+			}
+		}
 	}
 	for _, r := range results {
 		if stream && !r.Sent && werr == nil {

@@ -126,3 +126,23 @@ func TestDatabases_standardInputGivesTheListOrAFileNotBoth(t *testing.T) {
 		}
 	}
 }
+
+func TestRun_anAnswerItsFormatRefusesFailsItsDatabase(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.Contains(r.URL.Path, "/db02/") {
+			io.WriteString(w, `{"schemas": 5}`)
+			return
+		}
+		io.WriteString(w, `{"name": "`+strings.TrimPrefix(r.URL.Path, "/v1/")+`", "schemas": []}`)
+	}))
+	defer srv.Close()
+	res := cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Stdin: list(3)}, "catalog", "get", "--databases-from", "-", "-o", "name").Expect(t, 1)
+	if res.Stdout != "instances/prod/databases/db00/catalog\ninstances/prod/databases/db01/catalog\n" {
+		t.Errorf("stdout %q", res.Stdout)
+	}
+	for _, want := range []string{"db02", "not a catalog", "1 of 3 databases failed"} {
+		if !strings.Contains(res.Stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, res.Stderr)
+		}
+	}
+}

@@ -3,6 +3,7 @@
 package revisions
 
 import (
+	"cmp"
 	"context"
 	"embed"
 	"encoding/json"
@@ -137,7 +138,7 @@ func runBatchCreate(ctx context.Context, opts *batchCreateOptions) error {
 			if err := creation.send(ctx, c); err != nil {
 				return dbname.Result{}, creation.incomplete(err)
 			}
-			return dbname.Result{Doc: creation.doc()}, nil
+			return dbname.Result{Doc: creation.doc(), Printed: func(err error) error { return cmp.Or(err, creation.decodeErr) }}, nil
 		})
 	}
 
