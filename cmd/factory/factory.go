@@ -144,14 +144,16 @@ func (f *Factory) newClient() (*client.Client, error) {
 // Deps are what a verb's run takes from the factory: the streams, and the
 // printer and client, each made when first asked for.
 type Deps struct {
-	IO      *iostreams.IOStreams
-	Client  func() (*client.Client, error)
-	Printer func() (output.Printer, error)
+	IO         *iostreams.IOStreams
+	Client     func() (*client.Client, error)
+	Printer    func() (output.Printer, error)
+	JSONErrors func() bool      // whether stderr takes one JSON value a line
+	Warn       func(msg string) // says msg on stderr as a warning
 }
 
-// Deps returns the streams, client and printer of f.
+// Deps returns the streams, client, printer and stderr's form of f.
 func (f *Factory) Deps() Deps {
-	return Deps{IO: f.IO, Client: f.Client, Printer: f.PrintFlags().ToPrinter}
+	return Deps{IO: f.IO, Client: f.Client, Printer: f.PrintFlags().ToPrinter, JSONErrors: f.JSONErrors, Warn: f.Warn}
 }
 
 // Connect makes the printer, then the client, so that bad output flags are

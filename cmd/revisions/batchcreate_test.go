@@ -583,6 +583,19 @@ func sentEntries(t *testing.T, reqs []httpmock.Request) []string {
 	return out
 }
 
+func TestBatchCreate_skippedVersionsToldAsAJSONLineUnderJSONOutput(t *testing.T) {
+	reg := httpmock.New(t)
+	dup := `{"code": 6, "message": "revision exists"}`
+	reg.Register(http.MethodPost, batchPath, 409, dup).JSONBody(sentBatch(1, 2)).Times(1)
+	reg.Register(http.MethodPost, batchPath, 409, dup).JSONBody(sentBatch(1, 1)).Times(1)
+	reg.Register(http.MethodPost, batchPath, 200, createdBatch(2, 2)).JSONBody(sentBatch(2, 2)).Times(1)
+	res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()},
+		batchCreate("-f", generated(t, 2), "--batch-size", "2", "--skip-existing", "-o", "json")...).Expect(t, 0)
+	if want := `{"warning":"created 1/2 revisions, skipped 1 existing in T, R/s"}` + "\n"; untimed(res.Stderr) != want {
+		t.Errorf("stderr %q, want %q", res.Stderr, want)
+	}
+}
+
 func TestBatchCreate_skipExistingFinishesAnInterruptedRun(t *testing.T) {
 	exists := map[string]string{
 		"ALREADY_EXISTS": `{"code": 6, "message": "revision exists"}`,

@@ -84,10 +84,16 @@ func (r *creation) showProgress() {
 	}
 }
 
-// summary ends a creation that created or skipped every revision with its status
-// on stderr, on a terminal or when versions were skipped.
+// summary ends a creation that created or skipped every revision with its
+// status on stderr, on a terminal or when versions were skipped; under JSON
+// output only then, as a warning line.
 func (r *creation) summary() {
-	if r.opts.IO.ErrTTY || r.skipped > 0 {
+	switch {
+	case r.opts.JSONErrors():
+		if r.skipped > 0 {
+			r.opts.Warn(r.status())
+		}
+	case r.opts.IO.ErrTTY || r.skipped > 0:
 		fmt.Fprintln(r.opts.IO.ErrOut, r.status())
 	}
 }
