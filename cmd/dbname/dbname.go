@@ -31,31 +31,14 @@ type Flags struct {
 	dbs []client.DatabaseName
 }
 
-// Add registers --instance and --database on cmd.
-func (f *Flags) Add(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&f.Instance, "instance", "", "instance `id` of the database")
-	cmd.Flags().StringVar(&f.Database, "database", "", "database `id`, or its full name instances/I/databases/D")
-}
-
 // AddMany registers --instance and --database, and --databases-from,
 // --concurrency and --fail-fast for commands that Run over many databases.
 func (f *Flags) AddMany(cmd *cobra.Command) {
-	f.Add(cmd)
+	cmd.Flags().StringVar(&f.Instance, "instance", "", "instance `id` of the database")
+	cmd.Flags().StringVar(&f.Database, "database", "", "database `id`, or its full name instances/I/databases/D")
 	cmd.Flags().StringVar(&f.From, "databases-from", "", "do it for each database listed in `FILE` (- for standard input), one a line: I/D or instances/I/databases/D")
 	cmd.Flags().IntVar(&f.Concurrency, "concurrency", 4, "with --databases-from: requests in flight at once, 1 to 64")
 	cmd.Flags().BoolVar(&f.FailFast, "fail-fast", false, "with --databases-from: start no database after the first failure")
-}
-
-// Resolve returns the database the flags name, or a usage error.
-func (f *Flags) Resolve() (client.DatabaseName, error) {
-	if f.Database == "" {
-		return client.DatabaseName{}, exitcode.Usagef("--database is required (with --instance, or as instances/I/databases/D)")
-	}
-	db, err := client.ParseDatabase(f.Instance, f.Database)
-	if err != nil {
-		return client.DatabaseName{}, exitcode.NewUsage(err)
-	}
-	return db, nil
 }
 
 // Many reports whether the command runs over the list of --databases-from.
@@ -73,9 +56,11 @@ func (f *Flags) Databases(fac *factory.Factory) ([]client.DatabaseName, error) {
 		return nil, exitcode.Usagef("--databases-from cannot be used with --instance or --database")
 	case f.Many() && (f.Concurrency < 1 || f.Concurrency > 64):
 		return nil, exitcode.Usagef("--concurrency must be between 1 and 64, not %d", f.Concurrency)
+	case !f.Many() && f.Database == "":
+		return nil, exitcode.Usagef("--database is required (with --instance, or as instances/I/databases/D)")
 	case !f.Many():
 		var db client.DatabaseName
-		db, err = f.Resolve()
+		db, err = client.ParseDatabase(f.Instance, f.Database)
 		f.dbs = []client.DatabaseName{db}
 	default:
 		var data []byte
@@ -113,14 +98,11 @@ type Func func(ctx context.Context, c *client.Client, db client.DatabaseName) (R
 // database's document as is; many as {"results": [...]} in the list's order,
 // or a line each as they finish with -o jsonl) and returns the exit error.
 func (f *Flags) Run(ctx context.Context, fac *factory.Factory, fn Func) error {
-	o, err := fac.PrintFlags().Options()
+	p, err := fac.PrintFlags().ToPrinter()
 	if err != nil {
 		return err
 	}
-	p, err := output.New(o)
-	if err != nil {
-		return exitcode.NewUsage(err)
-	}
+	o, _ := fac.PrintFlags().Options() // as ToPrinter took them
 	c, err := fac.Client()
 	if err != nil {
 		return err

@@ -109,7 +109,7 @@ func pathOf(t reflect.Type, p jsontext.Pointer) string {
 			t = t.Elem()
 			continue
 		case reflect.Struct:
-			for f := range t.Fields() {
+			for _, f := range reflect.VisibleFields(t) { // embedded structs' fields too
 				if name, _, _ := strings.Cut(f.Tag.Get("json"), ","); name == tok || name == "" && f.Name == tok {
 					t = f.Type
 					break

@@ -56,3 +56,11 @@ func TestDecodeStrict_fillsTheValue(t *testing.T) {
 		t.Errorf("decoded %+v", p)
 	}
 }
+
+func TestDecodeStrict_pathsGoThroughEmbeddedStructs(t *testing.T) {
+	var p seedPolicy
+	err := decodeStrict([]byte(`{"maskingRulePolicy":{"rules":[{"bogus":1}]}}`), &p)
+	if err == nil || !strings.Contains(err.Error(), `unknown field "maskingRulePolicy.rules[0].bogus"`) {
+		t.Fatalf("error %v", err)
+	}
+}

@@ -241,7 +241,7 @@ func (s *Server) login(_ *request, body *client.LoginRequest) (any, *apiError) {
 // currentUser answers GET /v1/users/me: the user the token stands for.
 func (s *Server) currentUser(req *request) (any, *apiError) {
 	if u := s.st.users[strings.TrimPrefix(req.user, "users/")]; u != nil {
-		return u, nil
+		return *u, nil // a copy: it is encoded after the lock is let go
 	}
 	return client.User{Name: req.user, Email: strings.TrimPrefix(req.user, "users/")}, nil
 }
