@@ -11,9 +11,9 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/dbgov/dbgov/cmd/factory"
+	"github.com/dbgov/dbgov/internal/cmdtest"
 	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/internal/iostreams"
-	"github.com/dbgov/dbgov/internal/iostreams/iostreamstest"
 )
 
 // newFactory returns a factory whose flags were parsed from args, with env
@@ -55,7 +55,7 @@ func TestPrintFlags_formatAndWhereItsDefaultComesFrom(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ios, _, _, _ := iostreamstest.New()
+			ios, _, _, _ := cmdtest.Streams()
 			f := newFactory(t, ios, tt.env, tt.config, tt.args...)
 			opts, err := f.PrintFlags().DefaultFrom(tt.from).Options()
 			if err != nil {
@@ -90,7 +90,7 @@ func TestPrintFlags_colour(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ios, _, _, _ := iostreamstest.New()
+			ios, _, _, _ := cmdtest.Streams()
 			ios.OutTTY, ios.ColorEnabled, ios.ErrTTY = tt.outColour, tt.outColour, tt.errTTY
 			f := newFactory(t, ios, tt.env, "", tt.args...)
 			opts, err := f.PrintFlags().Options()
@@ -116,7 +116,7 @@ func TestPrintFlags_badValuesAreUsageErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ios, _, _, _ := iostreamstest.New()
+			ios, _, _, _ := cmdtest.Streams()
 			f := newFactory(t, ios, map[string]string{}, "", tt.args...)
 			_, err := f.PrintFlags().DefaultFrom(factory.FlagsOnly).ToPrinter()
 			var usage *exitcode.UsageError
@@ -157,7 +157,7 @@ func TestSecrets_knowsEveryCredentialOfTheRun(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ios, _, _, _ := iostreamstest.New()
+			ios, _, _, _ := cmdtest.Streams()
 			f := newFactory(t, ios, tt.env, tt.config, tt.args...)
 			if !tt.resolveNot {
 				_, _ = f.Settings()
@@ -180,7 +180,7 @@ func TestSecrets_knowsEveryCredentialOfTheRun(t *testing.T) {
 
 func TestWarn_masksTheCredentialsOfTheRun(t *testing.T) {
 	for _, args := range [][]string{{"--token", "tok-a1b2c3"}, {"--token", "tok-a1b2c3", "-o", "json"}} {
-		ios, _, _, errOut := iostreamstest.New()
+		ios, _, _, errOut := cmdtest.Streams()
 		f := newFactory(t, ios, map[string]string{}, "", args...)
 		f.Warn(`profile "tok-a1b2c3" is not in the config file`)
 		if got := errOut.String(); strings.Contains(got, "tok-a1b2c3") || !strings.Contains(got, "********") {

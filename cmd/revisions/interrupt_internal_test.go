@@ -15,7 +15,7 @@ import (
 	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/internal/httpmock"
 	"github.com/dbgov/dbgov/internal/input"
-	"github.com/dbgov/dbgov/internal/iostreams/iostreamstest"
+	"github.com/dbgov/dbgov/internal/iostreams"
 	"github.com/dbgov/dbgov/output"
 )
 
@@ -48,7 +48,8 @@ func TestRunBatchCreate_interruptedBetweenBatches(t *testing.T) {
 	for i := 1; i <= 5; i++ {
 		fmt.Fprintf(&file, "- {version: \"1.0.%d\", type: VERSIONED}\n", i)
 	}
-	ios, in, out, _ := iostreamstest.New()
+	in, out := &bytes.Buffer{}, &bytes.Buffer{}
+	ios := &iostreams.IOStreams{In: in, Out: out}
 	in.WriteString(file.String())
 	stderr := &interruptingStderr{at: "created 2/5", cancel: cancel}
 	ios.ErrOut, ios.ErrTTY = stderr, true

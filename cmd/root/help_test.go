@@ -15,13 +15,12 @@ import (
 	"github.com/dbgov/dbgov/cmd/root"
 	"github.com/dbgov/dbgov/internal/cmdtest"
 	"github.com/dbgov/dbgov/internal/exitcode"
-	"github.com/dbgov/dbgov/internal/iostreams/iostreamstest"
 )
 
 // runAt runs dbgov on a terminal width columns wide (0: piped).
 func runAt(t *testing.T, width int, args ...string) cmdtest.Result {
 	t.Helper()
-	ios, _, out, errOut := iostreamstest.New()
+	ios, _, out, errOut := cmdtest.Streams()
 	ios.OutTTY, ios.ErrTTY, ios.TermWidth = width > 0, width > 0, width
 	env := map[string]string{"DBGOV_CONFIG": filepath.Join(t.TempDir(), "config.yaml"), "HOME": t.TempDir(), "NO_COLOR": "1"}
 	code := root.Run(context.Background(), ios, "1.2.3-test", "abc1234", args, func(k string) string { return env[k] })
@@ -31,7 +30,7 @@ func runAt(t *testing.T, width int, args ...string) cmdtest.Result {
 // commandPaths lists every command of dbgov by its arguments, help topics
 // included.
 func commandPaths(t *testing.T) [][]string {
-	ios, _, _, _ := iostreamstest.New()
+	ios, _, _, _ := cmdtest.Streams()
 	var paths [][]string
 	var walk func(c *cobra.Command, path []string)
 	walk = func(c *cobra.Command, path []string) {
@@ -139,7 +138,7 @@ func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("no space
 
 func TestHelp_thatCannotBeWrittenFails(t *testing.T) {
 	for _, args := range [][]string{{"--help"}, {"users", "batch-get", "--help"}, {"help", "environment"}, {"options"}, {"users"}} {
-		ios, _, _, errOut := iostreamstest.New()
+		ios, _, _, errOut := cmdtest.Streams()
 		ios.Out = failingWriter{}
 		code := root.Run(context.Background(), ios, "v", "c", args, func(string) string { return "" })
 		if code != exitcode.Failure || !strings.Contains(errOut.String(), "no space left on device") {

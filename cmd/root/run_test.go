@@ -13,7 +13,6 @@ import (
 	"github.com/dbgov/dbgov/internal/cmdtest"
 	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/internal/httpmock"
-	"github.com/dbgov/dbgov/internal/iostreams/iostreamstest"
 )
 
 func TestRun_unknownCommandsNameTheVerbMeant(t *testing.T) {
@@ -142,7 +141,7 @@ func TestRun_namesFromATerminalAreAskedFor(t *testing.T) {
 	reg := httpmock.New(t)
 	reg.Register("GET", "/v1/users:batchGet", 200, `{"users": [{"name": "users/a@x.com"}]}`)
 	for _, tty := range []bool{true, false} {
-		ios, in, _, errOut := iostreamstest.New()
+		ios, in, _, errOut := cmdtest.Streams()
 		in.WriteString("a@x.com\n")
 		ios.InTTY = tty
 		env := map[string]string{"DBGOV_URL": reg.URL(), "DBGOV_TOKEN": "t", "DBGOV_CONFIG": filepath.Join(t.TempDir(), "c.yaml")}
@@ -175,7 +174,7 @@ func TestRun_signalWhileReadingStdinEndsAtOnce(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ios, _, out, errOut := iostreamstest.New()
+			ios, _, out, errOut := cmdtest.Streams()
 			ios.In = blockedStdin(t)
 			ctx, cancel := context.WithCancelCause(context.Background())
 			time.AfterFunc(100*time.Millisecond, func() { cancel(tt.cause) })

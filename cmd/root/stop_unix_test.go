@@ -11,8 +11,8 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/dbgov/dbgov/cmd/root"
+	"github.com/dbgov/dbgov/internal/cmdtest"
 	"github.com/dbgov/dbgov/internal/exitcode"
-	"github.com/dbgov/dbgov/internal/iostreams/iostreamstest"
 )
 
 // TestRun_signalEndsARunBlockedOutOfReach cancels a run blocked opening a
@@ -31,7 +31,7 @@ func TestRun_signalEndsARunBlockedOutOfReach(t *testing.T) {
 		{[]string{"idps", "list"}, "dbgov: terminated\n"},
 		{[]string{"idps", "list", "-o", "json"}, `{"error":{"code":"TERMINATED","message":"terminated","exitCode":143}}` + "\n"},
 	} {
-		ios, _, out, errOut := iostreamstest.New()
+		ios, _, out, errOut := cmdtest.Streams()
 		ctx, cancel := context.WithCancelCause(context.Background())
 		time.AfterFunc(100*time.Millisecond, func() { cancel(exitcode.ErrTerminated) })
 		env := map[string]string{"DBGOV_URL": "http://127.0.0.1:1", "DBGOV_CONFIG": fifo}

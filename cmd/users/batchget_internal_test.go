@@ -1,6 +1,7 @@
 package users
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"net/http"
@@ -10,7 +11,7 @@ import (
 	"github.com/dbgov/dbgov/client"
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/internal/httpmock"
-	"github.com/dbgov/dbgov/internal/iostreams/iostreamstest"
+	"github.com/dbgov/dbgov/internal/iostreams"
 	"github.com/dbgov/dbgov/output"
 )
 
@@ -46,7 +47,8 @@ func TestRunBatchGet_decodesLateWhenTheGuessWasWrong(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ios, _, out, _ := iostreamstest.New()
+			out := &bytes.Buffer{}
+			ios := &iostreams.IOStreams{In: &bytes.Buffer{}, Out: out, ErrOut: &bytes.Buffer{}}
 			opts := &batchGetOptions{
 				Deps: factory.Deps{
 					IO:      ios,

@@ -184,15 +184,13 @@ func EachTable(raw []byte, fn func(schema string, table *client.TableCatalog) er
 				*m, used = labels[used], used+1
 				clear(*m)
 				return each(dec, '{', func(name jsontext.Value) error {
-					switch v, err := dec.ReadValue(); {
-					case err != nil:
-						return err
-					case v.Kind() != '"' && v.Kind() != 'n':
-						return fmt.Errorf("%s: want a string, got %s", dec.StackPointer(), kinds[v.Kind()])
-					default:
+					v, err := dec.ReadValue()
+					if k := v.Kind(); err == nil && k != '"' && k != 'n' {
+						err = fmt.Errorf("%s: want a string, got %s", dec.StackPointer(), kinds[k])
+					} else if err == nil {
 						(*m)[str(name)] = str(v)
-						return nil
 					}
+					return err
 				})
 			})))}
 	var table client.TableCatalog

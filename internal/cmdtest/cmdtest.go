@@ -14,7 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dbgov/dbgov/cmd/root"
-	"github.com/dbgov/dbgov/internal/iostreams/iostreamstest"
+	"github.com/dbgov/dbgov/internal/iostreams"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -36,11 +36,18 @@ type Result struct {
 	Code           int
 }
 
+// Streams returns streams backed by buffers, none of them a terminal. Tests
+// set the booleans and TermWidth to check terminal behaviour.
+func Streams() (ios *iostreams.IOStreams, in, out, errOut *bytes.Buffer) {
+	in, out, errOut = &bytes.Buffer{}, &bytes.Buffer{}, &bytes.Buffer{}
+	return &iostreams.IOStreams{In: in, Out: out, ErrOut: errOut}, in, out, errOut
+}
+
 // Run runs dbgov with args. The configuration file is a fresh one in a
 // temporary directory unless the environment names another.
 func Run(t testing.TB, opts Options, args ...string) Result {
 	t.Helper()
-	ios, in, out, errOut := iostreamstest.New()
+	ios, in, out, errOut := Streams()
 	in.WriteString(opts.Stdin)
 	ios.OutTTY, ios.ErrTTY, ios.TermWidth = opts.TTY, opts.TTY, opts.Width
 	env := map[string]string{

@@ -1,9 +1,9 @@
-package iostreamstest
+package cmdtest
 
 import "testing"
 
-func TestNew_buffersAreWired(t *testing.T) {
-	ios, in, out, errOut := New()
+func TestStreams_buffersAreWired(t *testing.T) {
+	ios, in, out, errOut := Streams()
 	in.WriteString("input")
 	if _, err := ios.Out.Write([]byte("out")); err != nil {
 		t.Fatal(err)
