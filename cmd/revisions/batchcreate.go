@@ -53,7 +53,7 @@ type batchCreateOptions struct {
 func newBatchCreateCmd(f *factory.Factory) *cobra.Command {
 	opts := &batchCreateOptions{Deps: f.Deps(), f: f}
 	cmd := helptext.Command(help, &cobra.Command{
-		Use:   "batch-create --instance I --database D -f FILE",
+		Use:   "batch-create (--instance I --database D | --databases-from FILE) -f FILE",
 		Short: "Create schema revisions of a database from a file",
 		Args:  arity.Exact(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {

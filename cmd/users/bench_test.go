@@ -33,7 +33,7 @@ func answerUsers(w http.ResponseWriter, r *http.Request) {
 	w.Write(b.Bytes())
 }
 
-// BenchmarkBatchGet runs the whole command on 50,000 users (about 25 MB,
+// BenchmarkBatchGet runs the whole command on 50,000 users (about 20 MB,
 // asked for in parts), from the requests to the printed output, in each
 // output mode.
 func BenchmarkBatchGet(b *testing.B) {
