@@ -45,6 +45,7 @@ func runUpdate(ctx context.Context, opts *fileOptions) error {
 	if err != nil {
 		return err
 	}
+	verbatim := catalogjson.Verbatim(data) // read once for every database
 	decoded := sync.OnceValues(func() (cat client.DatabaseCatalog, err error) {
 		return cat, input.Decode(input.Name(opts.File), data, &cat)
 	})
@@ -52,9 +53,9 @@ func runUpdate(ctx context.Context, opts *fileOptions) error {
 		// A JSON file that decoding would not change is sent as it is, so
 		// that a large catalog is neither decoded nor encoded again;
 		// --dry-run shows it decoded.
-		body, verbatim := catalogjson.Verbatim(data, db.String()+"/catalog")
+		body, asIs := verbatim(db.String() + "/catalog")
 		req, err := client.UpdateCatalogJSONCall(db, body, opts.AllowMissing)
-		if !verbatim || opts.DryRun || err != nil {
+		if !asIs || opts.DryRun || err != nil {
 			cat, err := decoded()
 			if err != nil {
 				return dbname.Result{}, err

@@ -270,25 +270,27 @@ func verbatim(dec *jsontext.Decoder, shape string) bool {
 	}) == nil
 }
 
-// Verbatim returns the catalog file raw to send as the catalog name, with
-// that name put first when it gives none; false when the file must be
-// decoded (Decode refuses it, encoding what it decodes would change it) or
-// names another catalog.
-func Verbatim(raw []byte, name string) ([]byte, bool) {
+// Verbatim reads the catalog file raw once and returns what gives it to
+// send as a catalog name: with that name put first when it gives none;
+// false when the file must be decoded (Decode refuses it, encoding what it
+// decodes would change it) or names another catalog.
+func Verbatim(raw []byte) func(name string) ([]byte, bool) {
 	var cat struct {
 		Name *string `json:"name"`
 	}
 	if jsonv2.Unmarshal(raw, &cat) != nil || !verbatim(jsontext.NewDecoder(bytes.NewBuffer(raw)), "{catalog") {
-		return nil, false
+		return func(string) ([]byte, bool) { return nil, false }
 	}
-	if cat.Name != nil {
-		return raw, *cat.Name == name
+	return func(name string) ([]byte, bool) {
+		if cat.Name != nil {
+			return raw, *cat.Name == name
+		}
+		quoted, _ := json.Marshal(name)
+		body := append(append(make([]byte, 0, cap(raw)+len(quoted)+10), `{"name":`...), quoted...)
+		rest := bytes.TrimLeft(raw, " \t\r\n")[1:] // after the '{'
+		if trimmed := bytes.TrimLeft(rest, " \t\r\n"); trimmed[0] == '}' {
+			return append(body, trimmed...), true
+		}
+		return append(append(body, ','), rest...), true
 	}
-	quoted, _ := json.Marshal(name)
-	body := append(append(make([]byte, 0, cap(raw)+len(quoted)+10), `{"name":`...), quoted...)
-	rest := bytes.TrimLeft(raw, " \t\r\n")[1:] // after the '{'
-	if trimmed := bytes.TrimLeft(rest, " \t\r\n"); trimmed[0] == '}' {
-		return append(body, trimmed...), true
-	}
-	return append(append(body, ','), rest...), true
 }

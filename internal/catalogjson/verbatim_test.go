@@ -53,7 +53,7 @@ var verbatimCases = []struct {
 func TestVerbatim_onlyWhatDecodingWouldSendTheSame(t *testing.T) {
 	for _, tt := range verbatimCases {
 		t.Run(tt.name, func(t *testing.T) {
-			body, got := Verbatim([]byte(tt.doc), verbatimName)
+			body, got := Verbatim([]byte(tt.doc))(verbatimName)
 			if got != tt.want {
 				t.Fatalf("Verbatim = %v, want %v", got, tt.want)
 			}
@@ -71,7 +71,7 @@ func TestVerbatim_putsTheNameFirst(t *testing.T) {
 		{" { } \n", "{\"name\":\"instances/i/databases/d/catalog\"} \n"},
 	}
 	for _, tt := range tests {
-		if body, ok := Verbatim([]byte(tt.doc), verbatimName); !ok || string(body) != tt.want {
+		if body, ok := Verbatim([]byte(tt.doc))(verbatimName); !ok || string(body) != tt.want {
 			t.Errorf("Verbatim(%s) = %s, %v, want %s", tt.doc, body, ok, tt.want)
 		}
 	}
@@ -104,7 +104,7 @@ func BenchmarkVerbatim(b *testing.B) {
 	b.SetBytes(int64(len(raw)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, ok := Verbatim(raw, verbatimName); !ok {
+		if _, ok := Verbatim(raw)(verbatimName); !ok {
 			b.Fatal("not verbatim")
 		}
 	}
@@ -115,7 +115,7 @@ func FuzzVerbatim(f *testing.F) {
 		f.Add([]byte(tt.doc))
 	}
 	f.Fuzz(func(t *testing.T, doc []byte) {
-		if body, ok := Verbatim(doc, verbatimName); ok {
+		if body, ok := Verbatim(doc)(verbatimName); ok {
 			sameAsDecoded(t, doc, body)
 		}
 	})
