@@ -330,6 +330,9 @@ func decodeBody(r *Request, res *response, out any) error {
 		return &InvalidResponseError{Method: r.Method, Path: r.Path, HTTPStatus: res.status, ContentType: res.header.Get("Content-Type"), Err: err}
 	}
 	trimmed := bytes.TrimLeft(res.body, " \t\n\r")
+	if err := jsondoc.CheckDepth(trimmed); err != nil {
+		return invalid(err)
+	}
 	switch {
 	case out == nil && len(trimmed) > 0 && !jsontext.Value(res.body).IsValid(jsondoc.Lenient...):
 		return invalid(errors.New("the body is not valid JSON"))

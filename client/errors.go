@@ -13,6 +13,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/dbgov/dbgov/internal/jsondoc"
 	"github.com/dbgov/dbgov/internal/secret"
 )
 
@@ -139,7 +140,7 @@ type errorBody struct {
 func parseErrorBody(status int, contentType string, body []byte) *APIError {
 	e := &APIError{HTTPStatus: status}
 	var raw errorBody
-	if trimmed := bytes.TrimSpace(body); len(trimmed) > 0 && trimmed[0] == '{' && json.Unmarshal(trimmed, &raw) == nil {
+	if trimmed := bytes.TrimSpace(body); len(trimmed) > 0 && trimmed[0] == '{' && jsondoc.CheckDepth(trimmed) == nil && json.Unmarshal(trimmed, &raw) == nil {
 		code, hasCode := parseCode(raw.Code)
 		var msg string
 		if len(raw.Message) > 0 && json.Unmarshal(raw.Message, &msg) == nil {

@@ -273,3 +273,39 @@ func TestRetry_aLongWaitIsAnnounced(t *testing.T) {
 		cancel()
 	}
 }
+
+func TestSend_nestingPastMaxDepthIsAnInvalidResponse(t *testing.T) {
+	deep := strings.Repeat("[", 10000) + strings.Repeat("]", 10000)
+	tests := []struct {
+		name string
+		body string
+		send func(*Client) error
+	}{
+		{"kept as sent", deep, func(c *Client) error {
+			_, err := c.GetCatalog(context.Background(), DatabaseName{Instance: "i", Database: "d"})
+			return err
+		}},
+		{"decoded", `{"name": "reviewConfigs/x", "rules": ` + deep + `}`, func(c *Client) error {
+			_, _, err := c.GetReviewConfig(context.Background(), "x")
+			return err
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			svc := newFakeService(t, answerWith(http.StatusOK, tt.body))
+			err := tt.send(newTestClient(t, svc.URL))
+			var invalid *InvalidResponseError
+			if !errors.As(err, &invalid) || !strings.Contains(err.Error(), "nested deeper than 200") {
+				t.Fatalf("err = %v, want an invalid response saying the nesting is too deep", err)
+			}
+		})
+	}
+	t.Run("an error body", func(t *testing.T) {
+		svc := newFakeService(t, answerWith(http.StatusBadRequest, `{"code": 3, "message": "no", "details": [`+deep+`]}`))
+		_, _, err := newTestClient(t, svc.URL).GetReviewConfig(context.Background(), "x")
+		var apiErr *APIError
+		if !errors.As(err, &apiErr) || apiErr.HTTPStatus != 400 || len(apiErr.Details) != 0 || strings.Contains(err.Error(), "[[") {
+			t.Fatalf("err = %v, want the 400 without its details", err)
+		}
+	})
+}

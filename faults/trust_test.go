@@ -201,3 +201,19 @@ func TestTrust_messagesStayReadable(t *testing.T) {
 		}
 	})
 }
+
+func TestTrust_deepNestingIsAnInvalidResponse(t *testing.T) {
+	t.Parallel()
+	deep := strings.Repeat("[", 10000) + strings.Repeat("]", 10000)
+	srv := newServer(t, always(http.StatusOK, deep))
+	for _, format := range []string{"json", "yaml", "table"} {
+		t.Run(format, func(t *testing.T) {
+			t.Parallel()
+			res := run(t, opts{env: withURL(srv, nil)}, "catalog", "get", "--instance", "i", "--database", "d", "-o", format).
+				expect(t, exitFailure).noPanic(t).stderrHas(t, "invalid response", "nested deeper than 200")
+			if res.stdout != "" {
+				t.Errorf("stdout: %d bytes, want nothing", len(res.stdout))
+			}
+		})
+	}
+}

@@ -21,6 +21,35 @@ var ErrInvalid = errors.New("invalid response")
 // U+FFFD (copied as sent), and keys given twice, which are left to Check.
 var Lenient = []jsontext.Options{jsontext.AllowInvalidUTF8(true), jsontext.AllowDuplicateNames(true)}
 
+// MaxDepth is the deepest nesting of arrays and objects a document may
+// hold: far beyond what the service sends, and shallow enough that no
+// printer's indentation or recursion grows large on it.
+const MaxDepth = 200
+
+// CheckDepth reports an error when raw nests arrays and objects deeper than
+// MaxDepth. It does not check that raw is JSON.
+func CheckDepth(raw []byte) error {
+	depth, inString, escaped := 0, false, false
+	for _, c := range raw {
+		switch {
+		case escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '[' || c == '{':
+			if depth++; depth > MaxDepth {
+				return fmt.Errorf("arrays and objects nested deeper than %d", MaxDepth)
+			}
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return nil
+}
+
 // NewDecoder returns a Lenient decoder reading raw in place.
 func NewDecoder(raw []byte) *jsontext.Decoder {
 	return jsontext.NewDecoder(bytes.NewBuffer(raw), Lenient...)

@@ -78,3 +78,30 @@ func FuzzCheck(f *testing.F) {
 		}
 	})
 }
+
+func TestCheckDepth_refusesNestingDeeperThanMaxDepth(t *testing.T) {
+	nest := func(n int, open, end string) string { return strings.Repeat(open, n) + strings.Repeat(end, n) }
+	tests := []struct {
+		name, raw string
+		ok        bool
+	}{
+		{"arrays at the limit", nest(MaxDepth, "[", "]"), true},
+		{"arrays past the limit", nest(MaxDepth+1, "[", "]"), false},
+		{"objects past the limit", nest(MaxDepth+1, `{"a":`, "}"), false},
+		{"20 KB of brackets", nest(10000, "[", "]"), false},
+		{"brackets inside strings do not count", `["` + strings.Repeat("[", 1000) + `"]`, true},
+		{"an escaped quote does not end a string", `["\"` + strings.Repeat("{", 1000) + `"]`, true},
+		{"siblings do not add up", strings.Repeat(nest(150, "[", "]")+",", 10), true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := CheckDepth([]byte(tt.raw))
+			if (err == nil) != tt.ok {
+				t.Errorf("CheckDepth = %v, want ok %v", err, tt.ok)
+			}
+			if err != nil && !strings.Contains(err.Error(), "nested deeper than 200") {
+				t.Errorf("message %q", err)
+			}
+		})
+	}
+}
