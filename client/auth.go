@@ -31,18 +31,8 @@ func (c *Client) authorization(ctx context.Context, r *Request) (string, error) 
 	}
 	switch {
 	case c.account != "" && c.key != "":
-		c.loginMu.Lock()
-		defer c.loginMu.Unlock()
-		c.mu.Lock()
-		token := c.accountToken
-		c.mu.Unlock()
-		if token != "" {
-			return "Bearer " + token, nil
-		}
-		if token = c.cachedToken(); token != "" {
-			return "Bearer " + token, nil
-		}
-		return c.login(ctx)
+		token, err := c.serviceToken(ctx, "")
+		return "Bearer " + token, err
 	case c.account != "":
 		return "", fmt.Errorf("%w: service account %s has no service key", ErrNoCredentials, c.account)
 	case c.key != "":
@@ -59,42 +49,38 @@ func (c *Client) refreshable(r *Request) bool {
 	return !r.NoAuth && c.token == "" && c.account != "" && c.key != ""
 }
 
-// relogin logs the service account in again unless another call already
-// replaced the stale Authorization value.
-func (c *Client) relogin(ctx context.Context, stale string) (string, error) {
+// serviceToken returns the service account's token, logging in when there
+// is none yet or only stale, the one a 401 refused. Callers share one
+// login: the others wait for it. A failed login is kept and returned to
+// every later caller, so that a run over many databases with a wrong key
+// logs in once, not once a database, which the service's lockout punishes.
+func (c *Client) serviceToken(ctx context.Context, stale string) (string, error) {
 	c.loginMu.Lock()
 	defer c.loginMu.Unlock()
-	c.mu.Lock()
-	token := c.accountToken
-	c.mu.Unlock()
-	if token != "" && "Bearer "+token != stale {
-		return "Bearer " + token, nil
-	}
-	if c.tokens != nil {
+	switch {
+	case c.loginErr != nil:
+		return "", c.loginErr
+	case c.accountToken != "" && c.accountToken != stale:
+		return c.accountToken, nil
+	case c.tokens != nil && stale != "":
 		c.tokens.Drop()
+	case c.tokens != nil:
+		if token := c.tokens.Get(); token != "" && validToken(token) {
+			c.log.notef("using the cached token of service account %s", c.account)
+			c.secrets.Add(token)
+			c.accountToken = token
+			return token, nil
+		}
 	}
-	return c.login(ctx)
+	token, err := c.login(ctx)
+	if err != nil && ctx.Err() == nil {
+		c.loginErr = err
+	}
+	return token, err
 }
 
-// cachedToken makes the token cache's token, if any, the account's;
-// c.loginMu is held.
-func (c *Client) cachedToken() string {
-	if c.tokens == nil {
-		return ""
-	}
-	token := c.tokens.Get()
-	if token == "" || !validToken(token) {
-		return ""
-	}
-	c.log.notef("using the cached token of service account %s", c.account)
-	c.secrets.Add(token)
-	c.mu.Lock()
-	c.accountToken = token
-	c.mu.Unlock()
-	return token
-}
-
-// login trades the service key for a token; c.loginMu is held.
+// login trades the service key for a token, which it returns; c.loginMu
+// is held.
 func (c *Client) login(ctx context.Context) (string, error) {
 	c.log.notef("logging in as service account %s", c.account)
 	body, err := json.Marshal(&LoginRequest{Email: c.account, Password: c.key})
@@ -124,13 +110,11 @@ func (c *Client) login(ctx context.Context) (string, error) {
 		})
 	}
 	c.secrets.Add(login.Token)
-	c.mu.Lock()
 	c.accountToken = login.Token
-	c.mu.Unlock()
 	if c.tokens != nil {
 		c.tokens.Put(login.Token)
 	}
-	return "Bearer " + login.Token, nil
+	return login.Token, nil
 }
 
 // validToken reports whether a token can be sent in an Authorization header:

@@ -127,11 +127,13 @@ type Client struct {
 	warn      func(string)
 	warnOnce  sync.Once
 
-	loginMu sync.Mutex // held during a login
-	mu      sync.Mutex // guards accountToken
+	// loginMu guards accountToken and loginErr, and is held during a login.
+	loginMu sync.Mutex
 	// accountToken is the service account's current token.
 	accountToken string
-	tokens       TokenCache // nil: none
+	// loginErr is the error of a failed login, returned from then on.
+	loginErr error
+	tokens   TokenCache // nil: none
 }
 
 // New checks opts and returns a Client; nothing is sent until a call.
@@ -311,9 +313,11 @@ func (c *Client) Send(ctx context.Context, r *Request, out any) ([]byte, error) 
 		}
 		// A 401 was not processed: log in again and resend once.
 		c.log.notef("HTTP 401: logging in again as %s and resending once", c.account)
-		if auth, err = c.relogin(ctx, auth); err != nil {
+		token, err := c.serviceToken(ctx, strings.TrimPrefix(auth, "Bearer "))
+		if err != nil {
 			return nil, err
 		}
+		auth = "Bearer " + token
 		if res, err = c.exchange(ctx, r, auth); err != nil {
 			return nil, err
 		}

@@ -309,3 +309,35 @@ func TestSend_nestingPastMaxDepthIsAnInvalidResponse(t *testing.T) {
 		}
 	})
 }
+
+func TestServiceAccount_aRefusedLoginIsSentOnce(t *testing.T) {
+	for _, status := range []int{http.StatusUnauthorized, http.StatusForbidden} {
+		t.Run(http.StatusText(status), func(t *testing.T) {
+			svc := newFakeService(t, func(w http.ResponseWriter, r *http.Request, _ int) {
+				if r.URL.Path == loginPath {
+					time.Sleep(10 * time.Millisecond) // the others arrive meanwhile
+					answer(w, status, `{"code":16,"message":"the email or password is not valid"}`)
+					return
+				}
+				answer(w, http.StatusOK, `{"name":"reviewConfigs/x"}`)
+			})
+			c := newTestClient(t, svc.URL, func(o *Options) { o.Token, o.ServiceAccount, o.ServiceKey = "", testAccount, testKey })
+			errs := make(chan error, 200)
+			for range cap(errs) {
+				go func() {
+					_, _, err := c.GetReviewConfig(context.Background(), "x")
+					errs <- err
+				}()
+			}
+			for range cap(errs) {
+				var apiErr *APIError
+				if err := <-errs; !errors.As(err, &apiErr) || apiErr.HTTPStatus != status || !strings.Contains(err.Error(), "log in as service account") {
+					t.Fatalf("err = %v, want the refused login", err)
+				}
+			}
+			if n := len(svc.Requests()); n != 1 {
+				t.Errorf("%d requests, want the one login", n)
+			}
+		})
+	}
+}

@@ -21,6 +21,7 @@ const (
 	exitOK          = 0
 	exitFailure     = 1
 	exitUsage       = 2
+	exitAuth        = 3
 	exitService     = 7
 	exitNoAnswer    = 8
 	exitInterrupted = 130

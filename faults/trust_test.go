@@ -217,3 +217,43 @@ func TestTrust_deepNestingIsAnInvalidResponse(t *testing.T) {
 		})
 	}
 }
+
+func TestTrust_aRunOverManyDatabasesLogsInOnce(t *testing.T) {
+	t.Parallel()
+	var list strings.Builder
+	for i := range 200 {
+		fmt.Fprintf(&list, "prod/db%03d\n", i)
+	}
+	tests := []struct {
+		name   string
+		login  handlerFunc
+		exit   int
+		logins int
+	}{
+		{"a wrong key", always(http.StatusUnauthorized, apiError(16, "the email or password is not valid")), exitAuth, 1},
+		{"a good key", always(http.StatusOK, `{"token": "fresh"}`), exitOK, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := newServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+				if r.URL.Path == "/v1/auth/login" {
+					tt.login(w, r, n)
+					return
+				}
+				respond(w, http.StatusOK, `{"policies": []}`)
+			})
+			env := map[string]string{"DBGOV_URL": srv.URL, "DBGOV_SERVICE_ACCOUNT": serviceAccount, "DBGOV_SERVICE_KEY": leakServiceKey, "DBGOV_NO_TOKEN_CACHE": "1"}
+			run(t, opts{env: env, stdin: list.String()}, "policies", "list", "--databases-from", "-", "--concurrency", "16", "-o", "jsonl").expect(t, tt.exit).noPanic(t)
+			logins := 0
+			for _, r := range srv.requests() {
+				if r.Path == "/v1/auth/login" {
+					logins++
+				}
+			}
+			if logins != tt.logins {
+				t.Errorf("%d logins, want %d", logins, tt.logins)
+			}
+		})
+	}
+}
