@@ -13,6 +13,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/internal/jsondoc"
 	"github.com/dbgov/dbgov/internal/secret"
 )
@@ -20,16 +21,16 @@ import (
 // ErrNoCredentials is wrapped by the error of a request that needs credentials
 // when neither a token nor a service account with its key was given; nothing
 // was sent.
-var ErrNoCredentials = errors.New("no credentials")
+var ErrNoCredentials error = exitcode.New(exitcode.Auth, "", errors.New("no credentials"))
 
 // ErrInvalidRequest is wrapped by the error of a request that is refused before
 // anything is sent (other than for a bad name, see ErrInvalidName): an empty
 // batch, an unknown enum value, a path outside /v1.
-var ErrInvalidRequest = errors.New("invalid request")
+var ErrInvalidRequest = exitcode.NewUsage(errors.New("invalid request"))
 
 // ErrInvalidOptions is wrapped by the errors of New: no or a malformed base
 // URL, an unreadable CA bundle, a malformed header.
-var ErrInvalidOptions = errors.New("invalid client options")
+var ErrInvalidOptions = exitcode.NewUsage(errors.New("invalid client options"))
 
 // APIError is a non-2xx answer of the service. Code and CodeName are the gRPC
 // code of the error body, or derived from the HTTP status when the body is not
@@ -50,6 +51,17 @@ type APIError struct {
 // Error returns "<message> (HTTP <status> <CODE_NAME>)".
 func (e *APIError) Error() string {
 	return e.Message + " (HTTP " + strconv.Itoa(e.HTTPStatus) + " " + e.CodeName + ")"
+}
+
+// ExitCode is the exit code of the answer's HTTP status.
+func (e *APIError) ExitCode() int { return exitcode.ForStatus(e.HTTPStatus) }
+
+// ExitKind is the gRPC code name, which the JSON error line shows.
+func (e *APIError) ExitKind() string { return e.CodeName }
+
+// Answer returns the answer as the JSON error line shows it.
+func (e *APIError) Answer() (int, string, []json.RawMessage) {
+	return e.HTTPStatus, e.Message, e.Details
 }
 
 // InvalidResponseError is an answer that cannot be taken: a 2xx body that is
@@ -79,6 +91,12 @@ func (e *InvalidResponseError) Error() string {
 // Unwrap returns the decoding error.
 func (e *InvalidResponseError) Unwrap() error { return e.Err }
 
+// ExitCode is 1, a failure, whatever the answer held.
+func (e *InvalidResponseError) ExitCode() int { return exitcode.Failure }
+
+// ExitKind names an invalid response in the JSON error line.
+func (e *InvalidResponseError) ExitKind() string { return "INVALID_RESPONSE" }
+
 // TransportError is a request that got no answer: the connection was refused,
 // the host did not resolve, TLS failed or the attempt timed out.
 type TransportError struct {
@@ -103,6 +121,12 @@ func (e *TransportError) Error() string { return e.Message }
 
 // Unwrap returns the underlying error.
 func (e *TransportError) Unwrap() error { return e.Err }
+
+// ExitCode is 8: no answer.
+func (e *TransportError) ExitCode() int { return exitcode.NoAnswer }
+
+// ErrorHint returns Hint, for the report of the error.
+func (e *TransportError) ErrorHint() string { return e.Hint }
 
 // codeNames are the names of the gRPC codes, indexed by number.
 var codeNames = [...]string{

@@ -7,11 +7,13 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/dbgov/dbgov/internal/exitcode"
 )
 
 // ErrInvalidName is wrapped by every error about a resource name or id that
 // cannot be one; such a name is refused before anything is sent.
-var ErrInvalidName = errors.New("invalid name")
+var ErrInvalidName = exitcode.NewUsage(errors.New("invalid name"))
 
 // Name prefixes of the resources a user names on the command line.
 const (

@@ -17,18 +17,20 @@ import (
 	"github.com/spf13/pflag"
 	"golang.org/x/net/http/httpguts"
 
+	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/output"
 )
 
 // ErrInvalid is matched by every error about a bad config key, value, flag
 // value or config file; the command layer reports those as usage errors.
-var ErrInvalid = errors.New("invalid configuration")
+var ErrInvalid = exitcode.NewUsage(errors.New("invalid configuration"))
 
 // invalidError carries a message of its own while matching ErrInvalid.
 type invalidError struct{ msg string }
 
 func (e *invalidError) Error() string      { return e.msg }
 func (*invalidError) Is(target error) bool { return target == ErrInvalid }
+func (*invalidError) ExitCode() int        { return exitcode.Usage }
 
 func invalidf(format string, args ...any) error {
 	return &invalidError{msg: fmt.Sprintf(format, args...)}

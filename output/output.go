@@ -11,12 +11,14 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/dbgov/dbgov/internal/exitcode"
 )
 
 // ErrInvalidOptions is wrapped by the errors of New: an unknown format,
 // --jq together with --template, a jq expression or a template that does
 // not compile. Commands map it to the usage exit code.
-var ErrInvalidOptions = errors.New("invalid output options")
+var ErrInvalidOptions = exitcode.NewUsage(errors.New("invalid output options"))
 
 // FilterError is an error of the --jq expression or the --template itself:
 // it does not compile, or fails on the document.
@@ -27,6 +29,11 @@ func (e FilterError) Error() string { return e.Err.Error() }
 
 // Unwrap returns the error met.
 func (e FilterError) Unwrap() error { return e.Err }
+
+// ErrorHint says where the expression runs, for the report of the error.
+func (e FilterError) ErrorHint() string {
+	return "--jq and --template run on the document -o json prints; `dbgov help formatting` describes them"
+}
 
 // Formats are the values -o accepts, the default first.
 var Formats = []string{"table", "json", "yaml", "name", "wide", "jsonl"}

@@ -174,10 +174,7 @@ func (f *Flags) Run(ctx context.Context, fac *factory.Factory, fn Func) error {
 	if werr != nil {
 		return werr
 	}
-	code, summary := fleet.Outcome(results, func(err error) (int, string) {
-		r := exitcode.Classify(err)
-		return r.Code, strings.ToLower(strings.ReplaceAll(r.Kind, "_", " ")) // NOT_FOUND: not found
-	}, func(r *Result) bool { return r.Differs })
+	code, summary := fleet.Outcome(results, func(r *Result) bool { return r.Differs })
 	if code == exitcode.OK {
 		return nil
 	}

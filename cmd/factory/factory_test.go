@@ -1,7 +1,6 @@
 package factory_test
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -119,8 +118,7 @@ func TestPrintFlags_badValuesAreUsageErrors(t *testing.T) {
 			ios, _, _, _ := cmdtest.Streams()
 			f := newFactory(t, ios, map[string]string{}, "", tt.args...)
 			_, err := f.PrintFlags().DefaultFrom(factory.FlagsOnly).ToPrinter()
-			var usage *exitcode.UsageError
-			if !errors.As(err, &usage) || !strings.Contains(err.Error(), tt.want) {
+			if err == nil || exitcode.Classify(err).Code != exitcode.Usage || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("error %v, want a usage error saying %s", err, tt.want)
 			}
 		})

@@ -1,6 +1,8 @@
-// Package exitcode turns any error dbgov meets into the contract's exit code
-// and the one line (or one JSON object) that reports it. The exit-code table
-// lives here and nowhere else.
+// Package exitcode holds the contract's exit codes and the error kinds that
+// carry them, and turns any error into its exit code and the one line (or
+// one JSON object) that reports it. It imports no other dbgov package but
+// leaves, so that every layer may classify the errors it makes; the
+// exit-code table lives here and nowhere else.
 package exitcode
 
 import (
@@ -11,13 +13,10 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"syscall"
 
-	"github.com/dbgov/dbgov/client"
-	"github.com/dbgov/dbgov/config"
-	"github.com/dbgov/dbgov/internal/input"
 	"github.com/dbgov/dbgov/internal/secret"
 	"github.com/dbgov/dbgov/internal/textsafe"
-	"github.com/dbgov/dbgov/output"
 )
 
 // The exit codes of the contract.
@@ -36,32 +35,96 @@ const (
 	Terminated  = 143 // SIGTERM
 )
 
+// kinds names each exit code in the JSON error line ("code") when its error
+// does not name itself (as a service answer does: NOT_FOUND).
+var kinds = map[int]string{Failure: "FAILURE", Usage: "USAGE", Auth: "UNAUTHENTICATED",
+	NoAnswer: "NO_ANSWER", Interrupted: "INTERRUPTED", Terminated: "TERMINATED"}
+
+// ForStatus maps the HTTP status of a service answer to its exit code.
+func ForStatus(status int) int {
+	switch {
+	case status == http.StatusUnauthorized:
+		return Auth
+	case status == http.StatusForbidden:
+		return Permission
+	case status == http.StatusNotFound:
+		return NotFound
+	case status == http.StatusBadRequest, status == http.StatusConflict,
+		status == http.StatusPreconditionFailed, status == http.StatusUnprocessableEntity:
+		return Rejected
+	case status == http.StatusTooManyRequests, status >= 500 && status <= 599:
+		return Service
+	}
+	return Failure
+}
+
+// Coder is an error that knows its exit code, as the errors of the client,
+// the configuration and the inputs do. An error may also name its kind for
+// the JSON error line with an ExitKind method, and offer a hint with an
+// ErrorHint method.
+type Coder interface {
+	error
+	ExitCode() int
+}
+
+// Answer is an error the service sent: the JSON error line gives its HTTP
+// status, its message and its details as they came.
+type Answer interface {
+	Answer() (status int, message string, details []json.RawMessage)
+}
+
+// Error is an error with an exit code of its own, and the name of its kind
+// in the JSON error line.
+type Error struct {
+	err  error
+	code int
+	kind string
+}
+
+// New gives err the exit code code, named kind in the JSON error line ("" for
+// the code's usual name).
+func New(code int, kind string, err error) *Error { return &Error{err, code, kind} }
+
+// Error returns the message of the wrapped error.
+func (e *Error) Error() string { return e.err.Error() }
+
+// Unwrap returns the wrapped error.
+func (e *Error) Unwrap() error { return e.err }
+
+// ExitCode returns the exit code given to the error.
+func (e *Error) ExitCode() int { return e.code }
+
+// ExitKind names the error's kind in the JSON error line.
+func (e *Error) ExitKind() string { return e.kind }
+
+// NewUsage marks err as a usage error: a bad flag, argument or input.
+func NewUsage(err error) error {
+	if err == nil {
+		return nil
+	}
+	return New(Usage, "", err)
+}
+
+// Usagef builds a usage error from a format.
+func Usagef(format string, args ...any) error { return NewUsage(fmt.Errorf(format, args...)) }
+
+// WithCode gives err an exit code of its own, and kind, its code name in the
+// JSON form: a refusal dbgov finds itself (a catalog object not found: 5).
+func WithCode(err error, code int, kind string) error { return New(code, kind, err) }
+
 // The causes a signal gives the cancelled context of a run.
 var (
 	ErrInterrupted = fmt.Errorf("interrupted: %w", context.Canceled)
 	ErrTerminated  = fmt.Errorf("terminated: %w", context.Canceled)
 )
 
-// UsageError marks an error as the user's: a bad flag, argument or input.
-type UsageError struct{ Err error }
-
-// Error returns the message of the wrapped error.
-func (e *UsageError) Error() string { return e.Err.Error() }
-
-// Unwrap returns the wrapped error.
-func (e *UsageError) Unwrap() error { return e.Err }
-
-// NewUsage marks err as a usage error.
-func NewUsage(err error) error {
-	if err == nil {
-		return nil
+// Signalled returns the error of a run that cause cancelled: ErrTerminated
+// for SIGTERM, as it or signal.NotifyContext names it, else ErrInterrupted.
+func Signalled(cause error) error {
+	if errors.Is(cause, ErrTerminated) || cause != nil && cause.Error() == syscall.SIGTERM.String()+" signal received" {
+		return ErrTerminated
 	}
-	return &UsageError{Err: err}
-}
-
-// Usagef builds a usage error from a format.
-func Usagef(format string, args ...any) error {
-	return &UsageError{Err: fmt.Errorf(format, args...)}
+	return ErrInterrupted
 }
 
 // SilentError ends dbgov with Code and prints nothing but Message, when
@@ -90,18 +153,6 @@ func (e *IncompleteError) Error() string { return e.Err.Error() }
 // Unwrap returns the failure that stopped the work.
 func (e *IncompleteError) Unwrap() error { return e.Err }
 
-// WithCode gives err an exit code of its own, and kind, its code name in the
-// JSON form: a refusal dbgov finds itself (a catalog object not found: 5).
-func WithCode(err error, code int, kind string) error { return &codeError{err, code, kind} }
-
-type codeError struct {
-	error
-	code int
-	kind string
-}
-
-func (e *codeError) Unwrap() error { return e.error }
-
 // WithHint gives err a hint of the command's own, in place of the general one.
 func WithHint(err error, hint string) error { return &hintError{err, hint} }
 
@@ -110,7 +161,8 @@ type hintError struct {
 	hint string
 }
 
-func (e *hintError) Unwrap() error { return e.error }
+func (e *hintError) Unwrap() error     { return e.error }
+func (e *hintError) ErrorHint() string { return e.hint }
 
 // Report is what an error comes to: the exit code, the message, a hint.
 type Report struct {
@@ -118,80 +170,56 @@ type Report struct {
 	Message string
 	Hint    string
 	Kind    string // the code name of the JSON form: the gRPC code name for service errors
-	API     *client.APIError
+	Answer  Answer // the service's answer, when the error is one
 }
 
 // Classify maps err to its exit code, message and hint.
 func Classify(err error) Report {
-	r := Report{Code: Failure, Message: err.Error(), Kind: "FAILURE"}
+	r := Report{Code: Failure, Message: err.Error()}
 	var (
-		silent    *SilentError
-		coded     *codeError
-		usage     *UsageError
-		api       *client.APIError
-		transport *client.TransportError
-		invalid   *client.InvalidResponseError
+		silent *SilentError
+		coded  Coder
 	)
 	switch {
 	case errors.As(err, &silent):
 		r.Code, r.Message, r.Kind = silent.Code, silent.Message, "EXIT"
-	case errors.As(err, &coded):
-		r.Code, r.Kind = coded.code, coded.kind
 	case errors.Is(err, ErrTerminated):
-		r.Code, r.Message, r.Kind = Terminated, "terminated", "TERMINATED"
+		r.Code, r.Message = Terminated, "terminated"
 	case errors.Is(err, context.Canceled):
-		r.Code, r.Message, r.Kind = Interrupted, "interrupted", "INTERRUPTED"
-	case errors.As(err, &api):
-		r.API = api
-		r.Kind = api.CodeName
-		r.Code = forStatus(api.HTTPStatus)
-		switch r.Code {
-		case Auth:
-			r.Hint = "check the credentials (`dbgov auth status` shows which are used): --token, DBGOV_TOKEN, or `dbgov auth login`; a service account logs in with --service-account and --service-key"
-			if strings.Contains(strings.ToLower(api.Message), "expired") {
-				r.Hint = "the token has expired: log in again with `dbgov auth login`, or give a new token"
-			}
-		case Permission:
-			r.Hint = "the credentials are valid but lack the permission this needs"
+		r.Code, r.Message = Interrupted, "interrupted"
+	case errors.As(err, &coded):
+		r.Code = coded.ExitCode()
+		if k, ok := coded.(interface{ ExitKind() string }); ok {
+			r.Kind = k.ExitKind()
 		}
-	case errors.As(err, &transport):
-		r.Code, r.Kind, r.Hint = NoAnswer, "NO_ANSWER", transport.Hint
-	case errors.As(err, &invalid):
-		r.Code, r.Kind = Failure, "INVALID_RESPONSE"
-	case errors.Is(err, client.ErrNoCredentials):
-		r.Code, r.Kind = Auth, "UNAUTHENTICATED"
-		r.Hint = "log in with `dbgov auth login`, or pass --token or set DBGOV_TOKEN, or give --service-account and --service-key"
-	case errors.As(err, &usage), errors.Is(err, client.ErrInvalidName), errors.Is(err, client.ErrInvalidRequest),
-		errors.Is(err, client.ErrInvalidOptions), errors.Is(err, config.ErrInvalid),
-		errors.Is(err, input.ErrInvalid), errors.Is(err, output.ErrInvalidOptions):
-		r.Code, r.Kind = Usage, "USAGE"
+		r.Answer, _ = coded.(Answer)
 	}
-	if errors.As(err, new(output.FilterError)) && !errors.Is(err, context.Canceled) {
-		r.Hint = "--jq and --template run on the document -o json prints; `dbgov help formatting` describes them"
+	if r.Kind == "" {
+		r.Kind = kinds[r.Code]
 	}
-	var hinted *hintError
-	if errors.As(err, &hinted) {
-		r.Hint = hinted.hint
-	}
+	r.Hint = hint(err, r)
 	return r
 }
 
-// forStatus maps an HTTP status to the exit code of a service answer.
-func forStatus(status int) int {
+// hint is what r's report suggests: the hint of the command or of the error
+// itself, else a general one for its exit code.
+func hint(err error, r Report) string {
+	var hinted interface{ ErrorHint() string }
 	switch {
-	case status == http.StatusUnauthorized:
-		return Auth
-	case status == http.StatusForbidden:
-		return Permission
-	case status == http.StatusNotFound:
-		return NotFound
-	case status == http.StatusBadRequest, status == http.StatusConflict,
-		status == http.StatusPreconditionFailed, status == http.StatusUnprocessableEntity:
-		return Rejected
-	case status == http.StatusTooManyRequests, status >= 500 && status <= 599:
-		return Service
+	case r.Code == Interrupted || r.Code == Terminated || r.Code == Differences:
+	case errors.As(err, &hinted):
+		return hinted.ErrorHint()
+	case r.Code == Auth && r.Answer == nil:
+		return "log in with `dbgov auth login`, or pass --token or set DBGOV_TOKEN, or give --service-account and --service-key"
+	case r.Code == Auth:
+		if _, msg, _ := r.Answer.Answer(); strings.Contains(strings.ToLower(msg), "expired") {
+			return "the token has expired: log in again with `dbgov auth login`, or give a new token"
+		}
+		return "check the credentials (`dbgov auth status` shows which are used): --token, DBGOV_TOKEN, or `dbgov auth login`; a service account logs in with --service-account and --service-key"
+	case r.Code == Permission && r.Answer != nil:
+		return "the credentials are valid but lack the permission this needs"
 	}
-	return Failure
+	return ""
 }
 
 // Write reports err on w (stderr) as the contract says, one line of text
@@ -216,14 +244,14 @@ func Write(w io.Writer, err error, asJSON, colour bool, scrub *secret.Scrubber) 
 		}
 	}
 	msg := textsafe.Lines(scrub.String(r.Message))
-	if r.API != nil {
+	if r.Answer != nil {
 		// The service's message is text from elsewhere: every control
 		// character, line breaks included, is shown escaped.
 		msg = textsafe.Line(scrub.String(r.Message))
 	}
-	fmt.Fprintln(w, output.Paint(colour, output.Red, "dbgov: "+msg))
+	fmt.Fprintln(w, paint(colour, "31", "dbgov: "+msg))
 	if r.Hint != "" {
-		fmt.Fprintln(w, output.Paint(colour, output.Dim, "hint: "+scrub.String(r.Hint)))
+		fmt.Fprintln(w, paint(colour, "2", "hint: "+scrub.String(r.Hint)))
 	}
 	var incomplete *IncompleteError
 	if errors.As(err, &incomplete) {
@@ -232,6 +260,14 @@ func Write(w io.Writer, err error, asJSON, colour bool, scrub *secret.Scrubber) 
 		}
 	}
 	return r.Code
+}
+
+// paint returns text in the SGR style when on: errors red (31), hints dim (2).
+func paint(on bool, style, text string) string {
+	if !on {
+		return text
+	}
+	return "\x1b[" + style + "m" + text + "\x1b[0m"
 }
 
 // ErrorJSON is the object of the JSON error line Write prints for err, and
@@ -252,8 +288,8 @@ func ErrorJSON(err error) (any, int) {
 	if errors.As(err, &incomplete) {
 		b.Incomplete = incomplete.Detail
 	}
-	if r.API != nil {
-		b.HTTPStatus, b.Message, b.Details = r.API.HTTPStatus, r.API.Message, r.API.Details
+	if r.Answer != nil {
+		b.HTTPStatus, b.Message, b.Details = r.Answer.Answer()
 	}
 	return b, r.Code
 }

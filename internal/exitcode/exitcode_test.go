@@ -1,4 +1,4 @@
-package exitcode
+package exitcode_test
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/dbgov/dbgov/client"
 	"github.com/dbgov/dbgov/config"
+	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/internal/input"
 	"github.com/dbgov/dbgov/internal/secret"
 	"github.com/dbgov/dbgov/output"
@@ -26,40 +27,40 @@ func TestClassify_followsTheContractTable(t *testing.T) {
 		err  error
 		want int
 	}{
-		{"plain error", errors.New("boom"), Failure},
-		{"usage", Usagef("bad flag"), Usage},
-		{"invalid name", fmt.Errorf("x: %w", client.ErrInvalidName), Usage},
-		{"invalid request", fmt.Errorf("x: %w", client.ErrInvalidRequest), Usage},
-		{"invalid config", fmt.Errorf("x: %w", config.ErrInvalid), Usage},
-		{"invalid input", fmt.Errorf("x: %w", input.ErrInvalid), Usage},
-		{"invalid output options", fmt.Errorf("x: %w", output.ErrInvalidOptions), Usage},
-		{"no credentials", fmt.Errorf("x: %w", client.ErrNoCredentials), Auth},
-		{"401", apiErr(401, "UNAUTHENTICATED"), Auth},
-		{"403", apiErr(403, "PERMISSION_DENIED"), Permission},
-		{"404", apiErr(404, "NOT_FOUND"), NotFound},
-		{"400", apiErr(400, "INVALID_ARGUMENT"), Rejected},
-		{"409", apiErr(409, "ALREADY_EXISTS"), Rejected},
-		{"412", apiErr(412, "FAILED_PRECONDITION"), Rejected},
-		{"422", apiErr(422, "INVALID_ARGUMENT"), Rejected},
-		{"429", apiErr(429, "RESOURCE_EXHAUSTED"), Service},
-		{"500", apiErr(500, "INTERNAL"), Service},
-		{"502", apiErr(502, "UNAVAILABLE"), Service},
-		{"503", apiErr(503, "UNAVAILABLE"), Service},
-		{"501", apiErr(501, "UNIMPLEMENTED"), Service},
-		{"405", apiErr(405, "UNKNOWN"), Failure},
-		{"a status beyond 5xx is no service failure", apiErr(600, "UNKNOWN"), Failure},
-		{"999", apiErr(999, "UNKNOWN"), Failure},
-		{"no answer", &client.TransportError{Message: "connection refused"}, NoAnswer},
-		{"invalid response", &client.InvalidResponseError{HTTPStatus: 200, Err: errors.New("truncated")}, Failure},
-		{"differences", &SilentError{Code: Differences}, Differences},
-		{"interrupted", fmt.Errorf("list: %w", context.Canceled), Interrupted},
-		{"interrupted wins over the request's error", errors.Join(context.Canceled, apiErr(503, "UNAVAILABLE")), Interrupted},
-		{"SIGINT", errors.Join(ErrInterrupted, errors.New("get: context canceled")), Interrupted},
-		{"SIGTERM", errors.Join(ErrTerminated, fmt.Errorf("get: %w", context.Canceled)), Terminated},
+		{"plain error", errors.New("boom"), exitcode.Failure},
+		{"usage", exitcode.Usagef("bad flag"), exitcode.Usage},
+		{"invalid name", fmt.Errorf("x: %w", client.ErrInvalidName), exitcode.Usage},
+		{"invalid request", fmt.Errorf("x: %w", client.ErrInvalidRequest), exitcode.Usage},
+		{"invalid config", fmt.Errorf("x: %w", config.ErrInvalid), exitcode.Usage},
+		{"invalid input", fmt.Errorf("x: %w", input.ErrInvalid), exitcode.Usage},
+		{"invalid output options", fmt.Errorf("x: %w", output.ErrInvalidOptions), exitcode.Usage},
+		{"no credentials", fmt.Errorf("x: %w", client.ErrNoCredentials), exitcode.Auth},
+		{"401", apiErr(401, "UNAUTHENTICATED"), exitcode.Auth},
+		{"403", apiErr(403, "PERMISSION_DENIED"), exitcode.Permission},
+		{"404", apiErr(404, "NOT_FOUND"), exitcode.NotFound},
+		{"400", apiErr(400, "INVALID_ARGUMENT"), exitcode.Rejected},
+		{"409", apiErr(409, "ALREADY_EXISTS"), exitcode.Rejected},
+		{"412", apiErr(412, "FAILED_PRECONDITION"), exitcode.Rejected},
+		{"422", apiErr(422, "INVALID_ARGUMENT"), exitcode.Rejected},
+		{"429", apiErr(429, "RESOURCE_EXHAUSTED"), exitcode.Service},
+		{"500", apiErr(500, "INTERNAL"), exitcode.Service},
+		{"502", apiErr(502, "UNAVAILABLE"), exitcode.Service},
+		{"503", apiErr(503, "UNAVAILABLE"), exitcode.Service},
+		{"501", apiErr(501, "UNIMPLEMENTED"), exitcode.Service},
+		{"405", apiErr(405, "UNKNOWN"), exitcode.Failure},
+		{"a status beyond 5xx is no service failure", apiErr(600, "UNKNOWN"), exitcode.Failure},
+		{"999", apiErr(999, "UNKNOWN"), exitcode.Failure},
+		{"no answer", &client.TransportError{Message: "connection refused"}, exitcode.NoAnswer},
+		{"invalid response", &client.InvalidResponseError{HTTPStatus: 200, Err: errors.New("truncated")}, exitcode.Failure},
+		{"differences", &exitcode.SilentError{Code: exitcode.Differences}, exitcode.Differences},
+		{"interrupted", fmt.Errorf("list: %w", context.Canceled), exitcode.Interrupted},
+		{"interrupted wins over the request's error", errors.Join(context.Canceled, apiErr(503, "UNAVAILABLE")), exitcode.Interrupted},
+		{"SIGINT", errors.Join(exitcode.ErrInterrupted, errors.New("get: context canceled")), exitcode.Interrupted},
+		{"SIGTERM", errors.Join(exitcode.ErrTerminated, fmt.Errorf("get: %w", context.Canceled)), exitcode.Terminated},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := Classify(tt.err).Code; got != tt.want {
+			if got := exitcode.Classify(tt.err).Code; got != tt.want {
 				t.Fatalf("Classify(%v) = %d, want %d", tt.err, got, tt.want)
 			}
 		})
@@ -68,16 +69,16 @@ func TestClassify_followsTheContractTable(t *testing.T) {
 
 func TestWrite_text(t *testing.T) {
 	var buf bytes.Buffer
-	code := Write(&buf, apiErr(404, "NOT_FOUND"), false, false, nil)
+	code := exitcode.Write(&buf, apiErr(404, "NOT_FOUND"), false, false, nil)
 	want := "dbgov: get thing: the service says no (HTTP 404 NOT_FOUND)\n"
-	if code != NotFound || buf.String() != want {
-		t.Fatalf("Write = %d %q, want %d %q", code, buf.String(), NotFound, want)
+	if code != exitcode.NotFound || buf.String() != want {
+		t.Fatalf("Write = %d %q, want %d %q", code, buf.String(), exitcode.NotFound, want)
 	}
 }
 
 func TestWrite_hintOnItsOwnLine(t *testing.T) {
 	var buf bytes.Buffer
-	Write(&buf, apiErr(401, "UNAUTHENTICATED"), false, false, nil)
+	exitcode.Write(&buf, apiErr(401, "UNAUTHENTICATED"), false, false, nil)
 	lines := bytes.Split(bytes.TrimSpace(buf.Bytes()), []byte("\n"))
 	if len(lines) != 2 || !bytes.HasPrefix(lines[1], []byte("hint: ")) {
 		t.Fatalf("got %q, want an error line and a hint line", buf.String())
@@ -88,7 +89,7 @@ func TestWrite_jsonIsOneLine(t *testing.T) {
 	var buf bytes.Buffer
 	err := fmt.Errorf("get: %w", &client.APIError{HTTPStatus: 404, CodeName: "NOT_FOUND", Message: "nope",
 		Details: []json.RawMessage{json.RawMessage(`{"@type":"x"}`)}})
-	if code := Write(&buf, err, true, false, nil); code != NotFound {
+	if code := exitcode.Write(&buf, err, true, false, nil); code != exitcode.NotFound {
 		t.Fatalf("code %d", code)
 	}
 	want := `{"error":{"httpStatus":404,"code":"NOT_FOUND","message":"nope","details":[{"@type":"x"}],"exitCode":5}}` + "\n"
@@ -96,7 +97,7 @@ func TestWrite_jsonIsOneLine(t *testing.T) {
 		t.Fatalf("got %s want %s", buf.String(), want)
 	}
 	buf.Reset()
-	Write(&buf, Usagef("bad flag"), true, false, nil)
+	exitcode.Write(&buf, exitcode.Usagef("bad flag"), true, false, nil)
 	want = `{"error":{"code":"USAGE","message":"bad flag","exitCode":2}}` + "\n"
 	if buf.String() != want {
 		t.Fatalf("got %s want %s", buf.String(), want)
@@ -105,14 +106,14 @@ func TestWrite_jsonIsOneLine(t *testing.T) {
 
 func TestWrite_silentPrintsNothing(t *testing.T) {
 	var buf bytes.Buffer
-	if code := Write(&buf, &SilentError{Code: Differences}, false, false, nil); code != Differences || buf.Len() != 0 {
+	if code := exitcode.Write(&buf, &exitcode.SilentError{Code: exitcode.Differences}, false, false, nil); code != exitcode.Differences || buf.Len() != 0 {
 		t.Fatalf("Write = %d %q", code, buf.String())
 	}
 }
 
 func TestWrite_escapesControlCharacters(t *testing.T) {
 	var buf bytes.Buffer
-	Write(&buf, &client.APIError{HTTPStatus: 500, CodeName: "INTERNAL", Message: "bad \x1b]0;pwned\x07 thing"}, false, false, nil)
+	exitcode.Write(&buf, &client.APIError{HTTPStatus: 500, CodeName: "INTERNAL", Message: "bad \x1b]0;pwned\x07 thing"}, false, false, nil)
 	if bytes.ContainsAny(buf.Bytes(), "\x1b\x07") {
 		t.Fatalf("raw control characters reached stderr: %q", buf.String())
 	}
@@ -122,7 +123,7 @@ func TestWrite_escapesWhatCouldDriveATerminal(t *testing.T) {
 	const message = "bad \x1b]0;pwned\x07 \u0085 \u202e \u2066 \u2028 \u200b thing"
 	for _, asJSON := range []bool{false, true} {
 		var buf bytes.Buffer
-		Write(&buf, &client.APIError{HTTPStatus: 500, CodeName: "INTERNAL", Message: message}, asJSON, false, nil)
+		exitcode.Write(&buf, &client.APIError{HTTPStatus: 500, CodeName: "INTERNAL", Message: message}, asJSON, false, nil)
 		for _, r := range buf.String() {
 			if r < 0x20 && r != '\n' || r >= 0x80 && r <= 0x9f || r >= 0x2000 && r <= 0x206f {
 				t.Errorf("json %t: %U reached stderr: %q", asJSON, r, buf.String())
@@ -139,9 +140,9 @@ func TestWrite_escapesWhatCouldDriveATerminal(t *testing.T) {
 }
 
 func TestWrite_incompleteSaysWhatWasDone(t *testing.T) {
-	err := &IncompleteError{Err: apiErr(409, "ALREADY_EXISTS"), Lines: []string{"created 2 of 5 revisions"}, Detail: map[string]int{"created": 2}}
+	err := &exitcode.IncompleteError{Err: apiErr(409, "ALREADY_EXISTS"), Lines: []string{"created 2 of 5 revisions"}, Detail: map[string]int{"created": 2}}
 	var buf bytes.Buffer
-	if code := Write(&buf, err, false, false, nil); code != Rejected {
+	if code := exitcode.Write(&buf, err, false, false, nil); code != exitcode.Rejected {
 		t.Fatalf("code %d", code)
 	}
 	want := "dbgov: get thing: the service says no (HTTP 409 ALREADY_EXISTS)\nnote: created 2 of 5 revisions\n"
@@ -149,7 +150,7 @@ func TestWrite_incompleteSaysWhatWasDone(t *testing.T) {
 		t.Fatalf("got %q want %q", buf.String(), want)
 	}
 	buf.Reset()
-	Write(&buf, err, true, false, nil)
+	exitcode.Write(&buf, err, true, false, nil)
 	want = `{"error":{"httpStatus":409,"code":"ALREADY_EXISTS","message":"the service says no","exitCode":6,"incomplete":{"created":2}}}` + "\n"
 	if buf.String() != want {
 		t.Fatalf("got %s want %s", buf.String(), want)
@@ -158,7 +159,7 @@ func TestWrite_incompleteSaysWhatWasDone(t *testing.T) {
 
 func TestWrite_serviceMessageStaysOnOneLine(t *testing.T) {
 	var buf bytes.Buffer
-	Write(&buf, fmt.Errorf("get x: %w", &client.APIError{HTTPStatus: 404, CodeName: "NOT_FOUND", Message: "no\nsecond line"}), false, false, nil)
+	exitcode.Write(&buf, fmt.Errorf("get x: %w", &client.APIError{HTTPStatus: 404, CodeName: "NOT_FOUND", Message: "no\nsecond line"}), false, false, nil)
 	want := "dbgov: get x: no\\nsecond line (HTTP 404 NOT_FOUND)\n"
 	if buf.String() != want {
 		t.Fatalf("got %q, want %q", buf.String(), want)
@@ -167,18 +168,18 @@ func TestWrite_serviceMessageStaysOnOneLine(t *testing.T) {
 
 func TestWrite_commandHintReplacesTheGeneralOne(t *testing.T) {
 	var buf bytes.Buffer
-	code := Write(&buf, WithHint(apiErr(401, "UNAUTHENTICATED"), "drop --x"), false, false, nil)
+	code := exitcode.Write(&buf, exitcode.WithHint(apiErr(401, "UNAUTHENTICATED"), "drop --x"), false, false, nil)
 	want := "dbgov: get thing: the service says no (HTTP 401 UNAUTHENTICATED)\nhint: drop --x\n"
-	if code != Auth || buf.String() != want {
-		t.Fatalf("Write = %d %q, want %d %q", code, buf.String(), Auth, want)
+	if code != exitcode.Auth || buf.String() != want {
+		t.Fatalf("Write = %d %q, want %d %q", code, buf.String(), exitcode.Auth, want)
 	}
 }
 
 func TestErrorJSON_isTheObjectOfTheErrorLine(t *testing.T) {
-	for _, err := range []error{apiErr(404, "NOT_FOUND"), Usagef("bad flag"), &IncompleteError{Err: apiErr(409, "ALREADY_EXISTS"), Detail: map[string]int{"created": 2}}} {
+	for _, err := range []error{apiErr(404, "NOT_FOUND"), exitcode.Usagef("bad flag"), &exitcode.IncompleteError{Err: apiErr(409, "ALREADY_EXISTS"), Detail: map[string]int{"created": 2}}} {
 		var line bytes.Buffer
-		code := Write(&line, err, true, false, nil)
-		obj, objCode := ErrorJSON(err)
+		code := exitcode.Write(&line, err, true, false, nil)
+		obj, objCode := exitcode.ErrorJSON(err)
 		want, _ := json.Marshal(map[string]any{"error": obj})
 		if objCode != code || line.String() != string(want)+"\n" {
 			t.Errorf("ErrorJSON(%v) = %s, %d; Write printed %s, %d", err, want, objCode, line.String(), code)
@@ -188,10 +189,10 @@ func TestErrorJSON_isTheObjectOfTheErrorLine(t *testing.T) {
 
 func TestWrite_silentErrorSaysItsMessageOnly(t *testing.T) {
 	var buf bytes.Buffer
-	if code := Write(&buf, &SilentError{Code: Differences}, false, false, nil); code != Differences || buf.Len() != 0 {
+	if code := exitcode.Write(&buf, &exitcode.SilentError{Code: exitcode.Differences}, false, false, nil); code != exitcode.Differences || buf.Len() != 0 {
 		t.Errorf("Write = %d %q, want 9 and nothing said", code, buf.String())
 	}
-	if code := Write(&buf, &SilentError{Code: NotFound, Message: "1 of 3 databases failed (1 not found)"}, false, false, nil); code != NotFound ||
+	if code := exitcode.Write(&buf, &exitcode.SilentError{Code: exitcode.NotFound, Message: "1 of 3 databases failed (1 not found)"}, false, false, nil); code != exitcode.NotFound ||
 		buf.String() != "dbgov: 1 of 3 databases failed (1 not found)\n" {
 		t.Errorf("Write = %d %q", code, buf.String())
 	}
@@ -208,9 +209,9 @@ func TestClassify_anExpiredTokenSaysToLogInAgain(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			err := fmt.Errorf("get thing: %w", &client.APIError{HTTPStatus: 401, CodeName: "UNAUTHENTICATED", Message: tt.message})
-			r := Classify(err)
-			if r.Code != Auth || !strings.Contains(r.Hint, tt.want) {
-				t.Errorf("Classify = exit %d, hint %q; want exit %d and a hint holding %q", r.Code, r.Hint, Auth, tt.want)
+			r := exitcode.Classify(err)
+			if r.Code != exitcode.Auth || !strings.Contains(r.Hint, tt.want) {
+				t.Errorf("Classify = exit %d, hint %q; want exit %d and a hint holding %q", r.Code, r.Hint, exitcode.Auth, tt.want)
 			}
 		})
 	}
@@ -219,14 +220,14 @@ func TestClassify_anExpiredTokenSaysToLogInAgain(t *testing.T) {
 func TestWrite_errorRedHintDim(t *testing.T) {
 	var b strings.Builder
 	err := &client.APIError{HTTPStatus: 403, CodeName: "PERMISSION_DENIED", Message: "no"}
-	if code := Write(&b, err, false, true, nil); code != Permission {
-		t.Fatalf("code %d, want %d", code, Permission)
+	if code := exitcode.Write(&b, err, false, true, nil); code != exitcode.Permission {
+		t.Fatalf("code %d, want %d", code, exitcode.Permission)
 	}
 	if got := b.String(); !strings.HasPrefix(got, "\x1b[31mdbgov: ") || !strings.Contains(got, "\x1b[2mhint: ") {
 		t.Errorf("got %q, want a red error line and a dim hint", got)
 	}
 	b.Reset()
-	Write(&b, err, false, false, nil)
+	exitcode.Write(&b, err, false, false, nil)
 	if strings.Contains(b.String(), "\x1b") {
 		t.Errorf("colour off printed escapes: %q", b.String())
 	}
@@ -242,10 +243,10 @@ func TestWrite_masksWhatTheScrubberKnowsWhateverTheOrigin(t *testing.T) {
 	}{
 		{"config error", fmt.Errorf("%w: timeout from DBGOV_TIMEOUT: %q is not a duration", config.ErrInvalid, cred)},
 		{"input file quoting its content", fmt.Errorf("%w: f.json: line 1: unknown field %q", input.ErrInvalid, cred)},
-		{"usage error", Usagef("invalid name: id %q may not contain spaces", "x "+cred)},
+		{"usage error", exitcode.Usagef("invalid name: id %q may not contain spaces", "x "+cred)},
 		{"filter error", fmt.Errorf("--jq: %w", output.FilterError{Err: errors.New("cannot iterate over string (\"" + cred + "\")")})},
-		{"hint", WithHint(errors.New("refused"), "try again without "+cred)},
-		{"notes of an incomplete run", &IncompleteError{Err: errors.New("stopped"), Lines: []string{"sent with " + cred}, Detail: map[string]string{"with": cred}}},
+		{"hint", exitcode.WithHint(errors.New("refused"), "try again without "+cred)},
+		{"notes of an incomplete run", &exitcode.IncompleteError{Err: errors.New("stopped"), Lines: []string{"sent with " + cred}, Detail: map[string]string{"with": cred}}},
 		{"service message", &client.APIError{HTTPStatus: 400, CodeName: "INVALID_ARGUMENT", Message: "bad " + cred,
 			Details: []json.RawMessage{json.RawMessage(`{"echo":"` + cred + `"}`)}}},
 		{"secret field quoted", errors.New(`bad document {"password": "hunter2-not-known"}`)},
@@ -254,7 +255,7 @@ func TestWrite_masksWhatTheScrubberKnowsWhateverTheOrigin(t *testing.T) {
 		for _, asJSON := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s json=%t", tt.name, asJSON), func(t *testing.T) {
 				var buf bytes.Buffer
-				Write(&buf, tt.err, asJSON, false, scrub)
+				exitcode.Write(&buf, tt.err, asJSON, false, scrub)
 				got := buf.String()
 				if strings.Contains(got, cred) || strings.Contains(got, "hunter2") || !strings.Contains(got, secret.Mask) {
 					t.Errorf("the credential is not masked:\n%s", got)

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/dbgov/dbgov/client"
+	"github.com/dbgov/dbgov/internal/exitcode"
 )
 
 // Parse reads a list of databases, one a line, as instances/I/databases/D or
@@ -105,8 +106,8 @@ func Run[T any](ctx context.Context, dbs []client.DatabaseName, opts Options,
 // Outcome sums a run up: the exit code of the contract (databases not sent
 // count as failing with 1 only when none failed) and, when any failed, the
 // summary "3 of 120 databases failed (2 not found, 1 permission denied)".
-// failure gives a failure's exit code and kind; differ, a difference found.
-func Outcome[T any](results []Result[T], failure func(error) (int, string), differ func(T) bool) (int, string) {
+// differ tells a difference found.
+func Outcome[T any](results []Result[T], differ func(T) bool) (int, string) {
 	codes, kinds := map[int]bool{}, map[string]int{}
 	failed, differs := 0, false
 	for _, r := range results {
@@ -114,24 +115,24 @@ func Outcome[T any](results []Result[T], failure func(error) (int, string), diff
 		case !r.Sent:
 			kinds["not sent"]++
 		case r.Err != nil:
-			code, kind := failure(r.Err)
-			codes[code] = true
-			kinds[kind]++
+			r := exitcode.Classify(r.Err)
+			codes[r.Code] = true
+			kinds[strings.ToLower(strings.ReplaceAll(r.Kind, "_", " "))]++ // NOT_FOUND: not found
 		default:
 			differs = differs || differ != nil && differ(r.Value)
 			continue
 		}
 		failed++
 	}
-	code := 0
+	code := exitcode.OK
 	switch {
 	case len(codes) == 1:
 		for code = range codes {
 		}
 	case failed > 0:
-		code = 1
+		code = exitcode.Failure
 	case differs:
-		code = 9
+		code = exitcode.Differences
 	}
 	if failed == 0 {
 		return code, ""

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/dbgov/dbgov/client"
+	"github.com/dbgov/dbgov/internal/exitcode"
 )
 
 func db(i, d string) client.DatabaseName { return client.DatabaseName{Instance: i, Database: d} }
@@ -115,15 +116,12 @@ func TestRun_cancelStopsStarting(t *testing.T) {
 }
 
 func TestOutcome_exitCodeRule(t *testing.T) {
-	failure := func(err error) (int, string) {
-		var n int
-		fmt.Sscan(err.Error(), &n)
-		return n, err.Error()
-	}
 	differ := func(v bool) bool { return v }
 	ok := Result[bool]{Sent: true}
 	diff := Result[bool]{Sent: true, Value: true}
-	fail := func(c int) Result[bool] { return Result[bool]{Sent: true, Err: fmt.Errorf("%d", c)} }
+	fail := func(c int) Result[bool] {
+		return Result[bool]{Sent: true, Err: exitcode.WithCode(fmt.Errorf("%d", c), c, "")}
+	}
 	for _, tc := range []struct {
 		name    string
 		results []Result[bool]
@@ -137,26 +135,26 @@ func TestOutcome_exitCodeRule(t *testing.T) {
 		{"not sent after a failure", []Result[bool]{fail(5), {}, {}}, 5},
 		{"not sent beside differences", []Result[bool]{diff, {}}, 1},
 	} {
-		if got, _ := Outcome(tc.results, failure, differ); got != tc.want {
+		if got, _ := Outcome(tc.results, differ); got != tc.want {
 			t.Errorf("%s: exit code %d, want %d", tc.name, got, tc.want)
 		}
 	}
 }
 
 func TestOutcome_summaryCountsKinds(t *testing.T) {
-	failure := func(err error) (int, string) { return 1, err.Error() }
+	fail := func(kind string) error { return exitcode.WithCode(errors.New(kind), exitcode.Failure, kind) }
 	rs := []Result[int]{
-		{Sent: true, Err: errors.New("not found")},
+		{Sent: true, Err: fail("NOT_FOUND")},
 		{Sent: true},
-		{Sent: true, Err: errors.New("permission denied")},
-		{Sent: true, Err: errors.New("not found")},
+		{Sent: true, Err: fail("PERMISSION_DENIED")},
+		{Sent: true, Err: fail("NOT_FOUND")},
 		{},
 	}
 	want := "4 of 5 databases failed (2 not found, 1 not sent, 1 permission denied)"
-	if _, got := Outcome(rs, failure, nil); got != want {
+	if _, got := Outcome(rs, nil); got != want {
 		t.Errorf("summary %q, want %q", got, want)
 	}
-	if _, got := Outcome(rs[1:2], failure, nil); got != "" {
+	if _, got := Outcome(rs[1:2], nil); got != "" {
 		t.Errorf("summary of a success = %q", got)
 	}
 }

@@ -21,12 +21,13 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/internal/heap"
 )
 
 // ErrInvalid is matched by every error about an input: the command layer
 // treats it as a usage error, and nothing is sent.
-var ErrInvalid = errors.New("invalid input")
+var ErrInvalid = exitcode.NewUsage(errors.New("invalid input"))
 
 // problem is an error about an input, matching ErrInvalid and its cause,
 // such as the context's when a read was stopped.
@@ -38,6 +39,7 @@ type problem struct {
 func (p *problem) Error() string        { return p.msg }
 func (p *problem) Is(target error) bool { return target == ErrInvalid }
 func (p *problem) Unwrap() error        { return p.cause }
+func (p *problem) ExitCode() int        { return exitcode.Usage }
 
 func invalidf(format string, args ...any) error { return &problem{msg: fmt.Sprintf(format, args...)} }
 
