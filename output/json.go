@@ -23,15 +23,26 @@ type jsonPrinter struct {
 // Print prints doc as indented JSON, secrets masked unless shown.
 func (p jsonPrinter) Print(_ context.Context, w io.Writer, doc Document) error {
 	return p.output(w, true, "JSON output", func(bw *bufio.Writer) error {
-		return writeJSON(bw, doc.Raw, doc.ListField, p.mask, !p.line)
+		if doc.Items != nil && p.line { // a line an item
+			return doc.Items(func(_ string, items []jsontext.Value) error {
+				for _, item := range items {
+					if err := writeJSON(bw, newTokens(item, p.mask, ""), false); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+		}
+		t, done := docTokens(doc, p.mask)
+		defer done()
+		return writeJSON(bw, t, !p.line)
 	})
 }
 
-// writeJSON writes the JSON document raw to w, indented with two spaces or
+// writeJSON writes the JSON document of t to w, indented with two spaces or
 // compact, and otherwise as sent: key order, string escapes and the text of
 // numbers are kept.
-func writeJSON(w io.Writer, raw []byte, list string, mask, indent bool) error {
-	t := newTokens(raw, mask, list)
+func writeJSON(w io.Writer, t *tokens, indent bool) error {
 	enc := jsontext.NewEncoder(w, jsontext.WithIndent("  "), jsontext.Multiline(indent), jsontext.PreserveRawStrings(true),
 		jsontext.AllowInvalidUTF8(true), jsontext.AllowDuplicateNames(true))
 	for {

@@ -73,6 +73,9 @@ type Table struct {
 type Document struct {
 	// Raw is the JSON body exactly as the service sent it.
 	Raw []byte
+	// Items, when not nil, gives the items of the list ListField page by
+	// page in place of Raw: the document is {ListField: [items...]}.
+	Items Items
 	// ListField names the list of a list response ("users", "policies",
 	// ...). It is always present in json, yaml, jq and template output,
 	// as [] when the service omitted it.

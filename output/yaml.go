@@ -22,7 +22,9 @@ type yamlPrinter struct{ style }
 // YAML at the top does not depend on siblings, so the text is the same.
 func (p yamlPrinter) Print(_ context.Context, w io.Writer, doc Document) error {
 	return p.output(w, false, "YAML output", func(bw *bufio.Writer) error {
-		if err := writeYAML(bw, newTokens(doc.Raw, p.mask, doc.ListField)); err != nil {
+		t, done := docTokens(doc, p.mask)
+		defer done()
+		if err := writeYAML(bw, t); err != nil {
 			return fmt.Errorf("convert response to YAML: %w", err)
 		}
 		return nil

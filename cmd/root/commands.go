@@ -10,6 +10,7 @@ import (
 	"github.com/dbgov/dbgov/cmd/catalog"
 	"github.com/dbgov/dbgov/cmd/completion"
 	"github.com/dbgov/dbgov/cmd/configcmd"
+	"github.com/dbgov/dbgov/cmd/databases"
 	"github.com/dbgov/dbgov/cmd/devservercmd"
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/cmd/idps"
@@ -30,6 +31,7 @@ func addCommands(cmd *cobra.Command, f *factory.Factory) {
 		catalog.NewCmd(f),
 		completion.NewCmd(f),
 		configcmd.NewCmd(f),
+		databases.NewCmd(f),
 		idps.NewCmd(f),
 		policies.NewCmd(f),
 		reviewconfigs.NewCmd(f),
