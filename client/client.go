@@ -71,9 +71,9 @@ type Options struct {
 	CACertFile string
 	// UserAgent is sent as User-Agent, e.g. dbgov/1.2.3.
 	UserAgent string
-	// Warn, when not nil, receives warnings about how requests are sent: once,
-	// when credentials first go over plain http:// to a host that is not
-	// loopback.
+	// Warn, when not nil, receives warnings: once, when credentials first go
+	// over plain http:// to a host that is not loopback; once, when the
+	// service's release is outside those dbgov knows.
 	Warn func(msg string)
 	// Notice, when not nil, receives news a person waiting at a terminal
 	// wants, such as a long wait before a retry.
@@ -99,6 +99,11 @@ type Options struct {
 	// Secrets, when not nil, is the scrubber of the client's errors and log:
 	// the caller's, told of each credential the client meets.
 	Secrets *secret.Scrubber
+	// ServerVersion, when set, is the service's release (X.Y.Z), which the
+	// client then never asks for.
+	ServerVersion string
+	// ServerCache, when not nil, keeps the service's description between runs.
+	ServerCache ServerCache
 }
 
 // Client calls the /v1 API. It is safe for concurrent use.
@@ -134,6 +139,11 @@ type Client struct {
 	// loginErr is the error of a failed login, returned from then on.
 	loginErr error
 	tokens   TokenCache // nil: none
+
+	serverMu      sync.Mutex // held while the service's release is learnt
+	server        *Server    // once learnt
+	serverVersion string
+	serverCache   ServerCache
 }
 
 // New checks opts and returns a Client; nothing is sent until a call.
@@ -146,6 +156,11 @@ func New(opts Options) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opts.ServerVersion != "" {
+		if _, err := ParseRelease(opts.ServerVersion); err != nil {
+			return nil, err
+		}
+	}
 	if opts.Token != "" && !validToken(opts.Token) {
 		return nil, fmt.Errorf("%w: the token holds spaces, control characters or non-ASCII characters", ErrInvalidOptions)
 	}
@@ -154,24 +169,27 @@ func New(opts Options) (*Client, error) {
 		return nil, err
 	}
 	c := &Client{
-		base:         base,
-		headers:      headers,
-		userAgent:    cmp.Or(opts.UserAgent, "dbgov"),
-		token:        opts.Token,
-		account:      opts.ServiceAccount,
-		key:          opts.ServiceKey,
-		timeout:      cmp.Or(max(opts.Timeout, 0), DefaultTimeout),
-		maxSize:      cmp.Or(max(opts.MaxResponseSize, 0), DefaultMaxResponseSize),
-		maxRetries:   max(cmp.Or(opts.MaxRetries, DefaultMaxRetries), 0),
-		retryWait:    cmp.Or(max(opts.RetryWait, 0), DefaultRetryWait),
-		maxRetryWait: cmp.Or(max(opts.MaxRetryWait, 0), DefaultMaxRetryWait),
-		notice:       opts.Notice,
-		tokens:       opts.TokenCache,
-		secrets:      cmp.Or(opts.Secrets, &secret.Scrubber{}),
+		base:          base,
+		headers:       headers,
+		userAgent:     cmp.Or(opts.UserAgent, "dbgov"),
+		token:         opts.Token,
+		account:       opts.ServiceAccount,
+		key:           opts.ServiceKey,
+		timeout:       cmp.Or(max(opts.Timeout, 0), DefaultTimeout),
+		maxSize:       cmp.Or(max(opts.MaxResponseSize, 0), DefaultMaxResponseSize),
+		maxRetries:    max(cmp.Or(opts.MaxRetries, DefaultMaxRetries), 0),
+		retryWait:     cmp.Or(max(opts.RetryWait, 0), DefaultRetryWait),
+		maxRetryWait:  cmp.Or(max(opts.MaxRetryWait, 0), DefaultMaxRetryWait),
+		notice:        opts.Notice,
+		tokens:        opts.TokenCache,
+		secrets:       cmp.Or(opts.Secrets, &secret.Scrubber{}),
+		warn:          opts.Warn,
+		serverCache:   opts.ServerCache,
+		serverVersion: opts.ServerVersion,
 	}
 	u, _ := url.Parse(base)
 	if u.Scheme == "http" && !isLoopback(u.Hostname()) {
-		c.plainHost, c.warn = u.Host, opts.Warn
+		c.plainHost = u.Host
 	}
 	c.secrets.Add(opts.Token, opts.ServiceKey)
 	c.secrets.AddURL(base)

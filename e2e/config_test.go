@@ -119,7 +119,7 @@ func TestVersion_printsTheStampedVersionWithoutConfiguration(t *testing.T) {
 	}
 
 	r = c.run(t, "version", "-o", "json").expect(t, 0)
-	if got := field(t, r.jsonOut(t), "version"); got != "e2e" {
+	if got := field(t, r.jsonOut(t), "client", "version"); got != "e2e" {
 		t.Errorf("version = %v, want e2e", got)
 	}
 

@@ -5,6 +5,7 @@ package auth
 
 import (
 	"bufio"
+	"cmp"
 	"embed"
 	"encoding/json"
 	"errors"
@@ -108,7 +109,7 @@ func runLogin(cmd *cobra.Command, f *factory.Factory, insecure bool) error {
 	}
 	if err == nil {
 		fmt.Fprintf(f.IO.ErrOut, "Logged in to %s as %s (%s); the credential of profile %s is in %s\n",
-			secret.URL(s.URL), me.Email, me.UserType, s.Profile, where)
+			secret.URL(s.URL), me.Email, cmp.Or(me.UserType, client.AccountType(me.Email)), s.Profile, where)
 	}
 	return err
 }
@@ -118,6 +119,7 @@ type status struct {
 	URL              string `json:"url"`
 	URLSource        string `json:"urlSource"`
 	Profile          string `json:"profile"`
+	Server           string `json:"server,omitempty"`
 	Email            string `json:"email,omitempty"`
 	UserType         string `json:"userType,omitempty"`
 	Credential       string `json:"credential"`
@@ -142,7 +144,10 @@ func runStatus(cmd *cobra.Command, f *factory.Factory) error {
 	st := status{URL: secret.URL(s.URL), URLSource: f.Source("url"), Profile: s.Profile,
 		Credential: "none", CredentialSource: a.Source, Storage: "none"}
 	if me != nil {
-		st.Email, st.UserType = me.Email, string(me.UserType)
+		st.Email, st.UserType = me.Email, string(cmp.Or(me.UserType, client.AccountType(me.Email)))
+		if srv, err := c.Server(cmd.Context()); err == nil {
+			st.Server = srv.Version
+		}
 	}
 	token := a.Token
 	if a.Token != "" {
@@ -167,7 +172,7 @@ func runStatus(cmd *cobra.Command, f *factory.Factory) error {
 	raw, _ := json.Marshal(st)
 	err = p.Print(cmd.Context(), f.IO.Out, output.Document{Raw: raw, Text: func() string {
 		var b strings.Builder
-		for _, l := range [][3]string{{"URL", st.URL, st.URLSource}, {"Profile", st.Profile, ""},
+		for _, l := range [][3]string{{"URL", st.URL, st.URLSource}, {"Service", st.Server, ""}, {"Profile", st.Profile, ""},
 			{"Logged in as", st.Email, st.UserType}, {"Credential", st.Credential, st.CredentialSource},
 			{"Storage", st.Storage, ""}, {"Token expires", st.TokenExpires, left}} {
 			if l[1] != "" && l[2] != "" {

@@ -17,6 +17,7 @@ import (
 	"github.com/zalando/go-keyring"
 
 	"github.com/dbgov/dbgov/internal/cmdtest"
+	"github.com/dbgov/dbgov/internal/httpmock"
 	"github.com/dbgov/dbgov/internal/credstore"
 	"github.com/dbgov/dbgov/internal/devserver"
 )
@@ -434,4 +435,21 @@ func TestWarnings_secretsGivenAsArguments(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestStatus_showsTheReleaseAndATypeTheServiceNoLongerSays(t *testing.T) {
+	const sa = "deploy@shop.service.bytebase.com"
+	reg := httpmock.New(t)
+	reg.Register("POST", "/v1/auth/login", 200, `{"token":"sa-token"}`)
+	reg.Register("GET", "/v1/users/me", 200, `{"name":"users/`+sa+`","email":"`+sa+`","workspace":"workspaces/w1"}`)
+	reg.Register("GET", "/v1/actuator/info", 200, `{"version":"3.21.1","workspace":"workspaces/w1"}`).Times(1)
+	u := newUser(t, reg.URL())
+	u.run(t, "bbs_key\n", "auth", "login", "--service-account", sa, "--service-key", "-").Expect(t, 0).
+		StderrHas(t, "as "+sa+" (SERVICE_ACCOUNT)")
+	res := u.run(t, "", "auth", "status", "-o", "json").Expect(t, 0)
+	var got map[string]any
+	if err := json.Unmarshal([]byte(res.Stdout), &got); err != nil || got["server"] != "3.21.1" || got["userType"] != "SERVICE_ACCOUNT" {
+		t.Errorf("status %v (%v), want server 3.21.1 and userType SERVICE_ACCOUNT", got, err)
+	}
+	u.run(t, "", "auth", "status").Expect(t, 0).StdoutHas(t, "Service:       3.21.1\n", "Logged in as:  "+sa+" (SERVICE_ACCOUNT)")
 }

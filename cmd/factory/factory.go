@@ -221,6 +221,7 @@ func (f *Factory) ClientWith(a Auth) (*client.Client, error) {
 		Warn:                  f.Warn,
 		Notice:                f.note,
 		Secrets:               f.Secrets(),
+		ServerCache:           credstore.NewServerCache(credstore.CacheDir(f.Getenv), s.URL),
 	}
 	if a.Tokens != nil {
 		opts.TokenCache = a.Tokens

@@ -90,14 +90,14 @@ func TestRun_version(t *testing.T) {
 		t.Errorf("version %q", res.Stdout)
 	}
 	res = cmdtest.Run(t, cmdtest.Options{}, "version", "-o", "json").Expect(t, 0)
-	var v map[string]string
-	if err := json.Unmarshal([]byte(res.Stdout), &v); err != nil || v["version"] != "1.2.3-test" || v["commit"] != "abc1234" {
+	var v struct{ Client map[string]string }
+	if err := json.Unmarshal([]byte(res.Stdout), &v); err != nil || v.Client["version"] != "1.2.3-test" || v.Client["commit"] != "abc1234" {
 		t.Errorf("version -o json %q (%v)", res.Stdout, err)
 	}
-	if res := cmdtest.Run(t, cmdtest.Options{}, "version", "--jq", ".version").Expect(t, 0); res.Stdout != "1.2.3-test\n" {
+	if res := cmdtest.Run(t, cmdtest.Options{}, "version", "--jq", ".client.version").Expect(t, 0); res.Stdout != "1.2.3-test\n" {
 		t.Errorf("version --jq %q", res.Stdout)
 	}
-	if res := cmdtest.Run(t, cmdtest.Options{}, "version", "-o", "yaml").Expect(t, 0); !strings.HasPrefix(res.Stdout, "version: 1.2.3-test\ncommit: abc1234\n") {
+	if res := cmdtest.Run(t, cmdtest.Options{}, "version", "-o", "yaml").Expect(t, 0); !strings.HasPrefix(res.Stdout, "client:\n  version: 1.2.3-test\n  commit: abc1234\n") {
 		t.Errorf("version -o yaml %q", res.Stdout)
 	}
 	cmdtest.Run(t, cmdtest.Options{}, "version", "extra").Expect(t, 2)

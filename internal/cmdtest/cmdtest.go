@@ -53,6 +53,9 @@ func Run(t testing.TB, opts Options, args ...string) Result {
 	env := map[string]string{
 		"DBGOV_CONFIG": filepath.Join(t.TempDir(), "config.yaml"),
 		"HOME":         t.TempDir(),
+		// Caches are the run's own: answers kept for one test's server
+		// would be read by another's on the same port.
+		"XDG_CACHE_HOME": t.TempDir(),
 	}
 	if opts.URL != "" {
 		env["DBGOV_URL"] = opts.URL

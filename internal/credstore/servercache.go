@@ -1,0 +1,63 @@
+package credstore
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/google/renameio/v2/maybe"
+)
+
+// serverTTL is how long a service's description is trusted: a service is
+// rarely upgraded, and an hour-old guess is soon corrected.
+const serverTTL = time.Hour
+
+// ServerCache keeps the description a service gives of itself (its answer to
+// GET /v1/actuator/info) for an hour, in a 0600 file of the cache directory
+// named by the service URL. A failure to read or write it only costs a request.
+type ServerCache struct {
+	path string // "" for none
+	now  func() time.Time
+}
+
+// NewServerCache returns the cache of the service at url, in dir ("" for none).
+func NewServerCache(dir, url string) *ServerCache {
+	c := &ServerCache{now: time.Now}
+	if dir != "" {
+		id := sha256.Sum256([]byte(strings.TrimSuffix(strings.TrimRight(url, "/"), "/v1")))
+		c.path = filepath.Join(dir, "server-"+hex.EncodeToString(id[:])+".json")
+	}
+	return c
+}
+
+// cachedServer is the file's content.
+type cachedServer struct {
+	Info  json.RawMessage `json:"info"`
+	Until time.Time       `json:"until"`
+}
+
+// Get returns the kept description while it is fresh, else nil.
+func (c *ServerCache) Get() []byte {
+	if c.path == "" {
+		return nil
+	}
+	raw, err := os.ReadFile(c.path)
+	var s cachedServer
+	if err != nil || json.Unmarshal(raw, &s) != nil || !c.now().Before(s.Until) {
+		return nil
+	}
+	return s.Info
+}
+
+// Put keeps info, which the service just gave.
+func (c *ServerCache) Put(info []byte) {
+	raw, err := json.Marshal(cachedServer{Info: info, Until: c.now().Add(serverTTL)})
+	dir := filepath.Dir(c.path)
+	if c.path != "" && err == nil && os.MkdirAll(dir, 0o700) == nil && os.Chmod(dir, 0o700) == nil {
+		_ = maybe.WriteFile(c.path, raw, 0o600)
+	}
+}
