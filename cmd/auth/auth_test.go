@@ -17,9 +17,9 @@ import (
 	"github.com/zalando/go-keyring"
 
 	"github.com/dbgov/dbgov/internal/cmdtest"
-	"github.com/dbgov/dbgov/internal/httpmock"
 	"github.com/dbgov/dbgov/internal/credstore"
 	"github.com/dbgov/dbgov/internal/devserver"
+	"github.com/dbgov/dbgov/internal/httpmock"
 )
 
 func TestMain(m *testing.M) {
