@@ -120,7 +120,7 @@ func askServer(ctx context.Context, opts *options) (*serverInfo, error) {
 	}
 	s, err := c.Server(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("ask the service at %s for its version: %w", secret.URL(url), err)
+		return nil, fmt.Errorf("%s: %w", secret.URL(url), err)
 	}
 	return &serverInfo{URL: secret.URL(url), Server: s, Release: s.Release.String()}, nil
 }
