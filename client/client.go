@@ -169,24 +169,22 @@ func New(opts Options) (*Client, error) {
 		return nil, err
 	}
 	c := &Client{
-		base:          base,
-		headers:       headers,
-		userAgent:     cmp.Or(opts.UserAgent, "dbgov"),
-		token:         opts.Token,
-		account:       opts.ServiceAccount,
-		key:           opts.ServiceKey,
-		timeout:       cmp.Or(max(opts.Timeout, 0), DefaultTimeout),
-		maxSize:       cmp.Or(max(opts.MaxResponseSize, 0), DefaultMaxResponseSize),
-		maxRetries:    max(cmp.Or(opts.MaxRetries, DefaultMaxRetries), 0),
-		retryWait:     cmp.Or(max(opts.RetryWait, 0), DefaultRetryWait),
-		maxRetryWait:  cmp.Or(max(opts.MaxRetryWait, 0), DefaultMaxRetryWait),
-		notice:        opts.Notice,
-		tokens:        opts.TokenCache,
-		secrets:       cmp.Or(opts.Secrets, &secret.Scrubber{}),
-		warn:          opts.Warn,
-		serverCache:   opts.ServerCache,
-		serverVersion: opts.ServerVersion,
+		base:         base,
+		headers:      headers,
+		userAgent:    cmp.Or(opts.UserAgent, "dbgov"),
+		token:        opts.Token,
+		account:      opts.ServiceAccount,
+		key:          opts.ServiceKey,
+		timeout:      cmp.Or(max(opts.Timeout, 0), DefaultTimeout),
+		maxSize:      cmp.Or(max(opts.MaxResponseSize, 0), DefaultMaxResponseSize),
+		maxRetries:   max(cmp.Or(opts.MaxRetries, DefaultMaxRetries), 0),
+		retryWait:    cmp.Or(max(opts.RetryWait, 0), DefaultRetryWait),
+		maxRetryWait: cmp.Or(max(opts.MaxRetryWait, 0), DefaultMaxRetryWait),
+		notice:       opts.Notice,
+		tokens:       opts.TokenCache,
+		secrets:      cmp.Or(opts.Secrets, &secret.Scrubber{}),
 	}
+	c.warn, c.serverVersion, c.serverCache = opts.Warn, opts.ServerVersion, opts.ServerCache
 	u, _ := url.Parse(base)
 	if u.Scheme == "http" && !isLoopback(u.Hostname()) {
 		c.plainHost = u.Host
