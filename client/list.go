@@ -1,7 +1,6 @@
 package client
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -141,26 +140,6 @@ func readPage(body []byte, field string) (string, []jsontext.Value, string, erro
 		}
 	}
 	return field, items, next, nil
-}
-
-// Workspace returns the id of the workspace the service serves, which the
-// routes under workspaces/{id} need (workspaces/- is no wildcard): from
-// GET /v1/actuator/info (workspace from 3.17, workspaceId before), else,
-// where that names none (Bytebase Cloud without credentials), from the
-// caller's own user, GET /v1/users/me.
-func (c *Client) Workspace(ctx context.Context) (string, error) {
-	var info struct{ Workspace, WorkspaceID string }
-	_, err := c.Send(ctx, &Request{Method: http.MethodGet, Path: "/v1/actuator/info", NoAuth: true}, &info)
-	id := cmp.Or(info.Workspace, info.WorkspaceID)
-	if err != nil || id == "" {
-		if _, err = c.Send(ctx, &Request{Method: http.MethodGet, Path: "/v1/users/me"}, &info); err != nil {
-			return "", fmt.Errorf("find the workspace: %w", err)
-		}
-	}
-	if id = strings.TrimPrefix(cmp.Or(id, info.Workspace), "workspaces/"); id == "" {
-		return "", &InvalidResponseError{Err: errors.New("neither actuator/info nor users/me names the workspace")}
-	}
-	return id, ValidateID("workspace", id)
 }
 
 // Instance is a database server the service manages.

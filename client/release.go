@@ -267,9 +267,11 @@ func parseServer(raw []byte) (*Server, bool) {
 	return &s, true
 }
 
-// Workspace returns the id of the service's workspace: from its
-// description, else (for a service that describes none without
-// credentials) from GET /v1/users/me.
+// Workspace returns the id of the workspace the service serves, which the
+// routes under workspaces/{id} need (workspaces/- is no wildcard): from the
+// service's description (workspace from 3.17, workspaceId before), else,
+// where that names none (before the first signup, or a cloud service without
+// credentials), from the caller's own user, GET /v1/users/me.
 func (c *Client) Workspace(ctx context.Context) (string, error) {
 	s, err := c.Server(ctx)
 	if err != nil || s.Workspace != "" {
@@ -283,7 +285,7 @@ func (c *Client) Workspace(ctx context.Context) (string, error) {
 	}
 	id := strings.TrimPrefix(me.Workspace, "workspaces/")
 	if err := ValidateID("workspace", id); err != nil {
-		return "", &InvalidResponseError{Method: http.MethodGet, Path: "/v1/users/me", HTTPStatus: http.StatusOK, Err: errors.New("the service names no workspace of the caller")}
+		return "", &InvalidResponseError{Err: errors.New("neither actuator/info nor users/me names the workspace")}
 	}
 	c.serverMu.Lock()
 	s.Workspace = id
