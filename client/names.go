@@ -86,6 +86,10 @@ func (d DatabaseName) String() string {
 	return instancesPrefix + d.Instance + "/databases/" + d.Database
 }
 
+// CatalogName returns the name of the database's catalog,
+// instances/I/databases/D/catalog.
+func (d DatabaseName) CatalogName() string { return d.String() + "/catalog" }
+
 // Validate reports whether both ids of d are valid.
 func (d DatabaseName) Validate() error {
 	if err := ValidateID("instance", d.Instance); err != nil {

@@ -116,7 +116,7 @@ func UpdateCatalogCall(db DatabaseName, cat *DatabaseCatalog, allowMissing bool)
 	if cat == nil {
 		return nil, fmt.Errorf("%w: no catalog to update", ErrInvalidRequest)
 	}
-	want, body := db.String()+"/catalog", *cat
+	want, body := db.CatalogName(), *cat
 	if body.Name = cmp.Or(cat.Name, want); body.Name != want {
 		return nil, fmt.Errorf("%w: catalog name %q is not the catalog of %s (%s)", ErrInvalidName, cat.Name, db, want)
 	}
