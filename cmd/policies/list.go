@@ -54,6 +54,9 @@ func newListCmd(f *factory.Factory) *cobra.Command {
 		Short: "List the policies of a database, an environment, a project or the workspace",
 		Args:  arity.Exact(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			// The full names environments/E and projects/P are taken as --database takes instances/I/databases/D.
+			opts.Parent.Environment = strings.TrimPrefix(opts.Parent.Environment, "environments/")
+			opts.Parent.Project = strings.TrimPrefix(opts.Parent.Project, "projects/")
 			given := 0
 			for _, set := range []bool{db.Instance != "" || db.Database != "" || db.Many(), opts.Parent.Environment != "", opts.Parent.Project != "", workspace} {
 				if set {

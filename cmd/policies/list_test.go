@@ -228,6 +228,8 @@ func TestList_parents(t *testing.T) {
 		{"project with filters", []string{"--project", "orders", "--type", "masking_rule", "--show-deleted"}, "/v1/projects/orders/policies", "policyType=MASKING_RULE&showDeleted=true"},
 		{"workspace", []string{"--workspace"}, "/v1/policies", ""},
 		{"environment id escaped", []string{"--environment", "pr:od"}, "/v1/environments/pr%3Aod/policies", ""},
+		{"environment by its full name", []string{"--environment", "environments/test"}, "/v1/environments/test/policies", ""},
+		{"project by its full name", []string{"--project", "projects/shop"}, "/v1/projects/shop/policies", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -252,6 +254,7 @@ func TestList_exactlyOneParent(t *testing.T) {
 		{"database and workspace", []string{"--instance", "prod-pg", "--database", "orders", "--workspace"}},
 		{"instance and environment", []string{"--instance", "prod-pg", "--environment", "prod"}},
 		{"empty environment", []string{"--environment", ""}},
+		{"environments/ alone", []string{"--environment", "environments/"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
