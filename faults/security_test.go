@@ -560,7 +560,8 @@ func TestSecurity_terminalEscapesShownEscaped(t *testing.T) {
 				case strings.HasSuffix(p, ":undelete"):
 					respond(w, 200, `{"name": "users/a@x.com", "email": "`+v("a@x.com")+`", "title": "`+v("Ann")+`"}`)
 				case strings.HasSuffix(p, "/catalog"):
-					respond(w, 200, `{"name": "`+v("cat")+`", "schemas": [{"name": "`+v("public")+`", "tables": [{"name": "`+v("t")+`",
+					// The name is the catalog's asked for: another would make the answer invalid.
+					respond(w, 200, `{"name": "instances/i/databases/d/catalog", "schemas": [{"name": "`+v("public")+`", "tables": [{"name": "`+v("t")+`",
  "classification": "`+v("1")+`", "columns": {"columns": [{"name": "`+v("c")+`", "semanticType": "`+v("email")+`", "labels": {"`+v("k")+`": "`+v("v")+`"}}]}}]}]}`)
 				case strings.HasSuffix(p, ":batchCreate"):
 					respond(w, 200, `{"revisions": [{"name": "`+v("rev")+`", "version": "`+v("1.0.0")+`", "type": "`+v("VERSIONED")+`",

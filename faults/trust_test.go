@@ -257,3 +257,43 @@ func TestTrust_aRunOverManyDatabasesLogsInOnce(t *testing.T) {
 		})
 	}
 }
+
+func TestTrust_aCatalogAnswerThatIsNotTheCatalogWritesNothing(t *testing.T) {
+	t.Parallel()
+	file := writeFile(t, "catalog.yaml", []byte("schemas: [{name: public, tables: [{name: t, classification: \"1\"}]}]\n"))
+	answers := map[string]func(w http.ResponseWriter){
+		"empty body":  func(w http.ResponseWriter) { w.WriteHeader(http.StatusOK) },
+		"no content":  func(w http.ResponseWriter) { w.WriteHeader(http.StatusNoContent) },
+		"null":        func(w http.ResponseWriter) { respond(w, 200, "null") },
+		"{}":          func(w http.ResponseWriter) { respond(w, 200, "{}") },
+		"not catalog": func(w http.ResponseWriter) { respond(w, 200, `{"policies": []}`) },
+		"another database's": func(w http.ResponseWriter) {
+			respond(w, 200, `{"name": "instances/i/databases/other/catalog", "schemas": []}`)
+		},
+	}
+	for name, answer := range answers {
+		for _, args := range [][]string{
+			{"catalog", "update", "--merge", "--instance", "i", "--database", "d", "-f", file},
+			{"catalog", "set", "--instance", "i", "--database", "d", "--schema", "public", "--table", "t", "--classification", "2", "--create"},
+			{"catalog", "diff", "--instance", "i", "--database", "d", "-f", file},
+			{"catalog", "get", "--instance", "i", "--database", "d", "-o", "json"},
+		} {
+			t.Run(name+"/"+args[1], func(t *testing.T) {
+				t.Parallel()
+				srv := newServer(t, func(w http.ResponseWriter, r *http.Request, _ int) {
+					if r.Method != http.MethodGet {
+						respond(w, 200, `{"name": "instances/i/databases/d/catalog"}`)
+						return
+					}
+					answer(w)
+				})
+				run(t, opts{env: withURL(srv, nil)}, args...).expect(t, exitFailure).noPanic(t).stderrHas(t, "invalid response", "not a catalog")
+				for _, r := range srv.requests() {
+					if r.Method != http.MethodGet {
+						t.Errorf("sent %s %s after an answer that is not the catalog", r.Method, r.Path)
+					}
+				}
+			})
+		}
+	}
+}

@@ -15,9 +15,12 @@ import (
 	"github.com/dbgov/dbgov/cmd/dbname"
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/cmd/helptext"
+	"github.com/dbgov/dbgov/internal/catalogjson"
 	"github.com/dbgov/dbgov/internal/exitcode"
-	"github.com/dbgov/dbgov/internal/iostreams"
 )
+
+//go:embed help
+var help embed.FS
 
 // NewCmd builds the catalog command group.
 func NewCmd(f *factory.Factory) *cobra.Command {
@@ -25,42 +28,53 @@ func NewCmd(f *factory.Factory) *cobra.Command {
 		newGetCmd(f), newDiffCmd(f), newUpdateCmd(f), newSetCmd(f))
 }
 
-// dbOptions are what every catalog command has: its streams and factory,
-// and the databases it works on.
-type dbOptions struct {
-	IO *iostreams.IOStreams
-	DB dbname.Flags
-	f  *factory.Factory
+// newCommand builds a verb working on the databases of db: use (the verb
+// first) and short, its help from help/VERB.txt. Its run is called once the
+// database flags are checked, with its own flags to check first.
+func newCommand(f *factory.Factory, use, short string, db *dbname.Flags, run func(ctx context.Context) error) *cobra.Command {
+	cmd := helptext.Command(help, &cobra.Command{Use: use, Short: short, Args: arity.Exact(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if _, err := db.Databases(f); err != nil {
+				return err
+			}
+			return run(cmd.Context())
+		}})
+	db.AddMany(cmd)
+	return cmd
 }
 
-// readCatalog returns the catalog of db as the service sent it.
+// errNoFile is the error of a verb that needs -f without it.
+var errNoFile = exitcode.Usagef("-f/--file is required: the catalog, as JSON or YAML (- for standard input)")
+
+// readCatalog reads the catalog of db. Every verb reads it here: an answer
+// that is not that catalog is an invalid response.
 func readCatalog(ctx context.Context, c *client.Client, db client.DatabaseName) ([]byte, error) {
 	raw, err := c.GetCatalog(ctx, db)
+	if err == nil {
+		err = checkAnswer(db, raw)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read the catalog of %s: %w", db, err)
 	}
 	return raw, nil
 }
 
-//go:embed help
-var help embed.FS
+// checkAnswer refuses raw, the service's answer to a read or write of the
+// catalog of db, when it is not that catalog.
+func checkAnswer(db client.DatabaseName, raw []byte) error {
+	if err := catalogjson.Check(raw, db.CatalogName()); err != nil {
+		return &client.InvalidResponseError{Err: fmt.Errorf("the service's answer is not a catalog: %w", err)}
+	}
+	return nil
+}
 
-// onDatabase builds the command use (its verb first) on one database or
-// many, its help from help/VERB.txt; it checks the database flags, and that
-// a command with -f got it, before it calls run.
-func onDatabase(f *factory.Factory, use, short string, opts *dbOptions, run func(context.Context) error) *cobra.Command {
-	*opts = dbOptions{IO: f.IO, f: f}
-	cmd := helptext.Command(help, &cobra.Command{Use: use, Short: short, Args: arity.Exact(0, "no arguments"),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			_, err := opts.DB.Databases(f)
-			if file := cmd.Flags().Lookup("file"); err == nil && file != nil && file.Value.String() == "" {
-				err = exitcode.Usagef("-f/--file is required: the catalog, as JSON or YAML (- for standard input)")
-			}
-			if err != nil {
-				return err
-			}
-			return run(cmd.Context())
-		}})
-	opts.DB.AddMany(cmd)
-	return cmd
+// written is the Printed of a verb that wrote the catalog of db: when its
+// output fails, the error says that the catalog was written all the same.
+func written(db client.DatabaseName) func(error) error {
+	return func(err error) error {
+		if err != nil {
+			return fmt.Errorf("the catalog of %s was written, but showing it failed: %w", db, err)
+		}
+		return nil
+	}
 }

@@ -6,9 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
-	"github.com/go-json-experiment/json/jsontext"
 	"github.com/spf13/cobra"
 
 	"github.com/dbgov/dbgov/client"
@@ -21,100 +21,65 @@ import (
 	"github.com/dbgov/dbgov/output"
 )
 
-// fileOptions are those of the commands comparing the catalog with a file:
-// diff, update and set, whose file its flags make.
-type fileOptions struct {
-	dbOptions
-	File                                  string
-	ExitCode, Merge, DryRun, AllowMissing bool
-	Patch                                 []byte                                                // set's file
-	Check                                 func(client.DatabaseName, []catalogjson.Change) error // set's check of the changes
+type diffOptions struct {
+	factory.Deps
+	DB       dbname.Flags
+	f        *factory.Factory
+	File     string
+	ExitCode bool
 }
 
 func newDiffCmd(f *factory.Factory) *cobra.Command {
-	opts := &fileOptions{}
-	cmd := onDatabase(f, "diff (--instance I --database D | --databases-from FILE) -f FILE", "Show what replacing the catalog of a database with a file would change", &opts.dbOptions,
-		func(ctx context.Context) error { return compare(ctx, opts) })
+	opts := &diffOptions{Deps: f.Deps(), f: f}
+	cmd := newCommand(f, "diff (--instance I --database D | --databases-from FILE) -f FILE", "Show what replacing the catalog of a database with a file would change", &opts.DB,
+		func(ctx context.Context) error {
+			if opts.File == "" {
+				return errNoFile
+			}
+			return runDiff(ctx, opts)
+		})
 	cmd.Flags().StringVarP(&opts.File, "file", "f", "", "catalog `file`, JSON or YAML; - reads standard input")
 	cmd.Flags().BoolVar(&opts.ExitCode, "exit-code", false, "exit 9 when there are changes")
 	return cmd
 }
 
-// compare reads the catalog and prints what putting the file in its place
-// would change, or with Merge what laying the file over it changes, which
-// it then writes unless DryRun (printing the request) or nothing changes.
-// The write reads the catalog again and refuses when it changed meanwhile.
-func compare(ctx context.Context, opts *fileOptions) error {
-	file, err := opts.Patch, error(nil)
-	if file == nil {
-		// JSON that ToJSON would take is used as it is, not copied.
-		if file, err = input.Read(opts.File, opts.IO.In); err == nil && !jsontext.Value(file).IsValid() {
-			file, err = input.ToJSON(input.Name(opts.File), file)
-		}
-		if err == nil && !bytes.HasPrefix(bytes.TrimLeft(file, " \t\r\n"), []byte("{")) {
-			err = exitcode.Usagef("%s: holds no catalog: want an object with name and schemas", input.Name(opts.File))
-		}
-		if err != nil {
-			return err
-		}
+func runDiff(ctx context.Context, opts *diffOptions) error {
+	file, err := readFile(opts.File, opts.IO.In)
+	if err != nil {
+		return err
 	}
 	return opts.DB.Run(ctx, opts.f, func(ctx context.Context, c *client.Client, db client.DatabaseName) (dbname.Result, error) {
 		cur, err := readCatalog(ctx, c, db)
 		if err != nil {
 			return dbname.Result{}, err
 		}
-		var merged []byte
-		if opts.DryRun {
-			merged = make([]byte, 0, len(cur)+len(cur)/16)
-		}
-		var changes []catalogjson.Change
-		if opts.Merge {
-			merged, changes, err = catalogjson.Merge(merged, cur, file)
-		} else {
-			changes, err = catalogjson.Diff(cur, file)
-		}
+		changes, err := catalogjson.Diff(cur, file)
 		if err != nil {
 			return dbname.Result{}, compareError(db, opts.File, err)
 		}
-		if opts.Check != nil {
-			if err := opts.Check(db, changes); err != nil {
-				return dbname.Result{}, err
-			}
-		}
-		var req *client.Request
-		switch {
-		case !opts.Merge:
-		case len(changes) == 0:
-			if !opts.DB.Many() {
-				fmt.Fprintf(opts.IO.ErrOut, "No changes: the catalog of %s is already as asked; nothing is sent\n", db)
-			}
-		case opts.DryRun:
-			if req, err = client.UpdateCatalogJSONCall(db, merged, false); err != nil {
-				return dbname.Result{}, err
-			}
-		default:
-			again, err := c.GetCatalog(ctx, db)
-			if err != nil {
-				return dbname.Result{}, fmt.Errorf("read the catalog of %s again: %w", db, err)
-			}
-			if !bytes.Equal(cur, again) {
-				if d, err := catalogjson.Diff(cur, again); err != nil || len(d) > 0 {
-					return dbname.Result{}, exitcode.WithCode(fmt.Errorf("the catalog of %s changed while it was being merged: nothing was written; run again to merge into the new catalog", db),
-						exitcode.Rejected, "ABORTED")
-				}
-			}
-			// The first read is the same catalog: its memory takes the result.
-			if merged, _, err = catalogjson.Merge(cur[:0], again, file); err != nil {
-				return dbname.Result{}, compareError(db, opts.File, err)
-			}
-			if _, err := c.UpdateCatalog(ctx, db, merged, false); err != nil {
-				return dbname.Result{}, fmt.Errorf("update the catalog of %s: %w", db, err)
-			}
-		}
-		r, err := changesResult(db, changes, c, req)
+		r, err := changesResult(db, changes, c, nil)
 		r.Differs = opts.ExitCode && len(changes) > 0
 		return r, err
 	})
+}
+
+// readFile reads the catalog file at path (- reads in) for diff and merge:
+// its field names checked as update checks them, returned as JSON with its
+// nulls, which a merge takes as removals.
+func readFile(path string, in io.Reader) ([]byte, error) {
+	data, err := input.Read(path, in)
+	if err != nil {
+		return nil, err
+	}
+	name := input.Name(path)
+	file, err := input.ToJSON(name, data)
+	if err == nil && !bytes.HasPrefix(bytes.TrimLeft(file, " \t\r\n"), []byte("{")) {
+		err = exitcode.Usagef("%s: holds no catalog: want an object with name and schemas", name)
+	}
+	if err == nil {
+		err = input.Decode(name, data, &catalogjson.File{})
+	}
+	return file, err
 }
 
 // compareError is the error of comparing the catalog of db with the file
@@ -151,5 +116,5 @@ func changesResult(db client.DatabaseName, changes []catalogjson.Change, c *clie
 		return dbname.Result{}, fmt.Errorf("describe the changes: %w", err)
 	}
 	return dbname.Result{Doc: output.Document{Raw: raw, ListField: "changes", Text: text.String,
-		Names: func() []string { return []string{db.String() + "/catalog"} }}}, nil
+		Names: func() []string { return []string{db.CatalogName()} }}}, nil
 }

@@ -114,11 +114,15 @@ func TestDiff_printsWhatTheFileWouldChange(t *testing.T) {
 	}
 }
 
+// knownCatalog is serviceCatalog without the fields this version does not
+// know, which a file may not hold.
+var knownCatalog = strings.NewReplacer(`"etag": "t-7", `, "", `, "future": {"a": 1}`, "").Replace(serviceCatalog)
+
 func TestDiff_noChanges(t *testing.T) {
-	file := writeFile(t, "same.json", serviceCatalog)
+	file := writeFile(t, "same.json", knownCatalog)
 	for _, args := range [][]string{{"--exit-code"}, {"--exit-code", "-o", "json"}} {
 		reg := httpmock.New(t)
-		reg.Register(http.MethodGet, catalogPath, 200, serviceCatalog).Times(1)
+		reg.Register(http.MethodGet, catalogPath, 200, knownCatalog).Times(1)
 		res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, catalogCmd("diff", append([]string{"-f", file}, args...)...)...).Expect(t, 0)
 		if want := map[int]string{1: "", 3: "{\n  \"changes\": []\n}\n"}[len(args)]; res.Stdout != want {
 			t.Errorf("%v: stdout %q, want %q", args, res.Stdout, want)
@@ -155,7 +159,6 @@ func TestDiff_refusesAFileTheCatalogCannotHold(t *testing.T) {
 	}{
 		{"a table given twice", `{"schemas": [{"name": "public", "tables": [{"name": "t"}, {"name": "t"}]}]}`, "public.t is given twice"},
 		{"another catalog", `{"name": "instances/prod-pg/databases/inventory/catalog"}`, "instances/prod-pg/databases/inventory/catalog"},
-		{"tables that are no list", `{"schemas": [{"name": "public", "tables": {"name": "t"}}]}`, "want a list, got an object"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -164,6 +167,43 @@ func TestDiff_refusesAFileTheCatalogCannotHold(t *testing.T) {
 			cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, catalogCmd("diff", "-f", writeFile(t, "twice.json", tt.content))...).
 				Expect(t, 2).StderrHas(t, "twice.json", tt.want)
 		})
+	}
+}
+
+func TestDiffAndMerge_checkTheFileAsUpdateDoes(t *testing.T) {
+	tests := []struct {
+		name, content string
+		want          []string
+	}{
+		{"a misspelt field", "schemas:\n  - name: public\n    tables:\n      - name: customers\n        columns:\n          columns:\n            - name: email\n              semanticTyp: email\n",
+			[]string{"line 8", `unknown field "semanticTyp"`, "schemas[0].tables[0].columns.columns[0]"}},
+		{"a field in another case", `{"schemas": [{"name": "public", "Tables": []}]}`, []string{`unknown field "Tables"`, "schemas[0]"}},
+		{"labels in two cases", `{"schemas": [{"name": "public", "tables": [{"name": "customers", "columns": {"columns": [{"name": "email", "labels": {"a": "1"}, "Labels": {"b": "2"}}]}}]}]}`,
+			[]string{`unknown field "Labels"`}},
+		{"tables that are no list", `{"schemas": [{"name": "public", "tables": {"name": "t"}}]}`, []string{"schemas[0].tables", "wrong type: got an object, want a list"}},
+		{"a label that is no string", `{"schemas": [{"tables": [{"name": "t", "columns": {"columns": [{"name": "c", "labels": {"pii": true}}]}}]}]}`, []string{"labels", "wrong type"}},
+	}
+	for _, verb := range [][]string{{"diff"}, {"update", "--merge"}, {"update", "--merge", "--dry-run"}} {
+		for _, tt := range tests {
+			t.Run(strings.Join(verb, " ")+"/"+tt.name, func(t *testing.T) {
+				reg := httpmock.New(t)
+				args := catalogCmd(verb[0], append(verb[1:], "-f", writeFile(t, "file.yaml", tt.content))...)
+				res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, args...).Expect(t, 2).StderrHas(t, append([]string{"file.yaml"}, tt.want...)...)
+				if res.Stdout != "" || len(reg.Requests()) != 0 {
+					t.Errorf("stdout %q, %d requests sent", res.Stdout, len(reg.Requests()))
+				}
+			})
+		}
+	}
+}
+
+func TestMerge_aLabelGivenAsNullIsRemoved(t *testing.T) {
+	reg := httpmock.New(t)
+	reg.Register(http.MethodGet, catalogPath, 200, serviceCatalog).Times(1)
+	file := writeFile(t, "c.yaml", "schemas: [{name: public, tables: [{name: customers, columns: {columns: [{name: email, labels: {pii: null}, classification: null}]}}]}]\n")
+	res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, catalogCmd("update", "--merge", "--dry-run", "-f", file, "-o", "json", "--jq", ".changes[] | .op + \" \" + .field")...).Expect(t, 0)
+	if want := "remove classification\nremove labels.pii\n"; res.Stdout != want {
+		t.Errorf("stdout %q, want %q", res.Stdout, want)
 	}
 }
 
@@ -344,5 +384,59 @@ func TestSet_usage(t *testing.T) {
 				t.Errorf("sent %d requests", n)
 			}
 		})
+	}
+}
+
+func TestSet_withoutSchemaNamesTheSchemas(t *testing.T) {
+	reg := httpmock.New(t)
+	named := `{"name": "instances/prod-pg/databases/orders/catalog", "schemas": [{"name": "public", "tables": [{"name": "customers"}]}, {"name": "audit"}]}`
+	reg.Register(http.MethodGet, catalogPath, 200, named).Times(1)
+	cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, catalogCmd("set", "--table", "customers", "--classification", "1")...).Expect(t, 5).
+		StderrHas(t, "the catalog of instances/prod-pg/databases/orders has no schema without a name: give --schema, one of public, audit")
+}
+
+func TestWriters_aFailingFilterSaysTheCatalogWasWritten(t *testing.T) {
+	verbs := map[string][]string{
+		"update": update("-f", "testdata/catalog.yaml"),
+		"merge":  catalogCmd("update", "--merge", "-f", "testdata/catalog.yaml"),
+		"set":    catalogCmd("set", "--schema", "public", "--table", "customers", "--classification", "1"),
+	}
+	for verb, args := range verbs {
+		for _, filter := range [][]string{{"--jq", ".name | error"}, {"--template", "{{index .schemas 99}}"}} {
+			t.Run(verb+filter[0], func(t *testing.T) {
+				reg := httpmock.New(t)
+				if verb != "update" {
+					reg.Register(http.MethodGet, catalogPath, 200, serviceCatalog).Times(2)
+				}
+				reg.Register(http.MethodPatch, catalogPath, 200, serviceCatalog).Times(1)
+				cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, append(args, filter...)...).Expect(t, 1).
+					StderrHas(t, "the catalog of instances/prod-pg/databases/orders was written, but showing it failed")
+			})
+		}
+	}
+}
+
+func TestMerge_noChangesUnderJSONWritesOnlyJSONToStderr(t *testing.T) {
+	file := writeFile(t, "same.yaml", "schemas: [{name: public, tables: [{name: customers, classification: \"1-2\"}]}]\n")
+	for _, args := range [][]string{{"-o", "json"}, {"--jq", ".changes"}} {
+		reg := httpmock.New(t)
+		reg.Register(http.MethodGet, catalogPath, 200, serviceCatalog).Times(1)
+		res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, catalogCmd("update", append([]string{"--merge", "-f", file}, args...)...)...).Expect(t, 0)
+		if res.Stderr != "" {
+			t.Errorf("%v: stderr %q, want nothing that is not JSON", args, res.Stderr)
+		}
+	}
+}
+
+func TestGet_manyDatabasesShowAnEmptyCatalog(t *testing.T) {
+	reg := httpmock.New(t)
+	reg.Register(http.MethodGet, catalogPath, 200, `{"name": "instances/prod-pg/databases/orders/catalog", "schemas": [{"name": "public", "tables": [{"name": "t"}]}]}`)
+	reg.Register(http.MethodGet, "/v1/instances/prod-pg/databases/empty/catalog", 200, `{"name": "instances/prod-pg/databases/empty/catalog"}`)
+	res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), Stdin: "prod-pg/orders\nprod-pg/empty\n"}, "catalog", "get", "--databases-from", "-", "--concurrency", "1").Expect(t, 0)
+	want := "DATABASE         SCHEMA   TABLE             COLUMN   SEMANTIC TYPE   CLASSIFICATION   LABELS\n" +
+		"prod-pg/orders   public   t\n" +
+		"prod-pg/empty             (empty catalog)\n"
+	if res.Stdout != want {
+		t.Errorf("stdout\n%q\nwant\n%q", res.Stdout, want)
 	}
 }

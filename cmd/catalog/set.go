@@ -11,10 +11,23 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dbgov/dbgov/client"
+	"github.com/dbgov/dbgov/cmd/dbname"
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/internal/catalogjson"
 	"github.com/dbgov/dbgov/internal/exitcode"
 )
+
+type setOptions struct {
+	factory.Deps
+	DB                    dbname.Flags
+	f                     *factory.Factory
+	Schema, Table, Column string
+	SchemaGiven           bool
+	Classification        *string // nil: left as it is; "": removed
+	SemanticType          *string
+	Labels                map[string]any // each label set, or removed (nil)
+	Create, DryRun        bool
+}
 
 // node is a schema, table or column of the file set lays over the catalog:
 // a field not changed is left out, a field removed is null.
@@ -28,67 +41,100 @@ type node struct {
 }
 
 func newSetCmd(f *factory.Factory) *cobra.Command {
-	opts := &fileOptions{Merge: true}
-	var schema, table, column string
+	opts := &setOptions{Deps: f.Deps(), f: f}
+	var classification, semanticType string
 	var labels, removeLabels []string
-	var create bool
 	var cmd *cobra.Command
-	cmd = onDatabase(f, "set (--instance I --database D | --databases-from FILE) [--schema S] --table T [--column C] [--classification X] [--semantic-type Y] [--label K=V]... [--remove-label K]...",
-		"Change one table or column of the metadata catalog of a database", &opts.dbOptions, func(ctx context.Context) error {
+	cmd = newCommand(f, "set (--instance I --database D | --databases-from FILE) [--schema S] --table T [--column C] [--classification X] [--semantic-type Y] [--label K=V]... [--remove-label K]...",
+		"Change one table or column of the metadata catalog of a database", &opts.DB, func(ctx context.Context) error {
 			changed := cmd.Flags().Changed
-			target := node{Name: cmp.Or(column, table)}
-			for flag, field := range map[string]**any{"classification": &target.Classification, "semantic-type": &target.SemanticType} {
-				if fl := cmd.Flags().Lookup(flag); fl.Changed {
-					v := any(fl.Value.String())
-					if v == "" { // removes the field
-						v = nil
-					}
-					*field = &v
-				}
+			if changed("classification") {
+				opts.Classification = &classification
 			}
+			if changed("semantic-type") {
+				opts.SemanticType = &semanticType
+			}
+			opts.SchemaGiven = changed("schema")
 			var err error
 			switch {
-			case table == "":
+			case opts.Table == "":
 				return exitcode.Usagef("--table is required: the table to change, or whose column to change")
-			case changed("column") && column == "":
+			case changed("column") && opts.Column == "":
 				return exitcode.Usagef("--column needs a column name")
-			case column == "" && (changed("semantic-type") || len(labels)+len(removeLabels) > 0):
+			case opts.Column == "" && (opts.SemanticType != nil || len(labels)+len(removeLabels) > 0):
 				return exitcode.Usagef("--semantic-type, --label and --remove-label need --column: tables have no semantic type or labels")
 			case len(labels)+len(removeLabels) > 0:
-				if target.Labels, err = labelChanges(labels, removeLabels); err != nil {
+				if opts.Labels, err = labelChanges(labels, removeLabels); err != nil {
 					return err
 				}
-			case target.Classification == nil && target.SemanticType == nil:
+			case opts.Classification == nil && opts.SemanticType == nil:
 				return exitcode.Usagef("nothing to change: give --classification, --semantic-type, --label or --remove-label")
 			}
-			if column != "" {
-				target = node{Name: table, Columns: map[string][]node{"columns": {target}}}
-			}
-			if opts.Patch, err = json.Marshal(map[string][]node{"schemas": {{Name: schema, Tables: []node{target}}}}); err != nil {
-				return err
-			}
-			kinds := map[string]string{schema: "schema", schema + "." + table: "table", schema + "." + table + "." + column: "column"}
-			opts.Check = func(db client.DatabaseName, changes []catalogjson.Change) error {
-				for _, ch := range changes {
-					if ch.Op == "add" && ch.Field == "" && !create {
-						return exitcode.WithCode(fmt.Errorf("%s %s is not in the catalog of %s (--create creates it)", kinds[ch.Path], ch.Path, db),
-							exitcode.NotFound, "NOT_FOUND")
-					}
-				}
-				return nil
-			}
-			return compare(ctx, opts)
+			return runSet(ctx, opts)
 		})
-	cmd.Flags().StringVar(&schema, "schema", "", "schema `name` (default: the empty schema name)")
-	cmd.Flags().StringVar(&table, "table", "", "table `name`")
-	cmd.Flags().StringVar(&column, "column", "", "column `name`: change this column of the table")
-	cmd.Flags().String("classification", "", "set the classification `id`; empty removes it")
-	cmd.Flags().String("semantic-type", "", "set the semantic `type` of the column; empty removes it")
+	cmd.Flags().StringVar(&opts.Schema, "schema", "", "schema `name` (default: the empty schema name)")
+	cmd.Flags().StringVar(&opts.Table, "table", "", "table `name`")
+	cmd.Flags().StringVar(&opts.Column, "column", "", "column `name`: change this column of the table")
+	cmd.Flags().StringVar(&classification, "classification", "", "set the classification `id`; empty removes it")
+	cmd.Flags().StringVar(&semanticType, "semantic-type", "", "set the semantic `type` of the column; empty removes it")
 	cmd.Flags().StringArrayVar(&labels, "label", nil, "set the label `key=value` of the column (repeatable)")
 	cmd.Flags().StringArrayVar(&removeLabels, "remove-label", nil, "remove the label `key` of the column (repeatable)")
-	cmd.Flags().BoolVar(&create, "create", false, "create the table or column (and schema) when it does not exist")
+	cmd.Flags().BoolVar(&opts.Create, "create", false, "create the table or column (and schema) when it does not exist")
 	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "print the changes and the request that would be sent, and send nothing")
 	return cmd
+}
+
+// runSet lays the one table or column of opts over the catalog of each database.
+func runSet(ctx context.Context, opts *setOptions) error {
+	file, err := json.Marshal(map[string][]node{"schemas": {{Name: opts.Schema, Tables: []node{opts.target()}}}})
+	if err != nil {
+		return err
+	}
+	e := edit{Deps: opts.Deps, file: file, dryRun: opts.DryRun, many: opts.DB.Many(), check: opts.check}
+	return opts.DB.Run(ctx, opts.f, func(ctx context.Context, c *client.Client, db client.DatabaseName) (dbname.Result, error) {
+		return e.merge(ctx, c, db)
+	})
+}
+
+// target is the table set changes, holding the column it changes if any.
+func (opts *setOptions) target() node {
+	n := node{Name: cmp.Or(opts.Column, opts.Table), Labels: opts.Labels}
+	for field, flag := range map[**any]*string{&n.Classification: opts.Classification, &n.SemanticType: opts.SemanticType} {
+		if flag != nil {
+			v := any(*flag)
+			if *flag == "" { // removes the field
+				v = nil
+			}
+			*field = &v
+		}
+	}
+	if opts.Column == "" {
+		return n
+	}
+	return node{Name: opts.Table, Columns: map[string][]node{"columns": {n}}}
+}
+
+// check refuses to add a schema, table or column to the catalog cur of db
+// without --create; a missing empty schema name without --schema says
+// which schemas there are.
+func (opts *setOptions) check(db client.DatabaseName, cur []byte, changes []catalogjson.Change) error {
+	kinds := map[string]string{opts.Schema: "schema", opts.Schema + "." + opts.Table: "table", opts.Schema + "." + opts.Table + "." + opts.Column: "column"}
+	for _, ch := range changes {
+		if ch.Op != "add" || ch.Field != "" || opts.Create {
+			continue
+		}
+		err := fmt.Errorf("%s %s is not in the catalog of %s (--create creates it)", kinds[ch.Path], ch.Path, db)
+		var cat struct{ Schemas []struct{ Name string } }
+		if ch.Path == "" && !opts.SchemaGiven && json.Unmarshal(cur, &cat) == nil && len(cat.Schemas) > 0 {
+			names := make([]string, len(cat.Schemas))
+			for i, s := range cat.Schemas {
+				names[i] = s.Name
+			}
+			err = fmt.Errorf("the catalog of %s has no schema without a name: give --schema, one of %s", db, strings.Join(names, ", "))
+		}
+		return exitcode.WithCode(err, exitcode.NotFound, "NOT_FOUND")
+	}
+	return nil
 }
 
 // labelChanges is the labels object of --label key=value and of

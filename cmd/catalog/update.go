@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"sync"
 
+	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/spf13/cobra"
 
 	"github.com/dbgov/dbgov/client"
@@ -18,12 +18,25 @@ import (
 	"github.com/dbgov/dbgov/internal/input"
 )
 
+type updateOptions struct {
+	factory.Deps
+	DB                          dbname.Flags
+	f                           *factory.Factory
+	File                        string
+	AllowMissing, Merge, DryRun bool
+}
+
 func newUpdateCmd(f *factory.Factory) *cobra.Command {
-	opts := &fileOptions{}
-	cmd := onDatabase(f, "update (--instance I --database D | --databases-from FILE) -f FILE", "Replace the metadata catalog of a database, or merge a file into it", &opts.dbOptions,
+	opts := &updateOptions{Deps: f.Deps(), f: f}
+	cmd := newCommand(f, "update (--instance I --database D | --databases-from FILE) -f FILE", "Replace the metadata catalog of a database, or merge a file into it", &opts.DB,
 		func(ctx context.Context) error {
-			if opts.Merge && opts.AllowMissing {
+			switch {
+			case opts.File == "":
+				return errNoFile
+			case opts.Merge && opts.AllowMissing:
 				return exitcode.Usagef("--merge needs a catalog to merge into: it cannot be used with --allow-missing")
+			case opts.Merge:
+				return runMerge(ctx, opts)
 			}
 			return runUpdate(ctx, opts)
 		})
@@ -34,46 +47,39 @@ func newUpdateCmd(f *factory.Factory) *cobra.Command {
 	return cmd
 }
 
-func runUpdate(ctx context.Context, opts *fileOptions) error {
-	if opts.Merge {
-		return compare(ctx, opts)
-	}
-	if _, err := opts.f.Client(); err != nil { // a missing URL is told before a large file is read
+// runUpdate replaces the catalog of each database with the file.
+func runUpdate(ctx context.Context, opts *updateOptions) error {
+	if _, err := opts.Client(); err != nil { // a missing URL is told before a large file is read
 		return err
 	}
+	var cat catalogjson.File
 	data, err := input.Read(opts.File, opts.IO.In)
+	if err == nil {
+		err = input.Decode(input.Name(opts.File), data, &cat)
+	}
 	if err != nil {
 		return err
 	}
-	verbatim := catalogjson.Verbatim(data) // read once for every database
-	decoded := sync.OnceValues(func() (cat client.DatabaseCatalog, err error) {
-		return cat, input.Decode(input.Name(opts.File), data, &cat)
-	})
 	return opts.DB.Run(ctx, opts.f, func(ctx context.Context, c *client.Client, db client.DatabaseName) (dbname.Result, error) {
-		// A JSON file that decoding would not change is sent as it is, so
-		// that a large catalog is neither decoded nor encoded again;
-		// --dry-run shows it decoded.
-		body, asIs := verbatim(db.String() + "/catalog")
+		if cat.Name != "" && cat.Name != db.CatalogName() {
+			return dbname.Result{}, exitcode.Usagef("%s: catalog name %q is not the catalog of %s (%s)", input.Name(opts.File), cat.Name, db, db.CatalogName())
+		}
+		body, err := jsonv2.Marshal(catalogjson.File{Name: db.CatalogName(), Schemas: cat.Schemas})
+		if err != nil {
+			return dbname.Result{}, fmt.Errorf("encode the catalog: %w", err)
+		}
 		req, err := client.UpdateCatalogJSONCall(db, body, opts.AllowMissing)
-		if !asIs || opts.DryRun || err != nil {
-			cat, err := decoded()
-			if err != nil {
-				return dbname.Result{}, err
-			}
-			if req, err = client.UpdateCatalogCall(db, &cat, opts.AllowMissing); err != nil {
-				return dbname.Result{}, exitcode.NewUsage(fmt.Errorf("%s: %w", input.Name(opts.File), err))
-			}
-		} else {
-			// The answer may take the file's memory, unless other databases read it too.
-			req.ReuseBody = !opts.DB.Many()
+		if err != nil {
+			return dbname.Result{}, err
 		}
 		if opts.DryRun {
 			doc, err := dryrun.Document(c, req)
 			return dbname.Result{Doc: doc}, err
 		}
-		// The body is decoded only by the formats that need typed values
-		// (table and name); the others print it as it came.
 		raw, err := c.Send(ctx, req, nil)
+		if err == nil {
+			err = checkAnswer(db, raw)
+		}
 		if err != nil {
 			err = fmt.Errorf("update the catalog of %s: %w", db, err)
 			var api *client.APIError
@@ -82,6 +88,18 @@ func runUpdate(ctx context.Context, opts *fileOptions) error {
 			}
 			return dbname.Result{}, err
 		}
-		return catalogResult(db, raw, "the updated"), nil
+		return dbname.Result{Doc: catalogDoc(db, raw, opts.DB.Many()), Printed: written(db)}, nil
+	})
+}
+
+// runMerge lays the file over the catalog of each database.
+func runMerge(ctx context.Context, opts *updateOptions) error {
+	file, err := readFile(opts.File, opts.IO.In)
+	if err != nil {
+		return err
+	}
+	e := edit{Deps: opts.Deps, file: file, path: opts.File, dryRun: opts.DryRun, many: opts.DB.Many()}
+	return opts.DB.Run(ctx, opts.f, func(ctx context.Context, c *client.Client, db client.DatabaseName) (dbname.Result, error) {
+		return e.merge(ctx, c, db)
 	})
 }

@@ -113,17 +113,17 @@ func TestUpdate_sendsTheFileWithItsNameFilled(t *testing.T) {
 	}
 }
 
-func TestUpdate_sendsAJSONFileAsItIsWhenDecodingWouldNotChangeIt(t *testing.T) {
+func TestUpdate_sendsTheFileDecodedAndEncodedAgain(t *testing.T) {
 	dir := t.TempDir()
-	named := `{"name": "instances/prod-pg/databases/orders/catalog", "schemas": [{"name": "public", "tables": [{"name": "t", "columns": {"columns": [{"name": "caf\u00e9"}]}}]}]}`
+	named := `{"name": "instances/prod-pg/databases/orders/catalog", "schemas": [{"name": "public", "tables": [{"name": "t", "columns": {"columns": [{"name": "caf\u00e9", "labels": {"b": "2", "a": "1"}}]}}]}]}`
 	tests := []struct {
 		name, file, sent string
 	}{
-		{"named", named, named},
-		{"unnamed", `{ "schemas": []}`, `{"name":"instances/prod-pg/databases/orders/catalog", "schemas": []}`},
-		{"empty", ` { } `, `{"name":"instances/prod-pg/databases/orders/catalog"} `},
-		// Decoded and encoded again: a null is dropped, an enum value in
-		// another case is spelt as the service knows it, a YAML file becomes JSON.
+		{"named", named, `{"name":"instances/prod-pg/databases/orders/catalog","schemas":[{"name":"public","tables":[{"name":"t","columns":{"columns":[{"name":"café","labels":{"a":"1","b":"2"}}]}}]}]}`},
+		{"unnamed", `{ "schemas": []}`, `{"name":"instances/prod-pg/databases/orders/catalog"}`},
+		{"empty", ` { } `, `{"name":"instances/prod-pg/databases/orders/catalog"}`},
+		// A null is dropped, an enum value in another case is spelt as the
+		// service knows it, a YAML file becomes JSON.
 		{"null", `{"schemas": [{"name": "public", "tables": null}]}`, `{"name":"instances/prod-pg/databases/orders/catalog","schemas":[{"name":"public"}]}`},
 		{"enum case", `{"schemas": [{"name": "p", "tables": [{"name": "t", "objectSchema": {"type": "string"}}]}]}`, `{"name":"instances/prod-pg/databases/orders/catalog","schemas":[{"name":"p","tables":[{"name":"t","objectSchema":{"type":"STRING"}}]}]}`},
 		{"yaml", "schemas: []\n", `{"name":"instances/prod-pg/databases/orders/catalog"}`},
@@ -293,14 +293,15 @@ func TestUpdate_serviceErrors(t *testing.T) {
 }
 
 func TestUpdate_answerThatIsNotACatalog(t *testing.T) {
-	reg := httpmock.New(t)
-	reg.Register(http.MethodPatch, catalogPath, 200, `{"schemas": {"name": "public"}}`).Times(2)
-	cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, update("-f", "testdata/catalog.yaml")...).
-		Expect(t, 1).StderrHas(t, "show the updated catalog of instances/prod-pg/databases/orders", "not a catalog")
-	// Formats for scripts show the answer as it is.
-	res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, update("-f", "testdata/catalog.yaml", "--jq", ".schemas.name")...).Expect(t, 0)
-	if res.Stdout != "public\n" {
-		t.Errorf("stdout %q", res.Stdout)
+	// In every format: the formats for scripts refuse it too.
+	for _, args := range [][]string{nil, {"--jq", ".schemas.name"}, {"-o", "json"}} {
+		reg := httpmock.New(t)
+		reg.Register(http.MethodPatch, catalogPath, 200, `{"name": "instances/prod-pg/databases/orders/catalog", "schemas": {"name": "public"}}`).Times(1)
+		res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, update(append([]string{"-f", "testdata/catalog.yaml"}, args...)...)...).
+			Expect(t, 1).StderrHas(t, "update the catalog of instances/prod-pg/databases/orders", "not a catalog")
+		if res.Stdout != "" {
+			t.Errorf("%v: stdout %q", args, res.Stdout)
+		}
 	}
 }
 

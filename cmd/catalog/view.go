@@ -1,56 +1,33 @@
 package catalog
 
 import (
-	"cmp"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
 	"github.com/dbgov/dbgov/client"
-	"github.com/dbgov/dbgov/cmd/dbname"
 	"github.com/dbgov/dbgov/internal/catalogjson"
 	"github.com/dbgov/dbgov/output"
 )
 
-// catalogResult is what shows the catalog raw of db, which is what (the
-// updated catalog, the current one). Table and name output read it a table
-// at a time and refuse an answer that is not a catalog; the others show it as it is.
-func catalogResult(db client.DatabaseName, raw []byte, which string) dbname.Result {
-	var nameErr error
-	return dbname.Result{Doc: output.Document{Raw: raw,
-		Tables: func() []output.Table { return []output.Table{catalogTable(raw)} },
-		Names: func() []string {
-			var cat struct{ Name string }
-			if nameErr = json.Unmarshal(raw, &cat); nameErr == nil {
-				nameErr = catalogjson.EachTable(raw, func(string, *client.TableCatalog) error { return nil })
-			}
-			if nameErr != nil {
-				return nil
-			}
-			return []string{cmp.Or(cat.Name, db.String()+"/catalog")}
-		}},
-		Printed: func(err error) error {
-			if err == nil && nameErr != nil {
-				err = fmt.Errorf("the service's answer is not a catalog: %w", nameErr)
-			}
-			if err != nil {
-				return fmt.Errorf("show %s catalog of %s: %w", which, db, err)
-			}
-			return nil
-		}}
+// catalogDoc is the document of raw, the catalog of db as the service sent
+// it. Its table is read a table at a time; one of many databases whose
+// catalog has no table shows a row saying so.
+func catalogDoc(db client.DatabaseName, raw []byte, many bool) output.Document {
+	return output.Document{Raw: raw,
+		Tables: func() []output.Table { return []output.Table{catalogTable(raw, many)} },
+		Names:  func() []string { return []string{db.CatalogName()} }}
 }
 
 // row is one line of the catalog table: one of a table's columns, or the
 // table's own line, whose column holds the table's classification and
-// object schema. It points into the decoded table: building it copies no strings.
+// object schema.
 type row struct {
 	schema string
 	table  *client.TableCatalog
 	column *client.ColumnCatalog
-	labels []byte // the last labels' text, and a string of it
-	text   string
 }
 
 var catalogColumns = []output.Column[row]{
@@ -61,57 +38,63 @@ var catalogColumns = []output.Column[row]{
 		return withObjectSchema(r.column.SemanticType, r.column.ObjectSchema)
 	}},
 	{Header: "CLASSIFICATION", Priority: 1, Value: func(r *row) string { return r.column.Classification }},
-	{Header: "LABELS", Priority: 3, MinWidth: 15, Value: (*row).labelText},
+	{Header: "LABELS", Priority: 3, MinWidth: 15, Value: func(r *row) string { return labelText(r.column.Labels) }},
 }
+
+// emptyCatalog is the row of a catalog without tables, among many databases.
+var emptyCatalog = row{table: &client.TableCatalog{Name: "(empty catalog)"}, column: &client.ColumnCatalog{}}
 
 // catalogTable is the table of the catalog document raw, read a table at
 // a time each time the printer goes over its rows.
-func catalogTable(raw []byte) output.Table {
+func catalogTable(raw []byte, many bool) output.Table {
 	return output.TableEach(catalogColumns, func(yield func(*row) bool) error {
-		var r row
-		var own client.ColumnCatalog
+		stopped, empty := false, true
 		err := catalogjson.EachTable(raw, func(schema string, table *client.TableCatalog) error {
-			own = client.ColumnCatalog{Classification: table.Classification, ObjectSchema: table.ObjectSchema}
-			r.schema, r.table, r.column = schema, table, &own
-			for k := 0; yield(&r); k++ {
-				if table.Columns == nil || k == len(table.Columns.Columns) {
-					return nil
-				}
-				r.column = &table.Columns.Columns[k]
+			empty = false
+			r := row{schema: schema, table: table, column: &client.ColumnCatalog{Classification: table.Classification, ObjectSchema: table.ObjectSchema}}
+			if stopped = !yield(&r); stopped {
+				return errStop
 			}
-			return errEnough
+			for i := range columnsOf(table) {
+				r.column = &table.Columns.Columns[i]
+				if stopped = !yield(&r); stopped {
+					return errStop
+				}
+			}
+			return nil
 		})
-		if err != nil && !errors.Is(err, errEnough) {
+		if stopped {
+			return nil
+		}
+		if err != nil {
 			return fmt.Errorf("the service's answer is not a catalog: %w", err)
+		}
+		if empty && many {
+			r := emptyCatalog
+			yield(&r)
 		}
 		return nil
 	})
 }
 
-// errEnough stops the walk over a catalog's tables when the printer has
-// all the rows it wants.
-var errEnough = errors.New("enough rows")
+// errStop ends the walk over the tables when the printer wants no more rows.
+var errStop = errors.New("enough rows")
 
-// labelText shows the column's labels as k=v pairs sorted by key, joined
-// by ", ", making a string only when they differ from the row before's.
-func (r *row) labelText() string {
-	if len(r.column.Labels) == 0 {
-		return ""
+// columnsOf is the columns of table.
+func columnsOf(table *client.TableCatalog) []client.ColumnCatalog {
+	if table.Columns == nil {
+		return nil
 	}
-	var buf [16]string
-	keys := buf[:0]
-	for k := range r.column.Labels {
-		keys = append(keys, k)
+	return table.Columns.Columns
+}
+
+// labelText shows labels as k=v pairs sorted by key, joined by ", ".
+func labelText(labels map[string]string) string {
+	pairs := make([]string, 0, len(labels))
+	for _, k := range slices.Sorted(maps.Keys(labels)) {
+		pairs = append(pairs, k+"="+labels[k])
 	}
-	slices.Sort(keys)
-	b := r.labels[:0]
-	for _, k := range keys {
-		b = append(append(append(append(b, k...), '='), r.column.Labels[k]...), ", "...)
-	}
-	if r.labels, b = b, b[:len(b)-2]; r.text != string(b) {
-		r.text = string(b)
-	}
-	return r.text
+	return strings.Join(pairs, ", ")
 }
 
 // withObjectSchema is the semantic type s, then the type of the object

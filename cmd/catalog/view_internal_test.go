@@ -12,7 +12,7 @@ import (
 func TestLabels_sortedByKey(t *testing.T) {
 	many := map[string]string{}
 	var want []string
-	for i := range 20 { // more keys than labels keeps on the stack
+	for i := range 20 {
 		k := fmt.Sprintf("k%02d", i)
 		many[k] = "v"
 		want = append(want, k+"=v")
@@ -26,14 +26,13 @@ func TestLabels_sortedByKey(t *testing.T) {
 		{"one", map[string]string{"pii": "yes"}, "pii=yes"},
 		{"three", map[string]string{"retention": "7y", "pii": "yes", "owner": "crm"}, "owner=crm, pii=yes, retention=7y"},
 		{"empty value", map[string]string{"b": "", "a": "1"}, "a=1, b="},
+		{"a key that begins another", map[string]string{"a-b": "2", "a": "1"}, "a=1, a-b=2"},
 		{"many", many, strings.Join(want, ", ")},
 	}
-	var r row // one for every case, as the table has
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r.column = &client.ColumnCatalog{Labels: tt.in}
 			for range 5 { // map order varies from run to run
-				if got := r.labelText(); got != tt.want {
+				if got := labelText(tt.in); got != tt.want {
 					t.Fatalf("labels = %q, want %q", got, tt.want)
 				}
 			}
@@ -54,7 +53,7 @@ func TestCatalogTable_tableRowThenItsColumns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	table := catalogTable(raw)
+	table := catalogTable(raw, false)
 	for pass := range 2 { // the printer goes over the rows twice
 		var got []string
 		err := table.Each(func(cells []string) bool {
@@ -68,11 +67,23 @@ func TestCatalogTable_tableRowThenItsColumns(t *testing.T) {
 			t.Errorf("pass %d: rows %v, want %s", pass, got, want)
 		}
 	}
+	for _, many := range []bool{false, true} {
+		var got []string
+		if err := catalogTable([]byte(`{"name": "x", "schemas": [{"name": "s"}]}`), many).Each(func(cells []string) bool {
+			got = append(got, strings.Join(cells[:3], "."))
+			return true
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if want := map[bool]string{false: "", true: ".(empty catalog)."}[many]; strings.Join(got, " ") != want {
+			t.Errorf("rows of an empty catalog, one of many databases %v: %q, want %q", many, got, want)
+		}
+	}
 	n := 0
 	if err := table.Each(func([]string) bool { n++; return n < 2 }); err != nil || n != 2 {
 		t.Errorf("stopping after 2 rows: %d rows, %v", n, err)
 	}
-	if err := catalogTable([]byte(`{"schemas": {"name": "public"}}`)).Each(func([]string) bool { return true }); err == nil || !strings.Contains(err.Error(), "not a catalog") {
+	if err := catalogTable([]byte(`{"schemas": {"name": "public"}}`), false).Each(func([]string) bool { return true }); err == nil || !strings.Contains(err.Error(), "not a catalog") {
 		t.Errorf("rows of an answer that is not a catalog: %v", err)
 	}
 }
@@ -100,7 +111,7 @@ func BenchmarkTable(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		n := 0
-		err := catalogTable(raw).Each(func([]string) bool {
+		err := catalogTable(raw, false).Each(func([]string) bool {
 			n++
 			return true
 		})

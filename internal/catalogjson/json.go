@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/maphash"
 	"slices"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -134,70 +133,17 @@ func (r *reader) list(v jsontext.Value) (_ []object, err error) {
 	return r.objects[first:len(r.objects):len(r.objects)], err
 }
 
-// EachTable calls fn with each table of the catalog raw and its schema's name,
-// decoded as Unmarshal would, valid until fn returns; fn's error ends it. It
-// reads raw once, in place, each table into the memory of the one before,
-// and makes each string once for as long as the tables repeat it (names of
-// columns, classifications, labels).
+// EachTable calls fn with each table of the catalog raw and its schema's
+// name, decoded as Unmarshal would, a table at a time; fn's error ends it.
 func EachTable(raw []byte, fn func(schema string, table *client.TableCatalog) error) error {
 	if len(raw) == 0 {
 		return nil
 	}
-	var recent [512]string // the strings read last, by hash
-	seed := maphash.MakeSeed()
-	str := func(v jsontext.Value) string { // a string or null
-		if v.Kind() != '"' || bytes.IndexByte(v, '\\') >= 0 {
-			return unquote(v)
-		}
-		slot := &recent[maphash.Bytes(seed, v)%uint64(len(recent))]
-		if *slot != string(v[1:len(v)-1]) {
-			*slot = string(v[1 : len(v)-1])
-		}
-		return *slot
-	}
-	var columns client.ColumnCatalogs // each table's, in the memory of those before
-	var labels []map[string]string    // likewise, by column
-	used := 0
-	opts := []jsonv2.Options{jsontext.AllowInvalidUTF8(false), jsontext.AllowDuplicateNames(false),
-		jsonv2.WithUnmarshalers(jsonv2.JoinUnmarshalers(
-			jsonv2.UnmarshalFromFunc(func(_ *jsontext.Decoder, c **client.ColumnCatalogs) error {
-				columns.Columns, *c, used = columns.Columns[:0], &columns, 0
-				return errors.ErrUnsupported
-			}),
-			jsonv2.UnmarshalFromFunc(func(dec *jsontext.Decoder, s *string) error {
-				if dec.PeekKind() != '"' {
-					return errors.ErrUnsupported
-				}
-				v, err := dec.ReadValue()
-				if err == nil {
-					*s = str(v)
-				}
-				return err
-			}),
-			jsonv2.UnmarshalFromFunc(func(dec *jsontext.Decoder, m *map[string]string) error {
-				if dec.PeekKind() != '{' {
-					return errors.ErrUnsupported
-				}
-				if used == len(labels) {
-					labels = append(labels, map[string]string{})
-				}
-				*m, used = labels[used], used+1
-				clear(*m)
-				return each(dec, '{', func(name jsontext.Value) error {
-					v, err := dec.ReadValue()
-					if k := v.Kind(); err == nil && k != '"' && k != 'n' {
-						err = fmt.Errorf("%s: want a string, got %s", dec.StackPointer(), kinds[k])
-					} else if err == nil {
-						(*m)[str(name)] = str(v)
-					}
-					return err
-				})
-			})))}
-	var table client.TableCatalog
+	strict := []jsonv2.Options{jsontext.AllowInvalidUTF8(false), jsontext.AllowDuplicateNames(false)}
 	tables := func(dec *jsontext.Decoder, schema string) error { // the list dec is at
 		return each(dec, '[', func(jsontext.Value) error {
-			table = client.TableCatalog{}
-			if err := jsonv2.UnmarshalDecode(dec, &table, opts...); err != nil {
+			var table client.TableCatalog
+			if err := jsonv2.UnmarshalDecode(dec, &table, strict...); err != nil {
 				return err
 			}
 			return fn(schema, &table)
@@ -234,63 +180,28 @@ func EachTable(raw []byte, fn func(schema string, table *client.TableCatalog) er
 	})
 }
 
-// shapes says, for each object of a catalog file, what each member holds
-// ("*": any member): a string, a known enum value, an object of a shape
-// ({) or a list ([) of them.
-var shapes = map[string]map[string]string{
-	"catalog":    {"name": "string", "schemas": "[{schema"},
-	"schema":     {"name": "string", "tables": "[{table"},
-	"table":      {"name": "string", "columns": "{columns", "objectSchema": "{object", "classification": "string"},
-	"columns":    {"columns": "[{column"},
-	"column":     {"name": "string", "semanticType": "string", "labels": "{labels", "classification": "string", "objectSchema": "{object"},
-	"labels":     {"*": "string"},
-	"object":     {"type": "enum", "structKind": "{struct", "arrayKind": "{array", "semanticType": "string"},
-	"struct":     {"properties": "{properties"},
-	"properties": {"*": "{object"},
-	"array":      {"kind": "{object"},
-}
-
-// verbatim reads the next value of dec, and reports whether it holds what
-// shape says and nothing else: no null, no member unknown or spelt
-// otherwise, no name given twice.
-func verbatim(dec *jsontext.Decoder, shape string) bool {
-	if shape == "string" || shape == "enum" {
-		t, err := dec.ReadToken()
-		return err == nil && t.Kind() == '"' && (shape == "string" || client.ObjectSchemaType(t.String()).Known())
+// Check reports why raw, the service's answer about the catalog called
+// name, is not that catalog: empty, not an object, naming no catalog or
+// another, or with schemas or tables a catalog cannot hold.
+func Check(raw []byte, name string) error {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return errors.New("the answer is empty")
 	}
-	return dec.PeekKind() == jsontext.Kind(shape[0]) && each(dec, jsontext.Kind(shape[0]), func(name jsontext.Value) error {
-		elem := shape[1:]
-		if name != nil { // as spelt
-			elem = cmp.Or(shapes[elem][string(name[1:len(name)-1])], shapes[elem]["*"])
-		}
-		if elem == "" || !verbatim(dec, elem) {
-			return errors.ErrUnsupported
-		}
-		return nil
-	}) == nil
-}
-
-// Verbatim reads the catalog file raw once and returns what gives it to
-// send as a catalog name: with that name put first when it gives none;
-// false when the file must be decoded (Decode refuses it, encoding what it
-// decodes would change it) or names another catalog.
-func Verbatim(raw []byte) func(name string) ([]byte, bool) {
+	dec := jsondoc.NewDecoder(raw)
+	if k := dec.PeekKind(); k != '{' {
+		return fmt.Errorf("want an object, got %s", cmp.Or(kinds[k], "null"))
+	}
 	var cat struct {
-		Name *string `json:"name"`
+		Name string `json:"name"`
 	}
-	if jsonv2.Unmarshal(raw, &cat) != nil || !verbatim(jsontext.NewDecoder(bytes.NewBuffer(raw)), "{catalog") {
-		return func(string) ([]byte, bool) { return nil, false }
+	if err := jsonv2.UnmarshalDecode(dec, &cat); err != nil {
+		return err
 	}
-	return func(name string) ([]byte, bool) {
-		if cat.Name != nil {
-			return raw, *cat.Name == name
-		}
-		quoted, _ := json.Marshal(name)
-		body := append(append(make([]byte, 0, cap(raw)+len(quoted)+10), `{"name":`...), quoted...)
-		rest := bytes.TrimLeft(raw, " \t\r\n")[1:] // after the '{'
-		if trimmed := bytes.TrimLeft(rest, " \t\r\n"); trimmed[0] == '}' {
-			return append(body, trimmed...), true
-		}
-		return append(append(body, ','), rest...), true
+	switch {
+	case cat.Name == "":
+		return fmt.Errorf("it names no catalog, want %s", name)
+	case cat.Name != name:
+		return fmt.Errorf("it is %s, not %s", cat.Name, name)
 	}
+	return EachTable(raw, func(string, *client.TableCatalog) error { return nil })
 }

@@ -1,0 +1,94 @@
+package catalog
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+
+	"github.com/dbgov/dbgov/client"
+	"github.com/dbgov/dbgov/cmd/dbname"
+	"github.com/dbgov/dbgov/cmd/factory"
+	"github.com/dbgov/dbgov/internal/catalogjson"
+	"github.com/dbgov/dbgov/internal/exitcode"
+)
+
+// edit is what update --merge and set lay over the catalog of a database.
+type edit struct {
+	factory.Deps
+	file   []byte // the JSON laid over the catalog
+	path   string // the file's path, for messages
+	dryRun bool   // show the request instead of sending it
+	many   bool   // one database of many
+	// check, when set, refuses the changes to the catalog cur of db.
+	check func(db client.DatabaseName, cur []byte, changes []catalogjson.Change) error
+}
+
+// merge reads the catalog of db, lays the file over it and writes the
+// result, unless nothing changes or dryRun. Before writing, it reads the
+// catalog again and writes nothing when it changed meanwhile.
+func (e *edit) merge(ctx context.Context, c *client.Client, db client.DatabaseName) (dbname.Result, error) {
+	cur, err := readCatalog(ctx, c, db)
+	if err != nil {
+		return dbname.Result{}, err
+	}
+	var merged []byte // written only for a dry run: a write merges what it reads again
+	if e.dryRun {
+		merged = make([]byte, 0, len(cur))
+	}
+	merged, changes, err := catalogjson.Merge(merged, cur, e.file)
+	if err != nil {
+		err = compareError(db, e.path, err)
+	} else if e.check != nil {
+		err = e.check(db, cur, changes)
+	}
+	var req *client.Request
+	switch {
+	case err != nil:
+	case len(changes) == 0:
+		if !e.many && !e.JSONErrors() {
+			fmt.Fprintf(e.IO.ErrOut, "No changes: the catalog of %s is already as asked; nothing is sent\n", db)
+		}
+	case e.dryRun:
+		req, err = client.UpdateCatalogJSONCall(db, merged, false)
+	default:
+		err = e.write(ctx, c, db, cur)
+	}
+	if err != nil {
+		return dbname.Result{}, err
+	}
+	r, err := changesResult(db, changes, c, req)
+	if len(changes) > 0 && !e.dryRun {
+		r.Printed = written(db)
+	}
+	return r, err
+}
+
+// write reads the catalog of db again and, when it is still cur, lays the
+// file over it and sends the result.
+func (e *edit) write(ctx context.Context, c *client.Client, db client.DatabaseName, cur []byte) error {
+	again, err := c.GetCatalog(ctx, db)
+	if err == nil {
+		err = checkAnswer(db, again)
+	}
+	if err != nil {
+		return fmt.Errorf("read the catalog of %s again: %w", db, err)
+	}
+	if !bytes.Equal(cur, again) {
+		if d, err := catalogjson.Diff(cur, again); err != nil || len(d) > 0 {
+			return exitcode.WithCode(fmt.Errorf("the catalog of %s changed while it was being merged: nothing was written; run again to merge into the new catalog", db),
+				exitcode.Rejected, "ABORTED")
+		}
+	}
+	merged, _, err := catalogjson.Merge(make([]byte, 0, len(again)), again, e.file)
+	if err != nil {
+		return compareError(db, e.path, err)
+	}
+	answer, err := c.UpdateCatalog(ctx, db, merged, false)
+	if err == nil {
+		err = checkAnswer(db, answer)
+	}
+	if err != nil {
+		return fmt.Errorf("update the catalog of %s: %w", db, err)
+	}
+	return nil
+}
