@@ -25,8 +25,8 @@ const stdinArg = "-"
 
 type batchGetOptions struct {
 	factory.Deps
-	// Output tells which output was asked for, so that no more of a large
-	// answer is decoded than it shows.
+	// Output gives the output options the printer was made from: the
+	// users' fields are decoded only for a table or names.
 	Output func() (output.Options, error)
 	// Emails are the users to get, each once, in the order first given.
 	Emails []string
@@ -61,97 +61,62 @@ func runBatchGet(ctx context.Context, opts *batchGetOptions) error {
 	if err != nil {
 		return exitcode.NewUsage(err)
 	}
-	// An answer may hold tens of thousands of users. Only the fields the
-	// table shows are decoded when a table or names will be printed, and
-	// otherwise only the names: -o json, yaml, --jq and --template print the
-	// body as it came.
-	a := answer{parts: len(calls)}
-	if o, err := opts.Output(); err == nil && showsFields(o) {
-		a.rows = []userRow{}
-	}
+	// -o json, yaml, --jq and --template print the body as it came: the
+	// users' fields are decoded only for a table or names.
+	o, err := opts.Output()
+	a := answer{fields: err == nil && showsFields(o)}
 	for _, call := range calls {
-		if err := a.add(ctx, c, call); err != nil {
+		if err := a.add(ctx, c, call, len(calls)); err != nil {
 			return fmt.Errorf("get %s: %w", describeUsers(opts.Emails), err)
 		}
 	}
 	if err := a.check(opts.Emails); err != nil {
 		return fmt.Errorf("get %s: %w", describeUsers(opts.Emails), err)
 	}
-	var decodeErr error
-	// users are the decoded users, nil when the answer does not decode.
-	users := func() []userRow {
-		if a.rows == nil {
-			var rows userRows
-			decodeErr = decodeAnswer(calls[0], a.raw, &rows)
-			a.rows = rows.Users
-		}
-		if decodeErr != nil {
-			return nil
-		}
-		return a.rows
-	}
-	doc := output.Document{
+	return p.Print(ctx, opts.IO.Out, output.Document{
 		Raw:       a.raw,
 		ListField: "users",
-		Names:     func() []string { return userList.Names(users()) },
-		Tables: func() []output.Table {
-			if u := users(); decodeErr == nil {
-				return []output.Table{userList.Table(u, userCollection)}
-			}
-			return nil
-		},
-	}
-	// A printer asks for the names or the tables before it writes anything,
-	// so an answer that does not decode leaves stdout empty.
-	if err := p.Print(ctx, opts.IO.Out, doc); err != nil {
-		return err
-	}
-	if decodeErr != nil {
-		return fmt.Errorf("get %s: %w", describeUsers(opts.Emails), decodeErr)
-	}
-	return nil
+		Names:     func() []string { return userList.Names(a.rows) },
+		Tables:    func() []output.Table { return []output.Table{userList.Table(a.rows, userCollection)} },
+	})
 }
 
 // answer gathers the answer to a batch get, asked for in parts when the list
-// is long. Each part is kept as it arrives, its body dropped: as the rows of
-// the table, or its users appended, as the service sent them, to one joined
-// answer {"users": [...]}.
+// is long: the rows of the table when fields, the names of the users
+// answered, and the body of the one request or the users of each part, as
+// the service sent them, joined in {"users": [...]}.
 type answer struct {
-	parts int
-	rows  []userRow // the table's fields, when a table or names are printed
-	names []string  // the names of the users answered, when rows is nil
-	raw   []byte    // the body of the one request, or the joined answer
+	fields bool
+	rows   []userRow
+	names  []string
+	raw    []byte
 }
 
-// add sends call and adds its answer.
-func (a *answer) add(ctx context.Context, c *client.Client, call *client.Request) error {
+// add sends call, one of parts, and adds its answer.
+func (a *answer) add(ctx context.Context, c *client.Client, call *client.Request, parts int) error {
 	var rows userRows
 	var names userNames
 	out := any(&names)
-	if a.rows != nil {
+	if a.fields {
 		out = &rows
 	}
 	raw, err := c.Send(ctx, call, out)
 	if err != nil {
 		return err
 	}
+	a.rows = append(a.rows, rows.Users...)
+	a.names = append(a.names, userList.Names(rows.Users)...)
 	for _, u := range names.Users {
 		a.names = append(a.names, u.Name)
 	}
-	if a.parts == 1 {
+	switch {
+	case parts == 1:
 		a.raw = raw
-		if a.rows != nil {
-			a.rows = rows.Users
-		}
 		return nil
-	}
-	if a.rows != nil {
-		// The part is not printed: it is checked as it comes.
-		a.rows = append(a.rows, rows.Users...)
+	case a.fields: // the part is not printed: it is checked as it comes
 		return jsondoc.Check(raw)
-	}
-	if a.raw == nil {
-		a.raw = append(make([]byte, 0, a.parts*len(raw)+64), `{"users":[]}`...)
+	case a.raw == nil:
+		a.raw = []byte(`{"users":[]}`)
 	}
 	return a.appendUsers(raw)
 }
@@ -203,9 +168,6 @@ func (a *answer) appendUsers(raw []byte) error {
 // one missing, or one not asked for (or given twice). Emails are compared
 // whatever their case, as the service compares them.
 func (a *answer) check(emails []string) error {
-	if a.rows != nil {
-		a.names = userList.Names(a.rows)
-	}
 	asked := make(map[string]int, len(emails))
 	for _, e := range emails {
 		asked[strings.ToLower(e)]++

@@ -1,9 +1,6 @@
 package users
 
 import (
-	"encoding/json"
-	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -59,16 +56,4 @@ type userNames struct {
 	Users []struct {
 		Name string `json:"name"`
 	} `json:"users"`
-}
-
-// decodeAnswer decodes body, the JSON object answering r, into out.
-func decodeAnswer(r *client.Request, body []byte, out any) error {
-	if err := json.Unmarshal(body, out); err != nil {
-		var typeErr *json.UnmarshalTypeError
-		if errors.As(err, &typeErr) && typeErr.Field != "" {
-			err = fmt.Errorf("field %s holds a JSON %s", typeErr.Field, typeErr.Value)
-		}
-		return fmt.Errorf("invalid response to %s %s: %w", r.Method, r.Path, err)
-	}
-	return nil
 }
