@@ -22,7 +22,6 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/dbgov/dbgov/internal/exitcode"
-	"github.com/dbgov/dbgov/internal/heap"
 )
 
 // ErrInvalid is matched by every error about an input: the command layer
@@ -100,38 +99,28 @@ var (
 	errBinary   = errors.New("binary")
 )
 
-// readAll reads r, of about size bytes, up to limit and a NUL byte, into one
-// slice with spare room for an answer echoing it (client.Request.ReuseBody);
-// a stream into chunks joined at the end, so one refused held no more than limit.
+// readAll reads r, of about size bytes, up to limit and a NUL byte.
 func readAll(r io.Reader, size, limit int64) ([]byte, error) {
 	if size > limit {
 		return nil, errTooLarge
 	}
-	var full [][]byte // the chunks read to the brim
-	chunk, total := heap.Bytes(int(max(size, 0)+size/16+64<<10)), int64(0)
+	data := make([]byte, 0, max(size+1, 512))
 	for {
-		n, err := r.Read(chunk[len(chunk):cap(chunk)])
-		if bytes.IndexByte(chunk[len(chunk):len(chunk)+n], 0) >= 0 {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)] // room to read into
+		}
+		n, err := r.Read(data[len(data):cap(data)])
+		if bytes.IndexByte(data[len(data):len(data)+n], 0) >= 0 {
 			return nil, errBinary
 		}
-		chunk = chunk[:len(chunk)+n]
-		if total += int64(n); total > limit {
+		if data = data[:len(data)+n]; int64(len(data)) > limit {
 			return nil, errTooLarge
 		}
 		switch {
-		case err == io.EOF && full == nil:
-			return chunk, nil
 		case err == io.EOF:
-			data := heap.Bytes(int(total + total/16 + 64<<10))
-			for _, c := range append(full, chunk) {
-				data = append(data, c...)
-			}
 			return data, nil
 		case err != nil:
 			return nil, err
-		case len(chunk) == cap(chunk):
-			full = append(full, chunk)
-			chunk = heap.Bytes(min(2*cap(chunk), 16<<20))
 		}
 	}
 }

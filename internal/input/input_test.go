@@ -174,24 +174,6 @@ func TestDecode_yamlBecomesJSONInItsOrder(t *testing.T) {
 	}
 }
 
-func TestRead_fileWithRoomForAnAnswerOfItsSize(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "catalog.json")
-	content := `{"name": "` + strings.Repeat("x", 100000) + `"}`
-	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	got, err := Read(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(got) != content {
-		t.Fatalf("read %d bytes, want the %d of the file", len(got), len(content))
-	}
-	if cap(got) < len(got)+len(got)/16 {
-		t.Errorf("capacity %d for %d bytes leaves no room for a slightly longer answer", cap(got), len(got))
-	}
-}
-
 // node is recursive with its enum after the recursion, so that deciding
 // whether child holds enums meets node while node is still undecided.
 type node struct {
