@@ -213,8 +213,11 @@ func Decode(name string, data []byte, v any) error {
 
 // ToJSON returns the JSON or YAML document in data as JSON, checked as
 // Decode checks it, keys in their order, fields of any name kept; null
-// for a null document.
+// for a null document. Valid JSON is returned as it is, not copied.
 func ToJSON(name string, data []byte) ([]byte, error) {
+	if IsJSON(data) && jsontext.Value(data).IsValid() {
+		return data, nil
+	}
 	var doc jsontext.Value
 	err := decode(name, data, &doc, true)
 	return doc, err
