@@ -1,15 +1,16 @@
 package client
 
 import (
+	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
-
-	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/dbgov/dbgov/internal/jsondoc"
 )
@@ -38,44 +39,47 @@ func ListCall(collection, filter string, parent ...string) (*Request, error) {
 // List sends r, a GET of a list, page after page, following each answer's
 // nextPageToken (with pageSize and pageToken) until the last page or until
 // limit items (0: no limit). It gives page the items of each page's list
-// field (field, or when "" the first list of the first page that has one):
-// JSON values as sent, which share the page's memory and are not kept once
-// page returns, so that only one page is ever held.
-func (c *Client) List(ctx context.Context, r *Request, field string, limit int, page func(field string, items []jsontext.Value) error) error {
+// field (field, or when "" a list the first page holds), JSON as sent, and
+// keeps none of them: only one page is ever held.
+func (c *Client) List(ctx context.Context, r *Request, field string, limit int, page func(field string, items []json.RawMessage) error) error {
 	q, err := url.ParseQuery(r.RawQuery)
-	if r.RawQuery == "" {
-		q, err = url.Values{}, nil
-		for k, v := range r.Query {
-			q[k] = v
-		}
-	}
 	if err != nil {
 		return fmt.Errorf("%w: query %q: %v", ErrInvalidRequest, r.RawQuery, err)
 	}
-	invalid := func(err error) error {
-		return &InvalidResponseError{Method: r.Method, Path: r.Path, HTTPStatus: http.StatusOK, ContentType: "application/json", Err: err}
-	}
-	size := q.Get("pageSize") // the caller's, when given
-	for token, n := "", 0; ; {
-		if size == "" {
-			q.Set("pageSize", strconv.Itoa(MaxPageSize))
-			if limit > 0 {
-				q.Set("pageSize", strconv.Itoa(min(limit-n, MaxPageSize)))
-			}
-		}
-		if q.Del("pageToken"); token != "" {
-			q.Set("pageToken", token)
+	maps.Copy(q, r.Query)
+	size, _ := strconv.Atoi(q.Get("pageSize")) // the caller's, when given
+	size = cmp.Or(size, MaxPageSize)
+	for n := 0; ; {
+		q.Set("pageSize", strconv.Itoa(size))
+		if limit > 0 {
+			q.Set("pageSize", strconv.Itoa(min(size, limit-n)))
 		}
 		pr := *r
 		pr.Query, pr.RawQuery = q, ""
-		body, err := c.Send(ctx, &pr, nil)
+		var answer map[string]json.RawMessage
+		var items []json.RawMessage
+		var next string
+		body, err := c.Send(ctx, &pr, &answer)
 		if err != nil {
 			return err
 		}
-		var items []jsontext.Value
-		var next string
-		if field, items, next, err = readPage(body, field); err != nil {
-			return invalid(err)
+		for name, v := range answer {
+			if field == "" && len(v) > 0 && v[0] == '[' {
+				field = name
+			}
+		}
+		err = jsondoc.Check(body)
+		if v := answer[field]; err == nil && v != nil && json.Unmarshal(v, &items) != nil {
+			err = fmt.Errorf("field %s holds no JSON array", field)
+		}
+		if v := answer["nextPageToken"]; err == nil && v != nil && json.Unmarshal(v, &next) != nil {
+			err = errors.New("field nextPageToken holds no JSON string")
+		}
+		if err == nil && next != "" && next == q.Get("pageToken") {
+			err = fmt.Errorf("nextPageToken %q is that of the page it ends: the list would never end", next)
+		}
+		if err != nil {
+			return &InvalidResponseError{Method: r.Method, Path: r.Path, HTTPStatus: http.StatusOK, ContentType: "application/json", Err: err}
 		}
 		if limit > 0 && n+len(items) > limit {
 			items = items[:limit-n]
@@ -85,61 +89,11 @@ func (c *Client) List(ctx context.Context, r *Request, field string, limit int, 
 				return err
 			}
 		}
-		switch {
-		case next == "" || (limit > 0 && n >= limit):
+		if next == "" || limit > 0 && n >= limit {
 			return nil
-		case next == token:
-			return invalid(fmt.Errorf("nextPageToken %q is the token of the page it ends: the list would never end", next))
 		}
-		token = next
+		q.Set("pageToken", next)
 	}
-}
-
-// readPage reads one page of a list: the items of field (the first list
-// met when field is ""), in body's memory, and nextPageToken.
-func readPage(body []byte, field string) (string, []jsontext.Value, string, error) {
-	if err := jsondoc.Check(body); err != nil {
-		return "", nil, "", err
-	}
-	dec := jsondoc.NewDecoder(body)
-	if dec.PeekKind() != '{' {
-		return "", nil, "", errors.New("a page of a list is not a JSON object")
-	}
-	var items []jsontext.Value
-	var next string
-	dec.ReadToken()
-	for dec.PeekKind() == '"' {
-		key, _ := dec.ReadValue()
-		name := jsondoc.Unquote(key)
-		switch kind := dec.PeekKind(); {
-		case name == "nextPageToken" && kind == '"':
-			v, _ := dec.ReadValue()
-			next = jsondoc.Unquote(v)
-			continue
-		case name == "nextPageToken" && kind != 'n':
-			return "", nil, "", fmt.Errorf("nextPageToken holds a JSON %s, expected a string", kind)
-		case (name == field || field == "" && kind == '[') && kind != 'n':
-			if kind != '[' {
-				return "", nil, "", fmt.Errorf("field %s holds a JSON %s, expected an array", name, kind)
-			}
-			field = name
-			dec.ReadToken()
-			for dec.PeekKind() != ']' {
-				v, err := dec.ReadValue()
-				if err != nil {
-					return "", nil, "", err
-				}
-				end := int(dec.InputOffset())
-				items = append(items, jsontext.Value(body[end-len(v):end]))
-			}
-			dec.ReadToken()
-			continue
-		}
-		if err := dec.SkipValue(); err != nil {
-			return "", nil, "", err
-		}
-	}
-	return field, items, next, nil
 }
 
 // Instance is a database server the service manages.

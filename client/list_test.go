@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-json-experiment/json/jsontext"
+	"encoding/json"
 
 	"github.com/dbgov/dbgov/internal/httpmock"
 )
@@ -46,7 +46,7 @@ func TestList_followsPagesUntilTheEndOrTheLimit(t *testing.T) {
 				t.Fatal(err)
 			}
 			var got []string
-			err = newTestClient(t, reg.URL()).List(context.Background(), r, "databases", tt.limit, func(field string, items []jsontext.Value) error {
+			err = newTestClient(t, reg.URL()).List(context.Background(), r, "databases", tt.limit, func(field string, items []json.RawMessage) error {
 				var names []string
 				for _, it := range items {
 					names = append(names, strings.TrimSuffix(strings.TrimPrefix(string(it), `{"name":"instances/i/databases/`), `"}`))
@@ -70,8 +70,8 @@ func TestList_followsPagesUntilTheEndOrTheLimit(t *testing.T) {
 func TestList_refusesPagesThatCannotBeRead(t *testing.T) {
 	tests := []struct{ name, body, want string }{
 		{"not an object", `[1]`, "not a JSON object"},
-		{"list not an array", `{"databases":"x"}`, "field databases holds a JSON"},
-		{"token not a string", `{"databases":[],"nextPageToken":1}`, "nextPageToken holds a JSON"},
+		{"list not an array", `{"databases":"x"}`, "field databases holds no JSON array"},
+		{"token not a string", `{"databases":[],"nextPageToken":1}`, "nextPageToken holds no JSON string"},
 		{"token repeats itself", `{"databases":[{}],"nextPageToken":"same"}`, "would never end"},
 		{"key given twice", `{"databases":[],"databases":[]}`, "given twice"},
 	}
@@ -80,7 +80,7 @@ func TestList_refusesPagesThatCannotBeRead(t *testing.T) {
 			reg := httpmock.New(t)
 			reg.Register(http.MethodGet, "/v1/instances", http.StatusOK, tt.body)
 			r := &Request{Method: http.MethodGet, Path: "/v1/instances", RawQuery: "pageToken=same"}
-			err := newTestClient(t, reg.URL()).List(context.Background(), r, "databases", 0, func(string, []jsontext.Value) error { return nil })
+			err := newTestClient(t, reg.URL()).List(context.Background(), r, "databases", 0, func(string, []json.RawMessage) error { return nil })
 			var invalid *InvalidResponseError
 			if !errors.As(err, &invalid) || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("error %v, want an invalid response saying %q", err, tt.want)
@@ -95,7 +95,7 @@ func TestList_findsTheFirstListWhenNoFieldIsNamed(t *testing.T) {
 	reg.Register(http.MethodGet, "/v1/users", http.StatusOK, `{"users":[{"name":"users/b"}]}`).Query("pageSize=5&pageToken=n").Times(1)
 	r, _ := NewRawRequest(http.MethodGet, "/v1/users?pageSize=5", nil)
 	var got []string
-	err := newTestClient(t, reg.URL()).List(context.Background(), r, "", 0, func(field string, items []jsontext.Value) error {
+	err := newTestClient(t, reg.URL()).List(context.Background(), r, "", 0, func(field string, items []json.RawMessage) error {
 		got = append(got, field+":"+string(items[0]))
 		return nil
 	})

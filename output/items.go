@@ -1,51 +1,100 @@
 package output
 
 import (
-	"bufio"
 	"cmp"
+	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"slices"
 
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/dbgov/dbgov/internal/jsondoc"
-	"github.com/dbgov/dbgov/internal/textsafe"
 )
 
 // Items gives the items of a list page by page: it calls page with the
-// list's field and each page's items, JSON values as sent, and returns the
-// first error, page's or its own. A list so given is printed as its pages
-// arrive and never held whole, but by --jq and --template, which take the
-// whole document.
-type Items func(page func(field string, items []jsontext.Value) error) error
+// list's field and each page's items, JSON as sent, and returns the first
+// error, page's or its own. Such a list is printed as its pages arrive,
+// never held whole, but by --jq and --template, which take the whole
+// document.
+type Items func(page func(field string, items []json.RawMessage) error) error
+
+// ItemsDocument is the document of the list field that items gives page by
+// page: {field: [items...]}, its names and tables those of l, a page at a
+// time, names relative to under in a table.
+func (l List[T]) ItemsDocument(field, under string, items Items) Document {
+	return Document{ListField: field, Items: items, tables: len(l.Columns) > 0,
+		page: func(raw []json.RawMessage) (Document, error) { return l.page(raw, under) }}
+}
+
+// WholeDocument is ItemsDocument read whole, for a command that prints many
+// lists in one document.
+func (l List[T]) WholeDocument(field, under string, items Items) (Document, error) {
+	raw, err := io.ReadAll(listReader(items))
+	var list map[string][]json.RawMessage
+	if err == nil {
+		err = json.Unmarshal(raw, &list)
+	}
+	doc, perr := l.page(list[field], under)
+	doc.Raw, doc.ListField = raw, field
+	return doc, cmp.Or(err, perr)
+}
+
+// page is the document of one page of items: their names and table.
+func (l List[T]) page(raw []json.RawMessage, under string) (Document, error) {
+	items := make([]T, len(raw))
+	for i := range raw {
+		if err := json.Unmarshal(raw[i], &items[i]); err != nil {
+			return Document{}, fmt.Errorf("decode an item of the list: %w", err)
+		}
+	}
+	return Document{Names: func() []string { return l.Names(items) }, Tables: func() []Table { return []Table{l.Table(items, under)} }}, nil
+}
+
+// printPages prints the names or tables of doc's items with p a page at a
+// time, the header of a table over the first page alone.
+func printPages(ctx context.Context, w io.Writer, p Printer, doc Document) error {
+	pages := 0
+	err := doc.Items(func(_ string, items []json.RawMessage) error {
+		page, err := doc.page(items)
+		if err != nil {
+			return err
+		}
+		if tables := page.Tables; pages > 0 {
+			page.Tables = func() []Table { t := tables(); t[0].Headers = nil; return t }
+		}
+		pages++
+		return p.Print(ctx, w, page)
+	})
+	if pages == 0 && err == nil { // an empty list: a table's header
+		page, _ := doc.page(nil)
+		err = p.Print(ctx, w, page)
+	}
+	return err
+}
 
 // listReader returns the text of the document of items, {"FIELD":[...]}
-// ({} when there are none), written a page at a time as they arrive. Closing
-// it stops the writing.
+// ({} when there are none), written a page at a time as they arrive.
+// Closing it stops the writing.
 func listReader(items Items) *io.PipeReader {
 	r, w := io.Pipe()
 	go func() {
 		var buf []byte
-		open := false
-		err := items(func(field string, page []jsontext.Value) error {
+		sep := "" // what goes before the next item: {"FIELD":[ first, then a comma
+		err := items(func(field string, page []json.RawMessage) error {
 			for _, item := range page {
-				if open {
-					buf = append(buf, ',')
-				} else {
-					buf, _ = jsontext.AppendQuote(append(buf, '{'), field)
-					buf, open = append(buf, ':', '['), true
+				if sep == "" {
+					q, _ := jsontext.AppendQuote(nil, field)
+					sep = "{" + string(q) + ":["
 				}
-				buf = append(buf, item...)
+				buf, sep = append(append(buf, sep...), item...), ","
 			}
 			_, err := w.Write(buf)
 			buf = buf[:0]
 			return err
 		})
 		if end := "]}"; err == nil {
-			if !open {
+			if sep == "" {
 				end = "{}"
 			}
 			_, err = io.WriteString(w, end)
@@ -63,101 +112,4 @@ func docTokens(doc Document, mask bool) (t *tokens, done func()) {
 	}
 	r := listReader(doc.Items)
 	return &tokens{dec: jsontext.NewDecoder(r, jsondoc.Lenient...), mask: mask, list: doc.ListField}, func() { r.Close() }
-}
-
-// errStop ends the pages of Items early, once enough was read.
-var errStop = errors.New("stop")
-
-// ItemsDocument is the document of the list field that items gives page by
-// page, printed as its pages arrive; the names are relative to under in a
-// table.
-func (l List[T]) ItemsDocument(field, under string, items Items) Document {
-	return Document{ListField: field, Items: items, Tables: func() []Table { return []Table{l.ItemsTable(items, under)} }}
-}
-
-// WholeDocument is ItemsDocument read whole, for a command that prints many
-// lists in one document.
-func (l List[T]) WholeDocument(field, under string, items Items) (Document, error) {
-	raw, err := io.ReadAll(listReader(items))
-	var list map[string][]T
-	if err == nil {
-		err = json.Unmarshal(raw, &list)
-	}
-	return Document{Raw: raw, ListField: field, Names: func() []string { return l.Names(list[field]) },
-		Tables: func() []Table { return []Table{l.Table(list[field], under)} }}, err
-}
-
-// ItemsTable is the table of the items of a list given page by page, each
-// decoded as T, their names shown relative to under.
-func (l List[T]) ItemsTable(items Items, under string) Table {
-	t := TableEach(l.Columns, func(yield func(*T) bool) error {
-		err := items(func(field string, page []jsontext.Value) error {
-			for _, raw := range page {
-				var item T
-				if err := json.Unmarshal(raw, &item); err != nil {
-					return fmt.Errorf("decode an item of %s: %w", field, err)
-				}
-				if !yield(&item) {
-					return errStop
-				}
-			}
-			return nil
-		})
-		if errors.Is(err, errStop) {
-			return nil
-		}
-		return err
-	})
-	t.Under = under
-	return t
-}
-
-// chunkRows is how many rows of a list given page by page a table lays out
-// together.
-const chunkRows = 1000
-
-// renderChunks prints the table of a list given page by page, chunkRows rows
-// at a time, each chunk laid out alone and the header over the first, so
-// that the list is never held whole.
-func (p tablePrinter) renderChunks(w *bufio.Writer, t Table) error {
-	var rows [][]string
-	var err error
-	flush := func() {
-		chunk := t
-		chunk.Each, chunk.Rows = nil, rows
-		err, rows, t.Headers = p.render(w, chunk), rows[:0], nil
-	}
-	eachErr := t.EachRow(func(row []string) bool {
-		if rows = append(rows, slices.Clone(row)); len(rows) == chunkRows {
-			flush()
-		}
-		return err == nil
-	})
-	if err == nil && eachErr == nil && (len(rows) > 0 || t.Headers != nil) {
-		flush()
-	}
-	return cmp.Or(eachErr, err)
-}
-
-// printItemNames prints the name field of each item of a list given page by
-// page, one a line.
-func printItemNames(w io.Writer, items Items) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
-	err := items(func(_ string, page []jsontext.Value) error {
-		for _, raw := range page {
-			var item struct{ Name string }
-			if err := json.Unmarshal(raw, &item); err != nil {
-				return fmt.Errorf("read the name of an item: %w", err)
-			}
-			if item.Name != "" {
-				bw.WriteString(textsafe.Line(item.Name))
-				bw.WriteByte('\n')
-			}
-		}
-		return nil
-	})
-	if ferr := bw.Flush(); ferr != nil && err == nil {
-		err = fmt.Errorf("write names: %w", ferr)
-	}
-	return err
 }

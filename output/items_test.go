@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-json-experiment/json/jsontext"
+	"encoding/json"
 )
 
 type listed struct {
@@ -21,12 +21,12 @@ var listedItems = List[listed]{
 // pagesDoc is a document of a list given as pages of items, failing with
 // fail after them when it is not nil; asked counts the times it is read.
 func pagesDoc(pages [][]string, fail error, asked *int) Document {
-	items := Items(func(page func(string, []jsontext.Value) error) error {
+	items := Items(func(page func(string, []json.RawMessage) error) error {
 		*asked++
 		for _, p := range pages {
-			var items []jsontext.Value
+			var items []json.RawMessage
 			for _, it := range p {
-				items = append(items, jsontext.Value(it))
+				items = append(items, json.RawMessage(it))
 			}
 			if err := page("users", items); err != nil {
 				return err
@@ -34,7 +34,7 @@ func pagesDoc(pages [][]string, fail error, asked *int) Document {
 		}
 		return fail
 	})
-	return Document{ListField: "users", Items: items, Tables: func() []Table { return []Table{listedItems.ItemsTable(items, "users/")} }}
+	return listedItems.ItemsDocument("users", "users/", items)
 }
 
 func TestPrint_listGivenPageByPage(t *testing.T) {
@@ -74,15 +74,18 @@ func TestPrint_listFailingMidwayFailsWithItsError(t *testing.T) {
 	}
 }
 
-func TestPrint_listTableIsLaidOutInChunks(t *testing.T) {
-	var page []string
-	for i := range chunkRows + 1 {
-		page = append(page, `{"name":"users/`+strings.Repeat("x", i/chunkRows*5)+`u"}`)
-	}
+func TestPrint_listTableIsLaidOutPageByPage(t *testing.T) {
 	asked := 0
-	got, err := render(t, Options{}, pagesDoc([][]string{page}, nil, &asked))
-	lines := strings.Split(got, "\n")
-	if err != nil || len(lines) != chunkRows+3 || lines[0] != "NAME" || lines[chunkRows+1] != "users/xxxxxu" {
-		t.Errorf("%d lines, first %q, last %q, %v", len(lines), lines[0], lines[len(lines)-2], err)
+	got, err := render(t, Options{}, pagesDoc([][]string{{`{"name":"users/a"}`}, {`{"name":"users/bbbbbbbbbb"}`, `{"name":"users/c"}`}}, nil, &asked))
+	if want := "NAME\nusers/a\nusers/bbbbbbbbbb\nusers/c\n"; err != nil || got != want {
+		t.Errorf("got %q, %v; want %q", got, err, want)
+	}
+}
+
+func TestWholeDocument_readsEveryPage(t *testing.T) {
+	asked := 0
+	doc, err := listedItems.WholeDocument("users", "users/", pagesDoc([][]string{{`{"name":"users/a"}`}, {`{"name":"users/b"}`}}, nil, &asked).Items)
+	if want := `{"users":[{"name":"users/a"},{"name":"users/b"}]}`; err != nil || string(doc.Raw) != want || strings.Join(doc.Names(), " ") != "users/a users/b" {
+		t.Errorf("raw %s, names %q, %v; want %s", doc.Raw, doc.Names(), err, want)
 	}
 }

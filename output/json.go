@@ -24,7 +24,7 @@ type jsonPrinter struct {
 func (p jsonPrinter) Print(_ context.Context, w io.Writer, doc Document) error {
 	return p.output(w, true, "JSON output", func(bw *bufio.Writer) error {
 		if doc.Items != nil && p.line { // a line an item
-			return doc.Items(func(_ string, items []jsontext.Value) error {
+			return doc.Items(func(_ string, items []json.RawMessage) error {
 				for _, item := range items {
 					if err := writeJSON(bw, newTokens(item, p.mask, ""), false); err != nil {
 						return err

@@ -26,6 +26,14 @@ func (p checked) Print(ctx context.Context, w io.Writer, doc Document) error {
 			}
 			doc.Raw, doc.Items = raw, nil
 		}
+	case namePrinter:
+		if doc.page != nil {
+			return printPages(ctx, w, p, doc)
+		}
+	case tablePrinter:
+		if doc.tables {
+			return printPages(ctx, w, p, doc)
+		}
 	}
 	if doc.Raw != nil {
 		if err := jsondoc.Check(doc.Raw); err != nil {

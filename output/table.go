@@ -141,9 +141,6 @@ func (p tablePrinter) Print(ctx context.Context, w io.Writer, doc Document) erro
 	bw := bufio.NewWriterSize(w, 64<<10)
 	printed := false
 	for _, t := range doc.Tables() {
-		if doc.Items != nil {
-			return errors.Join(p.renderChunks(bw, t), bw.Flush())
-		}
 		blank, err := p.blank(t)
 		if err != nil {
 			return err

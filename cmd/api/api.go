@@ -38,6 +38,8 @@ type apiOptions struct {
 	Method string // upper case, one of methods
 	Target string // /v1/PATH, with its query string if any
 	Input  string // the body's file, "-" for stdin; "" for no body
+	// Paginate follows nextPageToken: every page, one document.
+	Paginate bool
 }
 
 //go:embed help
@@ -70,10 +72,14 @@ func NewCmd(f *factory.Factory) *cobra.Command {
 			if method == http.MethodGet && opts.Input != "" {
 				return exitcode.Usagef("a GET request has no body: drop --input, or use POST, PATCH or PUT")
 			}
+			if method != http.MethodGet && opts.Paginate {
+				return exitcode.Usagef("--paginate follows the pages of a GET")
+			}
 			return runAPI(cmd.Context(), opts)
 		},
 	})
 	cmd.Flags().StringVar(&opts.Input, "input", "", "`file` holding the request body as JSON or YAML (- for standard input)")
+	cmd.Flags().BoolVar(&opts.Paginate, "paginate", false, "follow nextPageToken to the last page, printing every page's items as one document")
 	return cmd
 }
 
@@ -120,6 +126,13 @@ func runAPI(ctx context.Context, opts *apiOptions) error {
 	p, err := output.New(o)
 	if err != nil {
 		return err
+	}
+	if opts.Paginate {
+		items := func(page func(string, []json.RawMessage) error) error { return c.List(ctx, call, "", 0, page) }
+		if err := p.Print(ctx, opts.IO.Out, output.Document{Items: items}); err != nil {
+			return fmt.Errorf("%s %s: %w", opts.Method, opts.Target, err)
+		}
+		return nil
 	}
 	raw, err := c.Do(ctx, call)
 	if err != nil {

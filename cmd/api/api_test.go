@@ -190,6 +190,7 @@ func TestAPI_usage(t *testing.T) {
 		{"directory", []string{"api", "POST", "/v1/x", "--input", dir}, "", "is a directory"},
 		{"YAML alias", []string{"api", "POST", "/v1/x", "--input", "-"}, "a: &x 1\nb: *x\n", "aliases"},
 		{"bad jq", []string{"api", "GET", "/v1/idps", "--jq", ".["}, "", "jq"},
+		{"pages of a POST", []string{"api", "POST", "/v1/x", "--paginate"}, "", "--paginate follows the pages of a GET"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { cmdtest.Refused(t, cmdtest.Options{Stdin: tt.stdin}, tt.args, tt.want) })
@@ -307,4 +308,22 @@ func TestAPI_secretsOfAnAnswerToAWriteAreShownOnceWithAWarning(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestAPI_paginateFollowsEveryPage(t *testing.T) {
+	list := cmdtest.Command{
+		Args: []string{"api", "GET", "/v1/users?filter=state%3D%3D%22ACTIVE%22&pageSize=2", "--paginate"},
+		Serve: func(reg *httpmock.Registry, _ bool) {
+			reg.Register(http.MethodGet, "/v1/users", 200, `{"users": [{"name": "users/a", "tempOtpSecret": "s"}, {"name": "users/b"}], "nextPageToken": "n"}`).
+				Query("filter=state%3D%3D%22ACTIVE%22&pageSize=2").Times(1)
+			reg.Register(http.MethodGet, "/v1/users", 200, `{"users": [{"name": "users/c"}]}`).
+				Query("filter=state%3D%3D%22ACTIVE%22&pageSize=2&pageToken=n").Times(1)
+		},
+		JQ: ".users | map(.name) | join(\" \")",
+	}
+	list.Prints(t, map[string]string{
+		"json":  "{\n  \"users\": [\n    {\n      \"name\": \"users/a\",\n      \"tempOtpSecret\": \"********\"\n    },\n    {\n      \"name\": \"users/b\"\n    },\n    {\n      \"name\": \"users/c\"\n    }\n  ]\n}\n",
+		"table": "{\n  \"users\": [\n    {\n      \"name\": \"users/a\",\n      \"tempOtpSecret\": \"********\"\n    },\n    {\n      \"name\": \"users/b\"\n    },\n    {\n      \"name\": \"users/c\"\n    }\n  ]\n}\n",
+		"jq":    "users/a users/b users/c\n",
+	})
 }

@@ -9,25 +9,27 @@ import (
 	"github.com/dbgov/dbgov/internal/iostreams"
 )
 
-func TestNewListCmd_flags(t *testing.T) {
+func TestListCmd_flags(t *testing.T) {
 	tests := []struct {
-		args    string
-		want    listOptions
-		wantErr string
+		args       string
+		wantParent string
+		wantLimit  int
+		wantFilter string
+		wantErr    string
 	}{
-		{args: "--instance prod-pg", want: listOptions{Instance: "prod-pg"}},
-		{args: "--project shop --filter name.contains(\"o\") --limit 5", want: listOptions{Project: "shop", Flags: listing.Flags{Filter: `name.contains("o")`, Limit: 5}}},
-		{args: "--workspace", want: listOptions{Workspace: true}},
-		{args: "", wantErr: "give exactly one parent"},
-		{args: "--instance a --project b", wantErr: "give exactly one parent"},
-		{args: "--project b --workspace", wantErr: "give exactly one parent"},
+		{args: "--instance prod-pg", wantParent: "prod-pg"},
+		{args: `--project shop --filter name.contains("o") --limit 5`, wantParent: "shop", wantFilter: `name.contains("o")`, wantLimit: 5},
+		{args: "--workspace"},
+		{args: "", wantErr: "give exactly one of --instance I, --project P or --workspace"},
+		{args: "--instance a --project b", wantErr: "give exactly one of"},
+		{args: "--project b --workspace", wantErr: "give exactly one of"},
 		{args: "--instance a --limit -1", wantErr: "--limit must be 0 (no limit) or more, not -1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.args, func(t *testing.T) {
 			ios := &iostreams.IOStreams{In: strings.NewReader(""), Out: &strings.Builder{}, ErrOut: &strings.Builder{}}
-			var got *listOptions
-			cmd := newListCmd(factory.New(ios, "test", "", func(string) string { return "" }), func(o *listOptions) error { got = o; return nil })
+			var got *listing.Options
+			cmd := listing.Cmd(factory.New(ios, "test", "", func(string) string { return "" }), help, list, func(o *listing.Options) error { got = o; return nil })
 			cmd.SetArgs(strings.Fields(tt.args))
 			cmd.SetOut(ios.ErrOut)
 			cmd.SetErr(ios.ErrOut)
@@ -39,8 +41,8 @@ func TestNewListCmd_flags(t *testing.T) {
 				}
 			case err != nil:
 				t.Fatal(err)
-			case got.Instance != tt.want.Instance || got.Project != tt.want.Project || got.Workspace != tt.want.Workspace || got.Flags != tt.want.Flags:
-				t.Errorf("options %+v, want %+v", *got, tt.want)
+			case got.Instance+got.Project != tt.wantParent || got.Workspace != (tt.wantParent == "") || got.Limit != tt.wantLimit || got.Filter != tt.wantFilter:
+				t.Errorf("options %+v", *got)
 			}
 		})
 	}

@@ -24,8 +24,9 @@ func TestList_followsEveryPage(t *testing.T) {
 		JQ: ".databases | length", Template: "{{range .databases}}{{.project}} {{end}}"}
 	list.Prints(t, map[string]string{
 		"name": "instances/prod-pg/databases/orders\ninstances/prod-pg/databases/carts\ninstances/prod-my/databases/users\\x1b[31m\n",
-		"table": "DATABASE                PROJECT   ENVIRONMENT   ENGINE     SYNCED\n" +
-			"prod-pg/orders          shop      prod          POSTGRES\nprod-pg/carts           shop\nprod-my/users\\x1b[31m   shop\n",
+		// Each page is laid out alone.
+		"table": "DATABASE         PROJECT   ENVIRONMENT   ENGINE     SYNCED\n" +
+			"prod-pg/orders   shop      prod          POSTGRES\nprod-pg/carts    shop\nprod-my/users\\x1b[31m   shop\n",
 		"json": "{\n  \"databases\": [\n    {\n      \"name\": \"instances/prod-pg/databases/orders\",\n      \"project\": \"projects/shop\",\n" +
 			"      \"effectiveEnvironment\": \"environments/prod\",\n      \"instanceResource\": {\n        \"engine\": \"POSTGRES\"\n      }\n    },\n" +
 			"    {\n      \"name\": \"instances/prod-pg/databases/carts\",\n      \"project\": \"projects/shop\"\n    },\n" +

@@ -1,48 +1,149 @@
-// Package listing holds what the list commands share: --limit and --filter,
-// and a list printed as its pages arrive.
+// Package listing is the list verb of the nouns whose items the service
+// pages (instances, databases, revisions, changelogs): a noun declares what
+// it lists and how it prints; the list is printed as its pages arrive.
 package listing
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"io/fs"
+	"strings"
 
-	"github.com/go-json-experiment/json/jsontext"
 	"github.com/spf13/cobra"
 
 	"github.com/dbgov/dbgov/client"
+	"github.com/dbgov/dbgov/cmd/arity"
+	"github.com/dbgov/dbgov/cmd/dbname"
+	"github.com/dbgov/dbgov/cmd/factory"
+	"github.com/dbgov/dbgov/cmd/helptext"
 	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/output"
 )
 
-// Flags are the flags of a list command.
-type Flags struct {
-	Filter string // sent to the service as written
-	Limit  int    // 0: every item
+// Where the items of a list are: Spec.Parent.
+const (
+	// Top lists a collection of the service itself.
+	Top = iota
+	// OneOf lists the items of the one parent given: --instance I,
+	// --project P or --workspace.
+	OneOf
+	// PerDatabase lists the items of a database, --instance and
+	// --database, or of each of --databases-from.
+	PerDatabase
+)
+
+// Spec declares a list command: what it lists, where, and how it prints.
+type Spec[T any] struct {
+	// Use and Short are the usage line and summary of the command.
+	Use, Short string
+	// Collection is the last segment of the path and the list's field.
+	Collection string
+	// List declares the table and the names of the items.
+	List output.List[T]
+	// Parent says where the items are: Top, OneOf or PerDatabase.
+	Parent int
+	// Filter adds --filter, sent to the service as written.
+	Filter bool
 }
 
-// Add registers --limit, and --filter when the service filters the list.
-func (f *Flags) Add(cmd *cobra.Command, filter bool) {
-	cmd.Flags().IntVar(&f.Limit, "limit", 0, "list at most `N` items (0: every one)")
-	if filter {
-		cmd.Flags().StringVar(&f.Filter, "filter", "", "list the items the service's filter `EXPR` keeps, sent as written (its syntax changed in 3.17: see README)")
+// Options are the flags of a list command.
+type Options struct {
+	Filter, Instance, Project string
+	Limit                     int // 0: every item
+	Workspace                 bool
+	DB                        dbname.Flags
+}
+
+// Cmd builds the list command s declares. runF, when not nil, is called
+// with the checked options in place of listing: for tests of the flags.
+func Cmd[T any](f *factory.Factory, help fs.FS, s Spec[T], runF func(*Options) error) *cobra.Command {
+	o := &Options{}
+	cmd := helptext.Command(help, &cobra.Command{Use: s.Use, Short: s.Short, Args: arity.Exact(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			given := 0
+			for _, set := range []bool{o.Instance != "", o.Project != "", o.Workspace} {
+				if set {
+					given++
+				}
+			}
+			switch {
+			case o.Limit < 0:
+				return exitcode.Usagef("--limit must be 0 (no limit) or more, not %d", o.Limit)
+			case s.Parent == OneOf && given != 1:
+				return exitcode.Usagef("give exactly one of --instance I, --project P or --workspace")
+			case s.Parent == PerDatabase:
+				if _, err := o.DB.Databases(f); err != nil {
+					return err
+				}
+			}
+			if runF != nil {
+				return runF(o)
+			}
+			return s.run(cmd.Context(), f, o)
+		}})
+	switch s.Parent {
+	case OneOf:
+		cmd.Flags().StringVar(&o.Instance, "instance", "", "list those of the instance with this `id`")
+		cmd.Flags().StringVar(&o.Project, "project", "", "list those of the project with this `id`")
+		cmd.Flags().BoolVar(&o.Workspace, "workspace", false, "list every one of the workspace")
+	case PerDatabase:
+		o.DB.AddMany(cmd)
 	}
-}
-
-// Check refuses a negative --limit.
-func (f *Flags) Check() error {
-	if f.Limit < 0 {
-		return exitcode.Usagef("--limit must be 0 (no limit) or more, not %d", f.Limit)
+	cmd.Flags().IntVar(&o.Limit, "limit", 0, "list at most `N` (0: every one)")
+	if s.Filter {
+		cmd.Flags().StringVar(&o.Filter, "filter", "", "list those the service's filter `EXPR` keeps, sent as written (its syntax changed in 3.17)")
 	}
-	return nil
+	return cmd
 }
 
-// Items gives the items of field in the list r asks for, page by page up
-// to the limit; what names the list in errors.
-func (f *Flags) Items(ctx context.Context, c *client.Client, r *client.Request, field, what string) output.Items {
-	return func(page func(string, []jsontext.Value) error) error {
-		if err := c.List(ctx, r, field, f.Limit, page); err != nil {
+// run prints the list, or with --databases-from the list of each database.
+func (s Spec[T]) run(ctx context.Context, f *factory.Factory, o *Options) error {
+	if s.Parent == PerDatabase {
+		return o.DB.Run(ctx, f, func(ctx context.Context, c *client.Client, db client.DatabaseName) (dbname.Result, error) {
+			doc, err := s.document(ctx, c, o, "instances", db.Instance, "databases", db.Database)
+			return dbname.Result{Doc: doc}, err
+		})
+	}
+	p, c, err := f.Deps().Connect()
+	var parent []string
+	switch {
+	case err != nil:
+		return err
+	case o.Instance != "":
+		parent = []string{"instances", o.Instance}
+	case o.Project != "":
+		parent = []string{"projects", o.Project}
+	case o.Workspace:
+		id, err := c.Workspace(ctx)
+		if err != nil {
+			return err
+		}
+		parent = []string{"workspaces", id}
+	}
+	doc, err := s.document(ctx, c, o, parent...)
+	if err != nil {
+		return err
+	}
+	return p.Print(ctx, f.IO.Out, doc)
+}
+
+// document is the document of the list under parent: read as it is
+// printed, or whole for one database of many.
+func (s Spec[T]) document(ctx context.Context, c *client.Client, o *Options, parent ...string) (output.Document, error) {
+	r, err := client.ListCall(s.Collection, o.Filter, parent...)
+	if err != nil {
+		return output.Document{}, err
+	}
+	what := strings.Join(append(parent, s.Collection), "/")
+	items := func(page func(string, []json.RawMessage) error) error {
+		if err := c.List(ctx, r, s.Collection, o.Limit, page); err != nil {
 			return fmt.Errorf("list %s: %w", what, err)
 		}
 		return nil
 	}
+	if o.DB.Many() {
+		return s.List.WholeDocument(s.Collection, what+"/", items)
+	}
+	return s.List.ItemsDocument(s.Collection, what+"/", items), nil
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/dbgov/dbgov/cmd/dryrun"
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/cmd/helptext"
+	"github.com/dbgov/dbgov/cmd/listing"
 	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/internal/input"
 )
@@ -29,7 +30,9 @@ var help embed.FS
 
 // NewCmd builds the revisions command group.
 func NewCmd(f *factory.Factory) *cobra.Command {
-	return helptext.Command(help, &cobra.Command{Use: "revisions <command>", Aliases: []string{"revision"}, Short: "Manage the schema revisions of a database"}, newBatchCreateCmd(f))
+	return helptext.Command(help, &cobra.Command{Use: "revisions <command>", Aliases: []string{"revision"}, Short: "Manage the schema revisions of a database"}, newBatchCreateCmd(f),
+		listing.Cmd(f, help, listing.Spec[client.Revision]{Use: "list (--instance I --database D | --databases-from FILE) [--limit N]",
+			Short: "List the schema revisions of a database", Collection: "revisions", Parent: listing.PerDatabase, List: revisionList}, nil))
 }
 
 // Bounds and default of --batch-size.

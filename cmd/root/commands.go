@@ -8,12 +8,14 @@ import (
 	"github.com/dbgov/dbgov/cmd/api"
 	"github.com/dbgov/dbgov/cmd/auth"
 	"github.com/dbgov/dbgov/cmd/catalog"
+	"github.com/dbgov/dbgov/cmd/changelogs"
 	"github.com/dbgov/dbgov/cmd/completion"
 	"github.com/dbgov/dbgov/cmd/configcmd"
 	"github.com/dbgov/dbgov/cmd/databases"
 	"github.com/dbgov/dbgov/cmd/devservercmd"
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/cmd/idps"
+	"github.com/dbgov/dbgov/cmd/instances"
 	"github.com/dbgov/dbgov/cmd/policies"
 	"github.com/dbgov/dbgov/cmd/reviewconfigs"
 	"github.com/dbgov/dbgov/cmd/revisions"
@@ -29,10 +31,12 @@ func addCommands(cmd *cobra.Command, f *factory.Factory) {
 		api.NewCmd(f),
 		auth.NewCmd(f),
 		catalog.NewCmd(f),
+		changelogs.NewCmd(f),
 		completion.NewCmd(f),
 		configcmd.NewCmd(f),
 		databases.NewCmd(f),
 		idps.NewCmd(f),
+		instances.NewCmd(f),
 		policies.NewCmd(f),
 		reviewconfigs.NewCmd(f),
 		revisions.NewCmd(f),
