@@ -1,7 +1,6 @@
 package client
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -47,12 +46,11 @@ func (c *Client) List(ctx context.Context, r *Request, field string, limit int, 
 		return fmt.Errorf("%w: query %q: %v", ErrInvalidRequest, r.RawQuery, err)
 	}
 	maps.Copy(q, r.Query)
-	size, _ := strconv.Atoi(q.Get("pageSize")) // the caller's, when given
-	size = cmp.Or(size, MaxPageSize)
 	for n := 0; ; {
-		q.Set("pageSize", strconv.Itoa(size))
 		if limit > 0 {
-			q.Set("pageSize", strconv.Itoa(min(size, limit-n)))
+			q.Set("pageSize", strconv.Itoa(min(MaxPageSize, limit-n)))
+		} else if !q.Has("pageSize") { // the caller's, when given
+			q.Set("pageSize", strconv.Itoa(MaxPageSize))
 		}
 		pr := *r
 		pr.Query, pr.RawQuery = q, ""

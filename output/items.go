@@ -23,8 +23,7 @@ type Items func(page func(field string, items []json.RawMessage) error) error
 // page: {field: [items...]}, its names and tables those of l, a page at a
 // time, names relative to under in a table.
 func (l List[T]) ItemsDocument(field, under string, items Items) Document {
-	return Document{ListField: field, Items: items, tables: len(l.Columns) > 0,
-		page: func(raw []json.RawMessage) (Document, error) { return l.page(raw, under) }}
+	return Document{ListField: field, Items: items, page: func(raw []json.RawMessage) (Document, error) { return l.page(raw, under) }}
 }
 
 // WholeDocument is ItemsDocument read whole, for a command that prints many

@@ -51,7 +51,7 @@ func (p jqPrinter) Print(ctx context.Context, w io.Writer, doc Document) error {
 		out := jqWriter{ctx: ctx, w: bw}
 		streamed := false
 		var err error
-		if p.stream != nil {
+		if p.stream != nil && doc.Items == nil {
 			// Decoded a piece at a time, the document's values are garbage as
 			// soon as printed.
 			streamed, err = p.stream.walk(doc.Raw, p.mask, doc.ListField, func(v any) error {

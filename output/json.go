@@ -149,7 +149,9 @@ func isEmpty(v jsontext.Value) bool {
 // decodeDocument decodes doc as encoding/json does with UseNumber, for jq and
 // templates: secrets masked when mask is set, the list field ensured.
 func decodeDocument(doc Document, mask bool) (any, error) {
-	return newValueReader().read(newTokens(doc.Raw, mask, doc.ListField))
+	t, done := docTokens(doc, mask)
+	defer done()
+	return newValueReader().read(t)
 }
 
 // valueReader decodes values, giving keys that repeat from one object to

@@ -76,9 +76,8 @@ type Document struct {
 	Raw []byte
 	// Items, when not nil, gives the items of the list ListField page by
 	// page in place of Raw: the document is {ListField: [items...]}.
-	Items  Items
-	page   func([]json.RawMessage) (Document, error) // the names and tables of a page of Items
-	tables bool                                      // page gives tables
+	Items Items
+	page  func([]json.RawMessage) (Document, error) // the names and tables of a page of Items
 	// ListField names the list of a list response ("users", "policies",
 	// ...). It is always present in json, yaml, jq and template output,
 	// as [] when the service omitted it.

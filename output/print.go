@@ -18,20 +18,8 @@ type checked struct{ Printer }
 // Print checks doc.Raw, when set, and prints doc with p.
 func (p checked) Print(ctx context.Context, w io.Writer, doc Document) error {
 	switch p.Printer.(type) {
-	case jqPrinter, templatePrinter: // they take the whole document
-		if doc.Items != nil {
-			raw, err := io.ReadAll(listReader(doc.Items))
-			if err != nil {
-				return err
-			}
-			doc.Raw, doc.Items = raw, nil
-		}
-	case namePrinter:
+	case namePrinter, tablePrinter:
 		if doc.page != nil {
-			return printPages(ctx, w, p, doc)
-		}
-	case tablePrinter:
-		if doc.tables {
 			return printPages(ctx, w, p, doc)
 		}
 	}

@@ -8,14 +8,12 @@ import (
 	"github.com/dbgov/dbgov/cmd/api"
 	"github.com/dbgov/dbgov/cmd/auth"
 	"github.com/dbgov/dbgov/cmd/catalog"
-	"github.com/dbgov/dbgov/cmd/changelogs"
 	"github.com/dbgov/dbgov/cmd/completion"
 	"github.com/dbgov/dbgov/cmd/configcmd"
-	"github.com/dbgov/dbgov/cmd/databases"
 	"github.com/dbgov/dbgov/cmd/devservercmd"
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/cmd/idps"
-	"github.com/dbgov/dbgov/cmd/instances"
+	"github.com/dbgov/dbgov/cmd/listing"
 	"github.com/dbgov/dbgov/cmd/policies"
 	"github.com/dbgov/dbgov/cmd/reviewconfigs"
 	"github.com/dbgov/dbgov/cmd/revisions"
@@ -31,12 +29,9 @@ func addCommands(cmd *cobra.Command, f *factory.Factory) {
 		api.NewCmd(f),
 		auth.NewCmd(f),
 		catalog.NewCmd(f),
-		changelogs.NewCmd(f),
 		completion.NewCmd(f),
 		configcmd.NewCmd(f),
-		databases.NewCmd(f),
 		idps.NewCmd(f),
-		instances.NewCmd(f),
 		policies.NewCmd(f),
 		reviewconfigs.NewCmd(f),
 		revisions.NewCmd(f),
@@ -45,6 +40,7 @@ func addCommands(cmd *cobra.Command, f *factory.Factory) {
 		version.NewCmd(f),
 		devservercmd.NewCmd(f),
 	)
+	cmd.AddCommand(listing.NewCmds(f)...)
 	addTopics(cmd)
 }
 

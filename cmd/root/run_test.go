@@ -23,7 +23,7 @@ func TestRun_unknownCommandsNameTheVerbMeant(t *testing.T) {
 	}{
 		{"misspelt command", []string{"polices"}, `unknown command "polices" for "dbgov"; did you mean "policies"?`},
 		{"a part of the verb", []string{"users", "get", "a@x.com"}, `unknown command "get" for "dbgov users"; did you mean "batch-get"?`},
-		{"a verb the group lacks", []string{"revisions", "list"}, `unknown command "list" for "dbgov revisions"; its commands are batch-create`},
+		{"a verb the group lacks", []string{"revisions", "delete"}, `unknown command "delete" for "dbgov revisions"; its commands are batch-create, list`},
 		{"listing the config", []string{"config", "list"}, `unknown command "list" for "dbgov config"; did you mean one of ["list-profiles" "view"]?`},
 	}
 	for _, tt := range tests {

@@ -1,11 +1,10 @@
-package databases
+package listing
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/dbgov/dbgov/cmd/factory"
-	"github.com/dbgov/dbgov/cmd/listing"
 	"github.com/dbgov/dbgov/internal/iostreams"
 )
 
@@ -28,8 +27,8 @@ func TestListCmd_flags(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.args, func(t *testing.T) {
 			ios := &iostreams.IOStreams{In: strings.NewReader(""), Out: &strings.Builder{}, ErrOut: &strings.Builder{}}
-			var got *listing.Options
-			cmd := listing.Cmd(factory.New(ios, "test", "", func(string) string { return "" }), help, list, func(o *listing.Options) error { got = o; return nil })
+			var got *Options
+			cmd := Cmd(factory.New(ios, "test", "", func(string) string { return "" }), help, databases, func(o *Options) error { got = o; return nil })
 			cmd.SetArgs(strings.Fields(tt.args))
 			cmd.SetOut(ios.ErrOut)
 			cmd.SetErr(ios.ErrOut)

@@ -1,4 +1,4 @@
-package changelogs_test
+package listing_test
 
 import (
 	"net/http"
@@ -21,7 +21,7 @@ func TestList_oneDatabaseEveryPage(t *testing.T) {
 		},
 	}
 	list.Prints(t, map[string]string{
-		"name":      "instances/prod-pg/databases/orders/changelogs/101\ninstances/prod-pg/databases/orders/changelogs/102\n",
+		"name": "instances/prod-pg/databases/orders/changelogs/101\ninstances/prod-pg/databases/orders/changelogs/102\n",
 		// A table is laid out a page at a time, the header over the first.
 		"table_tty": "NAME   STATUS   PLAN        CREATED\n101    DONE     add phone\n102   FAILED\n",
 	})
