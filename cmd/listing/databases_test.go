@@ -91,7 +91,7 @@ func TestList_failures(t *testing.T) {
 	reg.Register(http.MethodGet, "/v1/actuator/info", 200, `{"version": "3.21.1"}`)
 	reg.Register(http.MethodGet, "/v1/users/me", 200, `{"name": "users/a@example.com"}`)
 	cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, "databases", "list", "--workspace").Expect(t, 1).
-		StderrHas(t, "the service names no workspace of the caller")
+		StderrHas(t, "neither actuator/info nor users/me names the workspace")
 
 	reg = httpmock.New(t)
 	reg.Register(http.MethodGet, "/v1/instances/nope/databases", 404, `{"code": 5, "message": "instance \"nope\" not found"}`)
