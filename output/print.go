@@ -11,12 +11,15 @@ import (
 )
 
 // checked is what New returns: it refuses a document that means different
-// things in different formats before anything is printed, and stops writing
-// once the context is done.
+// things in different formats before anything is printed, and prints
+// nothing once the context is done.
 type checked struct{ Printer }
 
 // Print checks doc.Raw, when set, and prints doc with p.
 func (p checked) Print(ctx context.Context, w io.Writer, doc Document) error {
+	if ctx.Err() != nil {
+		return context.Cause(ctx)
+	}
 	switch p.Printer.(type) {
 	case namePrinter, tablePrinter:
 		if doc.page != nil {
@@ -28,40 +31,7 @@ func (p checked) Print(ctx context.Context, w io.Writer, doc Document) error {
 			return err
 		}
 	}
-	if ctx.Done() != nil {
-		w = ctxWriter{ctx: ctx, w: w}
-	}
 	return p.Printer.Print(ctx, w, doc)
-}
-
-// ctxWriter fails every write once its context is done, also one already
-// waiting on a slow reader: that write is left behind, and the caller must
-// not reuse its bytes (bufio.Writer, after an error, does not).
-type ctxWriter struct {
-	ctx context.Context
-	w   io.Writer
-}
-
-// Write writes p unless the context is done first.
-func (c ctxWriter) Write(p []byte) (int, error) {
-	if c.ctx.Err() != nil {
-		return 0, context.Cause(c.ctx)
-	}
-	type result struct {
-		n   int
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		n, err := c.w.Write(p)
-		done <- result{n, err}
-	}()
-	select {
-	case r := <-done:
-		return r.n, r.err
-	case <-c.ctx.Done():
-		return 0, context.Cause(c.ctx)
-	}
 }
 
 // style is how the formats that print the document itself (json, yaml,

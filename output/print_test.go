@@ -164,30 +164,6 @@ func TestPrint_templateStopsWhenCancelled(t *testing.T) {
 	}
 }
 
-func TestPrint_writesStopWhenCancelled(t *testing.T) {
-	raw := usersBody(2000, false)
-	for _, opts := range []Options{{Format: "json"}, {Format: "yaml"}, {JQ: ".users[]"}, {Template: "{{range .users}}{{.name}}{{end}}"}, {}} {
-		p, err := New(opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ctx, cancel := context.WithCancelCause(context.Background())
-		stop := errors.New("interrupted")
-		// The reader takes the first bytes, cancels, and reads no more: the
-		// next write waits on it forever unless Print gives up.
-		r, w := io.Pipe()
-		go func() {
-			io.ReadFull(r, make([]byte, 100))
-			cancel(stop)
-		}()
-		doc := Document{Raw: raw, ListField: "users", Tables: func() []Table { return []Table{usersTable(20000)} }}
-		if err := p.Print(ctx, w, doc); !errors.Is(err, stop) {
-			t.Errorf("%+v: error %v, want the context's cause", opts, err)
-		}
-		r.Close()
-	}
-}
-
 func TestPrint_writesNothingOnceCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

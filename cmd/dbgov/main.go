@@ -11,7 +11,6 @@ import (
 	"github.com/olekukonko/tablewriter/pkg/twwidth"
 
 	"github.com/dbgov/dbgov/cmd/root"
-	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/internal/iostreams"
 )
 
@@ -22,27 +21,14 @@ var (
 )
 
 func main() {
-	// The first Ctrl-C or SIGTERM cancels the run, which ends with the
-	// signal's exit code (root.Run stops waiting for a command that does
-	// not return in time); a second one ends dbgov at once.
-	ctx, cancel := context.WithCancelCause(context.Background())
-	signals := make(chan os.Signal, 2)
-	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
-	go func() {
-		cause := exitcode.ErrInterrupted
-		for i := 0; ; i++ {
-			if <-signals == syscall.SIGTERM {
-				cause = exitcode.ErrTerminated
-			}
-			if i > 0 {
-				os.Exit(exitcode.Write(os.Stderr, cause, false, false, nil))
-			}
-			cancel(cause)
-		}
-	}()
+	// A signal cancels the run, which ends with the signal's exit code:
+	// root.Run stops waiting for a command that does not return in time.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	ios := iostreams.System()
 	if !ios.OutTTY { // only terminal tables use tablewriter: its width cache (640 KB) can go
 		twwidth.SetCacheCapacity(0)
 	}
-	os.Exit(root.Run(ctx, ios, version, commit, os.Args[1:], os.Getenv))
+	code := root.Run(ctx, ios, version, commit, os.Args[1:], os.Getenv)
+	stop()
+	os.Exit(code)
 }

@@ -118,7 +118,6 @@ const stopGrace = 500 * time.Millisecond
 // does not watch ctx) is left behind and the signal is reported.
 func Run(ctx context.Context, ios *iostreams.IOStreams, version, commit string, args []string, getenv func(string) string) int {
 	restoreTerminal := saveTerminal(ios)
-	ios = ios.WithContext(ctx)
 	info, _ := debug.ReadBuildInfo()
 	version, commit = versioncmd.Stamp(version, commit, info)
 	f := factory.New(ios, version, commit, getenv)
@@ -139,7 +138,7 @@ func Run(ctx context.Context, ios *iostreams.IOStreams, version, commit string, 
 	cmd.SetErr(ios.ErrOut)
 
 	var running atomic.Pointer[cobra.Command] // set once the flags are parsed
-	var reported atomic.Bool
+	var reported atomic.Bool                  // the run's one report is written
 	cmd.PersistentPreRunE = func(c *cobra.Command, _ []string) error {
 		running.Store(c)
 		return nil
@@ -157,26 +156,29 @@ func Run(ctx context.Context, ios *iostreams.IOStreams, version, commit string, 
 		}
 		if ctx.Err() != nil && err != nil {
 			// The run was stopped by a signal, whatever error it ended with.
-			err = errors.Join(context.Cause(ctx), err)
+			err = errors.Join(exitcode.Signalled(context.Cause(ctx)), err)
 		}
 		asJSON := err != nil && f.JSONErrors() && !(ios.ErrTTY && errors.As(err, new(output.FilterError)))
 		if reported.CompareAndSwap(false, true) {
 			codes <- exitcode.Write(ios.ErrOut, err, asJSON, err != nil && f.ErrColor(), f.Secrets())
 		}
 	}()
-	late := make(chan struct{})
-	context.AfterFunc(ctx, func() { time.AfterFunc(stopGrace, func() { close(late) }) })
 	select {
 	case code := <-codes:
 		return code
-	case <-late:
+	case <-ctx.Done():
+	}
+	select {
+	case code := <-codes:
+		return code
+	case <-time.After(stopGrace):
 	}
 	if !reported.CompareAndSwap(false, true) {
 		return <-codes
 	}
 	restoreTerminal()
 	// A signal's message holds no credential; the run may still be writing its settings.
-	return exitcode.Write(ios.ErrOut, context.Cause(ctx), running.Load() != nil && f.JSONErrorsByFlags(), false, nil)
+	return exitcode.Write(ios.ErrOut, exitcode.Signalled(context.Cause(ctx)), running.Load() != nil && f.JSONErrorsByFlags(), false, nil)
 }
 
 // saveTerminal returns what puts a terminal on stdin back as it was (a

@@ -267,3 +267,23 @@ func TestWrite_masksWhatTheScrubberKnowsWhateverTheOrigin(t *testing.T) {
 		}
 	}
 }
+
+func TestSignalled_namesTheSignalOfTheCause(t *testing.T) {
+	tests := []struct {
+		name  string
+		cause error
+		want  error
+	}{
+		{"SIGTERM as signal.NotifyContext words it", errors.New("terminated signal received"), exitcode.ErrTerminated},
+		{"SIGINT as signal.NotifyContext words it", errors.New("interrupt signal received"), exitcode.ErrInterrupted},
+		{"SIGTERM's own cause", exitcode.ErrTerminated, exitcode.ErrTerminated},
+		{"a cancel without a cause", context.Canceled, exitcode.ErrInterrupted},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := exitcode.Signalled(tt.cause); got != tt.want {
+				t.Errorf("Signalled(%v) = %v, want %v", tt.cause, got, tt.want)
+			}
+		})
+	}
+}

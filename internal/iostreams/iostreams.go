@@ -4,7 +4,6 @@
 package iostreams
 
 import (
-	"context"
 	"io"
 	"os"
 
@@ -79,50 +78,4 @@ func detect(env environment, in, out, errOut *os.File) *IOStreams {
 // no-color.org describes) and TERM=dumb.
 func colorAllowed(env environment) bool {
 	return env.Getenv("NO_COLOR") == "" && env.Getenv("TERM") != "dumb"
-}
-
-// WithContext returns a copy of the streams whose In gives up a read with
-// ctx's cause once ctx is done. A read of a terminal or a pipe cannot be
-// stopped in Go: it goes on in a goroutine left to end with the process.
-func (s *IOStreams) WithContext(ctx context.Context) *IOStreams {
-	c := *s
-	if s.In != nil {
-		c.In = &contextReader{ctx: ctx, r: s.In}
-	}
-	return &c
-}
-
-type contextReader struct {
-	ctx context.Context
-	r   io.Reader
-	buf []byte // the buffer of the read under way, dropped when it is abandoned
-}
-
-func (c *contextReader) Read(p []byte) (int, error) {
-	if c.ctx.Err() != nil {
-		return 0, context.Cause(c.ctx)
-	}
-	if c.buf == nil {
-		c.buf = make([]byte, 64<<10)
-	}
-	var n int
-	var err error
-	buf, done := c.buf[:min(len(p), len(c.buf))], make(chan struct{})
-	go func() { n, err = c.r.Read(buf); close(done) }()
-	select {
-	case <-done:
-		return copy(p, buf[:n]), err
-	case <-c.ctx.Done():
-		c.buf = nil
-		return 0, context.Cause(c.ctx)
-	}
-}
-
-// Fd is the descriptor of a file read, so that a terminal can still be read
-// without echo; ^0, no descriptor, for other readers.
-func (c *contextReader) Fd() uintptr {
-	if f, ok := c.r.(interface{ Fd() uintptr }); ok {
-		return f.Fd()
-	}
-	return ^uintptr(0)
 }
