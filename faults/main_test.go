@@ -81,6 +81,8 @@ type opts struct {
 	home  string // HOME and XDG_CONFIG_HOME's parent; a fresh directory when empty
 	umask string // when set, dbgov runs under this umask (octal), through sh
 	tty   bool   // stdout is a terminal (the test skips where none can be opened)
+	// stdout, when set, is dbgov's stdout instead of a buffer.
+	stdout *os.File
 	// started, when set, is called once the process runs, with it.
 	started func(*os.Process)
 }
@@ -123,6 +125,9 @@ func run(t *testing.T, o opts, args ...string) result {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.Stdin = strings.NewReader(o.stdin)
+	if o.stdout != nil {
+		cmd.Stdout = o.stdout
+	}
 	var terminal *os.File
 	var copied chan struct{}
 	if o.tty {

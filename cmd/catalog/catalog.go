@@ -34,7 +34,11 @@ func NewCmd(f *factory.Factory) *cobra.Command {
 func newCommand(f *factory.Factory, use, short string, db *dbname.Flags, run func(ctx context.Context) error) *cobra.Command {
 	cmd := helptext.Command(help, &cobra.Command{Use: use, Short: short, Args: arity.Exact(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if _, err := db.Databases(f); err != nil {
+			var files []string // standard input cannot give the list and -f both
+			if file := cmd.Flags().Lookup("file"); file != nil {
+				files = append(files, file.Value.String())
+			}
+			if _, err := db.Databases(f.IO.In, files...); err != nil {
 				return err
 			}
 			return run(cmd.Context())

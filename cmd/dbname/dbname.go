@@ -3,10 +3,13 @@
 package dbname
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -45,11 +48,10 @@ func (f *Flags) AddMany(cmd *cobra.Command) {
 func (f *Flags) Many() bool { return f.From != "" }
 
 // Databases checks the flags and returns the databases they name, reading
-// the list of --databases-from (standard input for -, which then gives no
-// file); its errors are usage errors. Called before fac makes its client,
-// it has a busy answer pause every database of a list.
-func (f *Flags) Databases(fac *factory.Factory) ([]client.DatabaseName, error) {
-	fac.Fleet = f.Many()
+// the list of --databases-from - from in; its errors are usage errors.
+// files are the command's other inputs (-f): none of them can be standard
+// input when the list is.
+func (f *Flags) Databases(in io.Reader, files ...string) ([]client.DatabaseName, error) {
 	var err error
 	switch {
 	case f.Many() && (f.Instance != "" || f.Database != ""):
@@ -62,23 +64,15 @@ func (f *Flags) Databases(fac *factory.Factory) ([]client.DatabaseName, error) {
 		var db client.DatabaseName
 		db, err = client.ParseDatabase(f.Instance, f.Database)
 		f.dbs = []client.DatabaseName{db}
+	case f.From == "-" && slices.Contains(files, "-"):
+		return nil, exitcode.Usagef("standard input already gave the list of --databases-from: give the file's name instead of -")
 	default:
 		var data []byte
-		if data, err = input.Read(f.From, fac.IO.In); f.From == "-" {
-			fac.IO.In = stdinUsed{}
-		}
-		if err == nil {
+		if data, err = input.Read(f.From, in); err == nil {
 			f.dbs, err = fleet.Parse(data, input.Name(f.From))
 		}
 	}
 	return f.dbs, exitcode.NewUsage(err)
-}
-
-// stdinUsed stands for standard input once it gave the list of databases.
-type stdinUsed struct{}
-
-func (stdinUsed) Read([]byte) (int, error) {
-	return 0, errors.New("standard input already gave the list of --databases-from")
 }
 
 // Result is what a command gives for one database.
@@ -102,32 +96,52 @@ func (f *Flags) Run(ctx context.Context, fac *factory.Factory, fn Func) error {
 	if err != nil {
 		return err
 	}
-	o, _ := fac.PrintFlags().Options() // as ToPrinter took them
+	if f.Many() {
+		o, _ := fac.PrintFlags().Options() // as ToPrinter took them
+		c, err := fac.FleetClient(f.Concurrency)
+		if err != nil {
+			return err
+		}
+		return f.runMany(ctx, fac, p, o.Format == "jsonl" && o.JQ == "" && o.Template == "", c, fn)
+	}
 	c, err := fac.Client()
 	if err != nil {
 		return err
 	}
-	if !f.Many() {
-		r, err := fn(ctx, c, f.dbs[0])
-		if err == nil {
-			err = p.Print(ctx, fac.IO.Out, r.Doc)
-			if r.Printed != nil {
-				err = r.Printed(err)
-			}
+	r, err := fn(ctx, c, f.dbs[0])
+	if err == nil {
+		err = p.Print(ctx, fac.IO.Out, r.Doc)
+		if r.Printed != nil {
+			err = r.Printed(err)
 		}
-		if err == nil && r.Differs {
-			err = &exitcode.SilentError{Code: exitcode.Differences}
-		}
-		return err
 	}
-	stream := o.Format == "jsonl" && o.JQ == "" && o.Template == ""
+	if err == nil && r.Differs {
+		err = &exitcode.SilentError{Code: exitcode.Differences}
+	}
+	return err
+}
+
+// runMany runs fn over many databases with c, printing the results with p,
+// a line each as they finish when stream.
+func (f *Flags) runMany(ctx context.Context, fac *factory.Factory, p output.Printer, stream bool, c *client.Client, fn Func) error {
 	ios, asJSON, scrub := fac.IO, fac.JSONErrors(), fac.Secrets()
 	pctx := context.WithoutCancel(ctx) // the results are printed also after Ctrl-C
+	// The lines of -o jsonl share one buffer, flushed by the printer a line
+	// at a time (bufio.NewWriterSize takes a large enough bufio.Writer as is).
+	lines := bufio.NewWriterSize(ios.Out, 64<<10)
 	var done, failed, interrupted int
+	written := []string{} // the databases whose line was printed
 	var werr error
 	status := func(s string) {
 		if ios.ErrTTY {
 			fmt.Fprintf(ios.ErrOut, "\r%s\x1b[K", s)
+		}
+	}
+	print := func(r fleet.Result[*Result]) {
+		if werr == nil {
+			if werr = p.Print(pctx, lines, output.Document{Raw: resultJSON(r, scrub)}); werr == nil && r.Sent {
+				written = append(written, r.DB.String())
+			}
 		}
 	}
 	results := fleet.Run(ctx, f.dbs, fleet.Options{Concurrency: f.Concurrency, FailFast: f.FailFast},
@@ -135,7 +149,7 @@ func (f *Flags) Run(ctx context.Context, fac *factory.Factory, fn Func) error {
 			r, err := fn(ctx, c, db)
 			return &r, err
 		},
-		func(r fleet.Result[*Result]) {
+		func(r fleet.Result[*Result]) bool {
 			if done++; errors.Is(r.Err, context.Canceled) {
 				interrupted++
 			} else if r.Err != nil {
@@ -144,11 +158,12 @@ func (f *Flags) Run(ctx context.Context, fac *factory.Factory, fn Func) error {
 					exitcode.Write(ios.ErrOut, r.Err, false, false, scrub)
 				}
 			}
-			if stream && werr == nil {
-				werr = p.Print(pctx, ios.Out, output.Document{Raw: resultJSON(r, scrub)})
+			if stream {
+				print(r)
 				r.Value.Doc = output.Document{} // printed: kept no longer
 			}
 			status(fmt.Sprintf("%d/%d databases, %d failed", done, len(f.dbs), failed))
+			return werr == nil
 		})
 	status("")
 	if !stream {
@@ -162,23 +177,52 @@ func (f *Flags) Run(ctx context.Context, fac *factory.Factory, fn Func) error {
 		}
 	}
 	for _, r := range results {
-		if stream && !r.Sent && werr == nil {
-			werr = p.Print(pctx, ios.Out, output.Document{Raw: resultJSON(r, scrub)})
+		if stream && !r.Sent {
+			print(r)
 		}
 	}
-	if n := len(f.dbs); werr == nil && ctx.Err() != nil {
+	if werr != nil {
+		return unwritten(werr, results, written)
+	}
+	if n := len(f.dbs); ctx.Err() != nil {
 		return &exitcode.IncompleteError{Err: ctx.Err(),
 			Lines:  []string{fmt.Sprintf("%d of %d databases sent, %d finished, %d not sent", done, n, done-interrupted, n-done)},
 			Detail: map[string]int{"databases": n, "sent": done, "finished": done - interrupted, "notSent": n - done}}
-	}
-	if werr != nil {
-		return werr
 	}
 	code, summary := fleet.Outcome(results, func(r *Result) bool { return r.Differs })
 	if code == exitcode.OK {
 		return nil
 	}
 	return &exitcode.SilentError{Code: code, Message: summary}
+}
+
+// unwritten is the error of a run whose output failed with err: it says
+// which databases were sent, which of their results were written (a line
+// each of -o jsonl) and which not.
+func unwritten(err error, results []fleet.Result[*Result], written []string) error {
+	sent, lost := []string{}, []string{}
+	printed := make(map[string]bool, len(written))
+	for _, db := range written {
+		printed[db] = true
+	}
+	for _, r := range results {
+		if r.Sent {
+			sent = append(sent, r.DB.String())
+			if !printed[r.DB.String()] {
+				lost = append(lost, r.DB.String())
+			}
+		}
+	}
+	n := len(results)
+	lines := []string{fmt.Sprintf("%d of %d databases sent, %d not sent; the output failed after the results of %d", len(sent), n, n-len(sent), len(written))}
+	if len(written) > 0 {
+		lines = append(lines, "results written: "+strings.Join(written, ", "))
+	}
+	if len(lost) > 0 {
+		lines = append(lines, "sent, results not written: "+strings.Join(lost, ", "))
+	}
+	return &exitcode.IncompleteError{Err: err, Lines: lines, Detail: map[string]any{
+		"databases": n, "sent": len(sent), "notSent": n - len(sent), "written": written, "notWritten": lost}}
 }
 
 // resultJSON is the JSON of one database's result: the response as sent,

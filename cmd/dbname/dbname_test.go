@@ -146,3 +146,21 @@ func TestRun_anAnswerItsFormatRefusesFailsItsDatabase(t *testing.T) {
 		}
 	}
 }
+
+func TestRun_aRefusedCredentialStartsNoFurtherDatabase(t *testing.T) {
+	var requests atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		w.WriteHeader(http.StatusUnauthorized)
+		io.WriteString(w, `{"code": 16, "message": "token revoked"}`)
+	}))
+	defer srv.Close()
+	res := cmdtest.Run(t, cmdtest.Options{URL: srv.URL, Stdin: list(20)},
+		"policies", "list", "--databases-from", "-", "--concurrency", "1").Expect(t, 3)
+	if n := requests.Load(); n != 1 {
+		t.Errorf("%d requests after the first was refused its credentials, want 1", n)
+	}
+	if !strings.Contains(res.Stderr, "20 of 20 databases failed (19 not sent, 1 unauthenticated)") {
+		t.Errorf("stderr %q", res.Stderr)
+	}
+}

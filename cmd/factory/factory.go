@@ -31,9 +31,6 @@ type Factory struct {
 	Version string
 	Commit  string
 	Getenv  func(string) string
-	// Fleet, when set before the client is made, has a 429 or 503 answer
-	// pause every request of the client: the workers of a run together.
-	Fleet bool
 
 	flags   *pflag.FlagSet
 	auth    Auth             // the credential of Client, once made
@@ -113,10 +110,22 @@ func (f *Factory) Client() (*client.Client, error) {
 	return f.client, f.clientErr
 }
 
-func (f *Factory) newClient() (*client.Client, error) {
+// FleetClient returns a new client for a run over many databases, concurrency
+// at a time: a 429 or 503 answer pauses every request of it.
+func (f *Factory) FleetClient(concurrency int) (*client.Client, error) {
+	return f.newClient(func(o *client.Options) {
+		o.WrapTransport = func(rt http.RoundTripper) http.RoundTripper {
+			return fleet.Throttle(rt, client.DefaultRetryWait, client.DefaultMaxRetryWait)
+		}
+	})
+}
+
+// newClient returns a client for the resolved settings and credential, its
+// options changed by change.
+func (f *Factory) newClient(change ...func(*client.Options)) (*client.Client, error) {
 	s, err := f.Settings()
 	if err != nil || s.URL == "" {
-		return f.ClientWith(Auth{})
+		return f.ClientWith(Auth{}, change...)
 	}
 	a := Auth{Token: s.Token, ServiceAccount: s.ServiceAccount, ServiceKey: s.ServiceKey}
 	switch {
@@ -138,7 +147,7 @@ func (f *Factory) newClient() (*client.Client, error) {
 		a.Tokens = f.TokenCache(s.URL, a.ServiceAccount, a.ServiceKey, a.Source == "keyring")
 	}
 	f.auth = a
-	return f.ClientWith(a)
+	return f.ClientWith(a, change...)
 }
 
 // Deps are what a verb's run takes from the factory: the streams, and the
@@ -193,9 +202,9 @@ func (f *Factory) TokenCache(url, account, key string, inKeyring bool) *credstor
 }
 
 // ClientWith returns a new client for the resolved settings with the
-// credential of a. Without a URL it fails with a usage error that says how
-// to set one.
-func (f *Factory) ClientWith(a Auth) (*client.Client, error) {
+// credential of a, its options changed by change. Without a URL it fails
+// with a usage error that says how to set one.
+func (f *Factory) ClientWith(a Auth, change ...func(*client.Options)) (*client.Client, error) {
 	s, err := f.Settings()
 	if err != nil {
 		return nil, err
@@ -229,10 +238,8 @@ func (f *Factory) ClientWith(a Auth) (*client.Client, error) {
 	if s.Debug {
 		opts.Debug = f.IO.ErrOut
 	}
-	if f.Fleet {
-		opts.WrapTransport = func(rt http.RoundTripper) http.RoundTripper {
-			return fleet.Throttle(rt, client.DefaultRetryWait, client.DefaultMaxRetryWait)
-		}
+	for _, ch := range change {
+		ch(&opts)
 	}
 	c, err := client.New(opts)
 	if err != nil {

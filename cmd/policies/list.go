@@ -67,7 +67,7 @@ func newListCmd(f *factory.Factory) *cobra.Command {
 				return exitcode.Usagef("give exactly one parent: --instance I --database D, --environment E, --project P or --workspace (or many databases: --databases-from FILE)")
 			}
 			if db.Instance != "" || db.Database != "" || db.Many() {
-				dbs, err := db.Databases(f)
+				dbs, err := db.Databases(f.IO.In)
 				if err != nil {
 					return err
 				}

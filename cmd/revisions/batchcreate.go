@@ -60,7 +60,7 @@ func newBatchCreateCmd(f *factory.Factory) *cobra.Command {
 		Short: "Create schema revisions of a database from a file",
 		Args:  arity.Exact(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			dbs, err := opts.DB.Databases(f)
+			dbs, err := opts.DB.Databases(f.IO.In, opts.File)
 			if err != nil {
 				return err
 			}

@@ -54,7 +54,7 @@ func newDiffCmd(f *factory.Factory) *cobra.Command {
 		Short: "Show the statements that migrate a database's schema to a target",
 		Args:  arity.Exact(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			dbs, err := opts.DB.Databases(f)
+			dbs, err := opts.DB.Databases(f.IO.In, opts.SchemaFile)
 			if err != nil {
 				return err
 			}

@@ -62,10 +62,12 @@ type Options struct {
 
 // Run calls do for every database, at most opts.Concurrency at a time, and
 // done with each result as it finishes. It returns the results in the order
-// of dbs. Once ctx is cancelled, or a database failed under FailFast, no
-// further database is started: those are returned with Sent false.
+// of dbs. No further database is started once ctx is cancelled, done
+// returned false (its output cannot be written), a database failed under
+// FailFast, or one was refused its credentials (exit 3: every other would
+// be too): those are returned with Sent false.
 func Run[T any](ctx context.Context, dbs []client.DatabaseName, opts Options,
-	do func(context.Context, client.DatabaseName) (T, error), done func(Result[T])) []Result[T] {
+	do func(context.Context, client.DatabaseName) (T, error), done func(Result[T]) bool) []Result[T] {
 	results := make([]Result[T], len(dbs))
 	for i, db := range dbs {
 		results[i].DB = db
@@ -73,13 +75,13 @@ func Run[T any](ctx context.Context, dbs []client.DatabaseName, opts Options,
 	var (
 		mu     sync.Mutex
 		next   int
-		failed bool
+		halted bool
 		wg     sync.WaitGroup
 	)
 	take := func() int {
 		mu.Lock()
 		defer mu.Unlock()
-		if next == len(dbs) || ctx.Err() != nil || (opts.FailFast && failed) {
+		if next == len(dbs) || ctx.Err() != nil || halted {
 			return -1
 		}
 		next++
@@ -91,9 +93,11 @@ func Run[T any](ctx context.Context, dbs []client.DatabaseName, opts Options,
 				v, err := do(ctx, dbs[i])
 				mu.Lock()
 				results[i] = Result[T]{DB: dbs[i], Sent: true, Value: v, Err: err}
-				failed = failed || err != nil
-				if done != nil {
-					done(results[i])
+				if err != nil && (opts.FailFast || exitcode.Classify(err).Code == exitcode.Auth) {
+					halted = true
+				}
+				if done != nil && !done(results[i]) {
+					halted = true
 				}
 				mu.Unlock()
 			}
@@ -104,8 +108,9 @@ func Run[T any](ctx context.Context, dbs []client.DatabaseName, opts Options,
 }
 
 // Outcome sums a run up: the exit code of the contract (databases not sent
-// count as failing with 1 only when none failed) and, when any failed, the
-// summary "3 of 120 databases failed (2 not found, 1 permission denied)".
+// count as failing with 1 only when none failed; usage errors beside a
+// success are 1, as exit 2 says that nothing was sent) and, when any
+// failed, the summary "3 of 120 databases failed (2 not found, 1 not sent)".
 // differ tells a difference found.
 func Outcome[T any](results []Result[T], differ func(T) bool) (int, string) {
 	codes, kinds := map[int]bool{}, map[string]int{}
@@ -126,7 +131,7 @@ func Outcome[T any](results []Result[T], differ func(T) bool) (int, string) {
 	}
 	code := exitcode.OK
 	switch {
-	case len(codes) == 1:
+	case len(codes) == 1 && !(codes[exitcode.Usage] && failed < len(results)):
 		for code = range codes {
 		}
 	case failed > 0:

@@ -61,7 +61,7 @@ func TestRun_boundedAndInInputOrder(t *testing.T) {
 			time.Sleep(time.Millisecond)
 			inFlight.Add(-1)
 			return d.Database, nil
-		}, func(Result[string]) { doneCount.Add(1) })
+		}, func(Result[string]) bool { doneCount.Add(1); return true })
 	if p := peak.Load(); p > 3 || p < 2 {
 		t.Errorf("peak concurrency %d, want 2 or 3 (at most 3)", p)
 	}
@@ -92,6 +92,39 @@ func TestRun_failFastStartsNoMore(t *testing.T) {
 		if r.Sent != (i <= 2) {
 			t.Errorf("result %d sent = %v", i, r.Sent)
 		}
+	}
+}
+
+func TestRun_startsNoMoreAfter(t *testing.T) {
+	refused := exitcode.WithCode(errors.New("HTTP 401"), exitcode.Auth, "UNAUTHENTICATED")
+	tests := []struct {
+		name string
+		err  error                  // of the third database
+		done func(Result[int]) bool // nil: keep on
+	}{
+		{"a database refused its credentials", refused, nil},
+		{"a result that cannot be written", nil, func(r Result[int]) bool { return r.DB.Database != "2" }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var calls atomic.Int32
+			results := Run(context.Background(), fleetOf(20), Options{Concurrency: 1},
+				func(_ context.Context, d client.DatabaseName) (int, error) {
+					calls.Add(1)
+					if d.Database == "2" {
+						return 0, tt.err
+					}
+					return 1, nil
+				}, tt.done)
+			if calls.Load() != 3 {
+				t.Errorf("%d databases started, want 3", calls.Load())
+			}
+			for i, r := range results {
+				if r.Sent != (i <= 2) {
+					t.Errorf("result %d sent = %v", i, r.Sent)
+				}
+			}
+		})
 	}
 }
 
@@ -134,6 +167,8 @@ func TestOutcome_exitCodeRule(t *testing.T) {
 		{"not sent", []Result[bool]{ok, {}}, 1},
 		{"not sent after a failure", []Result[bool]{fail(5), {}, {}}, 5},
 		{"not sent beside differences", []Result[bool]{diff, {}}, 1},
+		{"usage failures beside a success", []Result[bool]{fail(2), ok, fail(2)}, 1},
+		{"usage failures alone", []Result[bool]{fail(2), fail(2), {}}, 2},
 	} {
 		if got, _ := Outcome(tc.results, differ); got != tc.want {
 			t.Errorf("%s: exit code %d, want %d", tc.name, got, tc.want)

@@ -1,0 +1,52 @@
+package faults
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestOutput_manyDatabasesStopWhenStdoutFails runs batch-create over 12
+// databases with stdout a full disk: under -o jsonl, no database is started
+// after the first line could not be written, and stderr says which were
+// sent and which results were lost; -o json and the table, written at the
+// end, say that every database was sent and name them. None is exit 2: the
+// service was written to. (A closed stdout is no failure: Go gives the
+// process /dev/null in its place.)
+func TestOutput_manyDatabasesStopWhenStdoutFails(t *testing.T) {
+	t.Parallel()
+	revisions := writeFile(t, "revisions.json", []byte(goodRevisions))
+	var list strings.Builder
+	for i := range 12 {
+		fmt.Fprintf(&list, "i/d%02d\n", i)
+	}
+	tests := []struct {
+		format string
+		sent   int
+		want   []string
+	}{
+		{"jsonl", 1, []string{"no space left on device", `"incomplete":{"databases":12,"notSent":11,"notWritten":["instances/i/databases/d00"],"sent":1,"written":[]}`}},
+		{"json", 12, []string{"no space left on device", `"notSent":0,"notWritten":["instances/i/databases/d00","instances/i/databases/d01",`, `"sent":12,"written":[]`}},
+		{"table", 12, []string{"no space left on device", "12 of 12 databases sent, 0 not sent", "sent, results not written: instances/i/databases/d00, instances/i/databases/d01"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.format, func(t *testing.T) {
+			t.Parallel()
+			full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+			if err != nil {
+				t.Skipf("no /dev/full here: %v", err)
+			}
+			defer full.Close()
+			srv := newServer(t, func(w http.ResponseWriter, r *http.Request, _ int) {
+				db := strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, "/v1/"), "/revisions:batchCreate")
+				respond(w, http.StatusOK, `{"revisions": [{"name": "`+db+`/revisions/1", "version": "1.0.0", "type": "VERSIONED"}]}`)
+			})
+			run(t, opts{env: withURL(srv, nil), stdin: list.String(), stdout: full},
+				"revisions", "batch-create", "--databases-from", "-", "-f", revisions, "--concurrency", "1", "-o", tt.format).
+				expect(t, 1).stderrHas(t, tt.want...)
+			srv.expectRequests(t, tt.sent)
+		})
+	}
+}
