@@ -73,7 +73,7 @@ func Cmd[T any](f *factory.Factory, help fs.FS, s Spec[T], runF func(*Options) e
 			case s.Parent == OneOf && given != 1:
 				return exitcode.Usagef("give exactly one of --instance I, --project P or --workspace")
 			case s.Parent == PerDatabase:
-				if _, err := o.DB.Databases(f); err != nil {
+				if _, err := o.DB.Databases(f.IO.In); err != nil {
 					return err
 				}
 			}
