@@ -108,11 +108,17 @@ func TestTerminal_tablesFitTheWindow(t *testing.T) {
 			t.Run(fmt.Sprintf("%s at %d columns", tt.name, width), func(t *testing.T) {
 				r := c.runOnTerminal(t, width, tt.args...).expect(t, 0)
 				lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+				if note := lines[len(lines)-1]; strings.HasPrefix(note, "\x1b[2m(") { // the columns hidden to fit, dimmed
+					if !strings.Contains(note, "hidden") || !strings.HasSuffix(note, "; -o wide shows every column)\x1b[0m") {
+						t.Errorf("note %q does not say what is hidden\n%s", note, r.dump())
+					}
+					lines = lines[:len(lines)-1]
+				}
 				if len(lines) != tt.rows+1 {
 					t.Errorf("%d lines, want a header and %d rows\n%s", len(lines), tt.rows, r.dump())
 				}
 				for _, line := range lines {
-					plain := strings.NewReplacer("\x1b[1m", "", "\x1b[31m", "", "\x1b[0m", "").Replace(line)
+					plain := strings.NewReplacer("\x1b[1m", "", "\x1b[2m", "", "\x1b[31m", "", "\x1b[0m", "").Replace(line)
 					if utf8.RuneCountInString(plain) > width {
 						t.Errorf("line %q is wider than %d columns\n%s", plain, width, r.dump())
 					}
@@ -127,6 +133,7 @@ func TestTerminal_tablesFitTheWindow(t *testing.T) {
 	}
 	t.Run("NO_COLOR", func(t *testing.T) {
 		r := c.with("NO_COLOR", "1").runOnTerminal(t, 80, "users", "batch-get", "bob@example.com").expect(t, 0)
-		r.stdoutIs(t, "NAME              TITLE         TYPE   STATE     MFA     GROUPS\nbob@example.com   Bob Builder   USER   DELETED   false\n")
+		r.stdoutIs(t, "NAME              TITLE         TYPE   STATE     MFA     GROUPS\nbob@example.com   Bob Builder   USER   DELETED   false\n"+
+			"(1 column hidden: EMAIL; -o wide shows every column)\n")
 	})
 }

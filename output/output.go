@@ -62,6 +62,7 @@ type Table struct {
 	Headers []string   // the column headers, shown unless --no-headers
 	Fit     []Fit      // how each column gives way on a terminal
 	Under   string     // where a Name column's names are ("users/"): left out on a terminal
+	Unders  []string   // when set, the Under of each row: a table of many databases
 	Rows    [][]string // the cells of each row, when Each is nil
 	// Each, when not nil, gives the rows instead of Rows, one at a time,
 	// until yield returns false, the same rows each time the printer calls
@@ -149,6 +150,8 @@ const (
 	Red Style = "31"
 	// Green is for added lines.
 	Green Style = "32"
+	// Yellow is for changed lines.
+	Yellow Style = "33"
 )
 
 // Paint returns text in style when on (colour is wanted where it goes).

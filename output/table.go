@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -12,9 +11,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/mattn/go-runewidth"
-	"github.com/olekukonko/ll"
 	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/pkg/twwidth"
+	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
 
 	"github.com/dbgov/dbgov/internal/textsafe"
@@ -130,7 +129,9 @@ type tablePrinter struct {
 	opts Options
 }
 
-// Print prints the tables of doc, or its text, or its JSON when it has neither.
+// Print prints the tables of doc, or its text, or its JSON when it has
+// neither. On a terminal, a note under the tables names the columns left
+// out to fit.
 func (p tablePrinter) Print(ctx context.Context, w io.Writer, doc Document) error {
 	if doc.Text != nil {
 		return printText(w, doc.Text(), p.opts.TTY, doc.Diff && p.opts.Color)
@@ -140,6 +141,7 @@ func (p tablePrinter) Print(ctx context.Context, w io.Writer, doc Document) erro
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	printed := false
+	var hidden []string
 	for _, t := range doc.Tables() {
 		blank, err := p.blank(t)
 		if err != nil {
@@ -151,10 +153,15 @@ func (p tablePrinter) Print(ctx context.Context, w io.Writer, doc Document) erro
 		if printed {
 			bw.WriteByte('\n')
 		}
-		if err := p.render(bw, t); err != nil {
+		left, err := p.render(bw, t)
+		if err != nil {
 			return err
 		}
+		hidden = append(hidden, left...)
 		printed = true
+	}
+	if note := hiddenNote(hidden, p.opts.Width); note != "" {
+		bw.WriteString(Paint(p.opts.Color, Dim, note) + "\n")
 	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("write table: %w", err)
@@ -162,9 +169,31 @@ func (p tablePrinter) Print(ctx context.Context, w io.Writer, doc Document) erro
 	return nil
 }
 
+// hiddenNote says which columns were left out, in width (0: unknown)
+// without naming them when the names do not fit.
+func hiddenNote(hidden []string, width int) string {
+	n := len(hidden)
+	if n == 0 {
+		return ""
+	}
+	what := fmt.Sprintf("%d columns hidden", n)
+	if n == 1 {
+		what = "1 column hidden"
+	}
+	note := fmt.Sprintf("(%s: %s; -o wide shows every column)", what, strings.Join(hidden, ", "))
+	if width > 0 && cellWidth(note) > width {
+		note = fmt.Sprintf("(%s; -o wide shows every column)", what)
+	}
+	if width > 0 && cellWidth(note) > width {
+		note = twwidth.Truncate(note, width-1) + "…"
+	}
+	return note
+}
+
 // printText prints text ending in a newline, nothing when it is empty; on a
 // terminal with control characters but newline and tab escaped, piped as is.
-// A diff in colour has its added lines green and its removed lines red.
+// A diff in colour has its added lines green, its removed lines red and its
+// changed lines yellow.
 func printText(w io.Writer, text string, tty, diff bool) error {
 	if text == "" {
 		return nil
@@ -175,7 +204,14 @@ func printText(w io.Writer, text string, tty, diff bool) error {
 	if diff {
 		lines := strings.Split(text, "\n")
 		for i, line := range lines {
-			lines[i] = Paint(strings.HasPrefix(line, "-"), Red, Paint(strings.HasPrefix(line, "+"), Green, line))
+			switch {
+			case strings.HasPrefix(line, "+"):
+				lines[i] = Paint(true, Green, line)
+			case strings.HasPrefix(line, "-"):
+				lines[i] = Paint(true, Red, line)
+			case strings.HasPrefix(line, "~"):
+				lines[i] = Paint(true, Yellow, line)
+			}
 		}
 		text = strings.Join(lines, "\n")
 	}
@@ -201,108 +237,195 @@ func (p tablePrinter) blank(t Table) (bool, error) {
 	return blank, err
 }
 
-// render prints a table in two passes over its rows, one to lay out the
-// columns and one to write, through tablewriter on a terminal (for people
-// unless -o wide: relative names, ages, fitted by layOut), straight out when
-// piped: tablewriter's 90 allocations a row cost 330 MB for 50,000 users.
-func (p tablePrinter) render(w *bufio.Writer, t Table) error {
-	forPeople := p.opts.TTY && p.opts.Format != "wide"
-	now := cmp.Or(p.opts.Now, time.Now())
-	show := func(i int, cell string) string {
-		cell = textsafe.Line(cell)
-		if !forPeople {
-			return cell
-		}
-		switch t.fit(i).Kind {
-		case Name:
-			if rel, ok := strings.CutPrefix(cell, t.Under); ok && rel != "" {
-				return rel
-			}
-		case Time:
-			if at, err := time.Parse(time.RFC3339, cell); err == nil {
-				return age(now.Sub(at))
-			}
-		}
-		return cell
+// headers are the escaped headers of t, nil under --no-headers.
+func (p tablePrinter) headers(t Table) []string {
+	if p.opts.NoHeaders || len(t.Headers) == 0 {
+		return nil
 	}
+	h := make([]string, len(t.Headers))
+	for i, c := range t.Headers {
+		h[i] = textsafe.Line(c)
+	}
+	return h
+}
 
-	header := func(_ int, cell string) string { return textsafe.Line(cell) }
-	headers := !p.opts.NoHeaders && len(t.Headers) > 0
-	widths := make([]int, len(t.Headers))
-	measure := func(row []string, show func(int, string) string) bool {
+// render prints one table, for people on a terminal, else as piped, and
+// returns the headers of the columns it left out.
+func (p tablePrinter) render(w *bufio.Writer, t Table) ([]string, error) {
+	if p.opts.TTY {
+		return p.renderTerminal(w, t)
+	}
+	return nil, p.renderPiped(w, t)
+}
+
+// renderPiped streams a table as the service sent its values, in two passes
+// over its rows: one to measure the columns, one to write the lines.
+func (p tablePrinter) renderPiped(w *bufio.Writer, t Table) error {
+	headers := p.headers(t)
+	widths := make([]int, len(headers))
+	measure := func(row []string) bool {
 		for len(widths) < len(row) {
 			widths = append(widths, 0)
 		}
 		for i, c := range row {
-			widths[i] = max(widths[i], cellWidth(show(i, c)))
+			widths[i] = max(widths[i], cellWidth(textsafe.Line(c)))
 		}
 		return true
 	}
-	if headers {
-		measure(t.Headers, header)
-	}
-	if err := t.EachRow(func(row []string) bool { return measure(row, show) }); err != nil {
+	measure(headers)
+	if err := t.EachRow(measure); err != nil {
 		return err
+	}
+	for i, w := range widths {
+		widths[i] = max(w, 1) // a column of empty cells is one wide
+	}
+	out := &lineWriter{w: w, widths: widths, color: p.opts.Color}
+	if headers != nil {
+		out.write(headers, true)
+	}
+	return t.EachRow(func(row []string) bool { out.write(row, false); return true })
+}
+
+// renderTerminal prints a table for people through tablewriter: names
+// relative to the table's Under, timestamps as ages, and unless -o wide,
+// fitted to the window (layOut). It returns the headers of the columns
+// left out.
+func (p tablePrinter) renderTerminal(w io.Writer, t Table) ([]string, error) {
+	now := cmp.Or(p.opts.Now, time.Now())
+	headers := p.headers(t)
+	widths := make([]int, len(t.Headers))
+	var rows [][]string
+	err := t.EachRow(func(row []string) bool {
+		under := t.Under
+		if len(rows) < len(t.Unders) {
+			under = t.Unders[len(rows)]
+		}
+		cells := make([]string, len(row))
+		for i, c := range row {
+			cells[i] = t.show(i, c, under, now)
+		}
+		rows = append(rows, cells)
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, row := range append(rows, headers) {
+		for len(widths) < len(row) {
+			widths = append(widths, 0)
+		}
+		for i, c := range row {
+			widths[i] = max(widths[i], cellWidth(c))
+		}
 	}
 	cols := make([]int, len(widths))
 	for i, w := range widths {
-		cols[i], widths[i] = i, max(w, 1) // as tablewriter sizes a column of empty cells
+		cols[i], widths[i] = i, max(w, 1) // a column of empty cells is one wide
 	}
-	if forPeople && p.opts.Width > 0 {
+	if p.opts.Format != "wide" && p.opts.Width > 0 {
 		cols, widths = layOut(t, cols, widths, p.opts.Width)
 	}
-
-	cells := make([]string, len(cols))
-	line := func(row []string, show func(int, string) string) []string {
-		for k, i := range cols {
-			c := ""
-			if i < len(row) {
-				c = show(i, row[i])
-			}
-			if forPeople && cellWidth(c) > widths[k] {
-				c = cut(c, widths[k])
-			}
-			cells[k] = c
+	var hidden []string
+	for i, h := range t.Headers {
+		if !slices.Contains(cols, i) {
+			hidden = append(hidden, textsafe.Line(h))
 		}
-		return cells
-	}
-	out := &lineWriter{w: w, widths: widths, color: p.opts.Color}
-	if !p.opts.TTY {
-		if headers {
-			out.write(line(t.Headers, header), true)
-		}
-		return t.EachRow(func(row []string) bool { out.write(line(row, show), false); return true })
 	}
 
 	perColumn := tw.NewMapper[int, int]()
+	padding := make([]tw.Padding, len(cols))
 	for k, w := range widths {
-		perColumn.Set(k, w)
+		padding[k] = tw.Padding{Right: columnGap, Overwrite: true}
+		if k == len(cols)-1 {
+			padding[k].Right = ""
+		}
+		perColumn.Set(k, w+twwidth.Width(padding[k].Right))
 	}
-	cell := tw.CellConfig{ // cells come escaped and cut to fit
+	cell := tw.CellConfig{
 		Formatting: tw.CellFormatting{AutoFormat: tw.Off, AutoWrap: tw.WrapTruncate},
-		Padding:    tw.CellPadding{Global: tw.PaddingNone},
+		Padding:    tw.CellPadding{PerColumn: padding},
+		Alignment:  tw.CellAlignment{Global: tw.AlignLeft},
 	}
-	table := tablewriter.NewTable(w, tablewriter.WithRenderer(out), tablewriter.WithConfig(tablewriter.Config{
-		Header: cell, Row: cell, Widths: tw.CellWidth{PerColumn: perColumn},
-		Stream: tw.StreamConfig{Enable: true}, Behavior: tw.Behavior{TrimSpace: tw.Off},
-	}))
-	if err := table.Start(); err != nil {
-		return fmt.Errorf("lay out table: %w", err)
+	table := tablewriter.NewTable(&trimWriter{w: w},
+		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
+			Borders: tw.BorderNone, Symbols: tw.NewSymbols(tw.StyleNone),
+			Settings: tw.Settings{Lines: tw.LinesNone, Separators: tw.SeparatorsNone},
+		})),
+		tablewriter.WithConfig(tablewriter.Config{Header: cell, Row: cell,
+			Widths: tw.CellWidth{PerColumn: perColumn}, Behavior: tw.Behavior{TrimSpace: tw.Off}}))
+	shown := func(row []string, paint func(string) string) []string {
+		cells := make([]string, len(cols))
+		for k, i := range cols {
+			if i < len(row) {
+				cells[k] = paint(row[i])
+			}
+		}
+		return cells
 	}
-	if headers {
-		table.Header(line(t.Headers, header))
+	if headers != nil {
+		table.Header(shown(headers, func(h string) string { return Paint(p.opts.Color, Bold, h) }))
 	}
-	var appendErr error
-	err := t.EachRow(func(row []string) bool { appendErr = table.Append(line(row, show)); return appendErr == nil })
-	return errors.Join(err, appendErr, table.Close())
+	deleted := func(c string) string { return Paint(p.opts.Color && c == "DELETED", Red, c) }
+	for _, row := range rows {
+		if err := table.Append(shown(row, deleted)); err != nil {
+			return nil, fmt.Errorf("lay out table: %w", err)
+		}
+	}
+	return hidden, table.Render()
+}
+
+// show is the cell of column i as people see it: escaped, a name relative
+// to under, a timestamp as its age at now.
+func (t Table) show(i int, cell, under string, now time.Time) string {
+	cell = textsafe.Line(cell)
+	switch t.fit(i).Kind {
+	case Name:
+		if rel, ok := strings.CutPrefix(cell, under); ok && rel != "" {
+			return rel
+		}
+	case Time:
+		if at, err := time.Parse(time.RFC3339, cell); err == nil {
+			return age(now.Sub(at))
+		}
+	}
+	return cell
+}
+
+// trimWriter drops the spaces at the end of each line written through it:
+// tablewriter pads the last column to its width.
+type trimWriter struct {
+	w      io.Writer
+	spaces int // spaces held back until what follows them is known
+}
+
+// Write writes p without the spaces that end its lines.
+func (t *trimWriter) Write(p []byte) (int, error) {
+	out := make([]byte, 0, len(p))
+	for _, b := range p {
+		switch b {
+		case ' ':
+			t.spaces++
+			continue
+		case '\n':
+			t.spaces = 0
+		}
+		for ; t.spaces > 0; t.spaces-- {
+			out = append(out, ' ')
+		}
+		out = append(out, b)
+	}
+	_, err := t.w.Write(out)
+	return len(p), err
 }
 
 // layOut fits cols, the columns of a table, widths wide, in width, and
 // returns the columns shown and their widths. While the table is too wide,
 // the columns of the highest Priority are dropped, the rightmost first,
 // unless cutting their values to their MinWidth is enough: no value is cut
-// while a column of lower priority is shown. Columns of priority 0 that do
-// not fit even so are cut further: no line is wider than width.
+// while a column of lower priority is shown. Names (Kind Name) are cut to
+// their MinWidth too before a column is dropped, and only then. Columns of
+// priority 0 that do not fit even so are cut further: no line is wider
+// than width.
 func layOut(t Table, cols, widths []int, width int) ([]int, []int) {
 	for {
 		lowest, drop := 0, 0
@@ -311,18 +434,27 @@ func layOut(t Table, cols, widths []int, width int) ([]int, []int) {
 				lowest, drop = p, k
 			}
 		}
-		shown, floors := make([]int, len(cols)), make([]int, len(cols))
-		total, need := len(columnGap)*(len(cols)-1), len(columnGap)*(len(cols)-1)
+		gaps := len(columnGap) * (len(cols) - 1)
+		shown, floors, namesCut := make([]int, len(cols)), make([]int, len(cols)), make([]int, len(cols))
+		total, need, needNamesCut := gaps, gaps, gaps
 		for k, i := range cols {
+			f := t.fit(i)
 			shown[k], floors[k] = widths[i], widths[i]
-			if f := t.fit(i); f.Priority == lowest && f.MinWidth > 0 {
+			if f.MinWidth > 0 && f.Priority == lowest {
 				floors[k] = min(widths[i], f.MinWidth)
 			}
-			total, need = total+shown[k], need+floors[k]
+			namesCut[k] = floors[k]
+			if f.MinWidth > 0 && f.Kind == Name {
+				namesCut[k] = min(widths[i], f.MinWidth)
+			}
+			total, need, needNamesCut = total+shown[k], need+floors[k], needNamesCut+namesCut[k]
 		}
-		if total > width && need > width && lowest > 0 && len(cols) > 1 {
+		if total > width && needNamesCut > width && lowest > 0 && len(cols) > 1 {
 			cols = slices.Delete(cols, drop, drop+1)
 			continue
+		}
+		if need > width {
+			floors, need = namesCut, needNamesCut
 		}
 		shrink(shown, floors, total-width)
 		if need > width {
@@ -377,35 +509,20 @@ func age(d time.Duration) string {
 	}
 }
 
-// cellWidth is the display width of an escaped cell, rune by rune as
-// terminals that follow wcwidth count it.
+// cellWidth is the display width of an escaped cell, as tablewriter
+// counts it.
 func cellWidth(s string) int {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
-			for _, r := range s[i:] {
-				i += runewidth.RuneWidth(r)
-			}
-			return i
+			return twwidth.Width(s)
 		}
 	}
 	return len(s)
 }
 
-// cut shortens s, wider than width, to width columns ending in "…".
-func cut(s string, width int) string {
-	w := 0
-	for i, r := range s {
-		if w += runewidth.RuneWidth(r); w >= width {
-			return s[:i] + "…"
-		}
-	}
-	return s
-}
-
-// lineWriter writes the lines of a table laid out: each cell left-aligned
-// in its column's width, columnGap between columns, no spaces at the end of
-// a line; in colour, the header bold and DELETED red. It is tablewriter's
-// renderer on a terminal, so that a terminal and a pipe get the same lines.
+// lineWriter writes the lines of a piped table: each cell left-aligned in
+// its column's width, columnGap between columns, no spaces at the end of a
+// line; in colour (--color always), the header bold and DELETED red.
 type lineWriter struct {
 	w      io.Writer
 	widths []int
@@ -417,6 +534,7 @@ func (l *lineWriter) write(cells []string, header bool) {
 	line := l.line[:0]
 	pad := 0
 	for i, c := range cells { // one a column
+		c = textsafe.Line(c)
 		if i > 0 {
 			pad += len(columnGap)
 		}
@@ -438,34 +556,3 @@ func (l *lineWriter) write(cells []string, header bool) {
 	l.line = append(line, '\n')
 	l.w.Write(l.line)
 }
-
-// Start begins a table; the lineWriter knows where it goes.
-func (l *lineWriter) Start(io.Writer) error { return nil }
-
-// Header writes the header line.
-func (l *lineWriter) Header(headers [][]string, _ tw.Formatting) {
-	for _, h := range headers {
-		l.write(h, true)
-	}
-}
-
-// Row writes the line of one row.
-func (l *lineWriter) Row(row []string, _ tw.Formatting) { l.write(row, false) }
-
-// Footer writes nothing: tables have no footer.
-func (l *lineWriter) Footer([][]string, tw.Formatting) {}
-
-// Line writes nothing: tables have no separator lines.
-func (l *lineWriter) Line(tw.Formatting) {}
-
-// Config tells tablewriter there are no borders or lines, and that rows
-// may be streamed.
-func (l *lineWriter) Config() tw.Rendition {
-	return tw.Rendition{Borders: tw.BorderNone, Settings: tw.Settings{Lines: tw.LinesNone}, Streaming: true}
-}
-
-// Close ends a table; nothing is buffered.
-func (l *lineWriter) Close() error { return nil }
-
-// Logger ignores tablewriter's logger: nothing is logged.
-func (l *lineWriter) Logger(*ll.Logger) {}

@@ -266,6 +266,10 @@ func TestTablePrinter_fitsEveryWidth(t *testing.T) {
 				fail("line %q is wider than the window", line)
 			}
 		}
+		note := ""
+		if last := lines[len(lines)-1]; strings.HasPrefix(last, "(") {
+			note, lines = last, lines[:len(lines)-1]
+		}
 		if strings.Contains(got, "\x1b") {
 			fail("colour without Color")
 		}
@@ -300,6 +304,25 @@ func TestTablePrinter_fitsEveryWidth(t *testing.T) {
 			shown[i] = true
 			lowestShown = max(lowestShown, c.table.Fit[i].Priority)
 		}
+		var hidden []string
+		for i, h := range c.table.Headers {
+			if !shown[i] {
+				hidden = append(hidden, h)
+			}
+		}
+		what, wantNote := fmt.Sprintf("%d columns hidden", len(hidden)), ""
+		if len(hidden) == 1 {
+			what = "1 column hidden"
+		}
+		if len(hidden) > 0 {
+			wantNote = fmt.Sprintf("(%s: %s; -o wide shows every column)", what, strings.Join(hidden, ", "))
+		}
+		if len(wantNote) > c.width {
+			wantNote = fmt.Sprintf("(%s; -o wide shows every column)", what)
+		}
+		if cut, ok := strings.CutSuffix(note, "…"); note != wantNote && (!ok || !strings.HasPrefix(wantNote, cut) || cellWidth(note) != c.width) {
+			fail("note %q, want %q", note, wantNote)
+		}
 		for i, f := range c.table.Fit {
 			switch {
 			case f.Priority == 0 && !shown[i]:
@@ -333,6 +356,9 @@ func TestLayOut_dropsTheLowestPriorityBeforeCutting(t *testing.T) {
 		{"priority 0 stays, cut to its minimum", []Fit{{}, {}, {MinWidth: 10}, {Priority: 1}}, 33, []int{0, 1, 2}, []int{10, 7, 10}},
 		{"priority 0 cut below its minimum rather than overflow", []Fit{{}, {}, {MinWidth: 10}, {Priority: 1}}, 25, []int{0, 1, 2}, []int{6, 6, 7}},
 		{"columns without a Fit stay, cut widest first", nil, 61, []int{0, 1, 2, 3}, []int{10, 7, 17, 18}},
+		{"a long name is cut to its minimum before a column is dropped", []Fit{{Kind: Name, MinWidth: 4}, {Priority: 1}, {Priority: 2}, {Priority: 3}}, 72, []int{0, 1, 2, 3}, []int{6, 7, 30, 20}},
+		{"a name is cut no further than its minimum to keep a column", []Fit{{Kind: Name, MinWidth: 8}, {Priority: 1}, {Priority: 2}, {Priority: 3}}, 72, []int{0, 1, 2}, []int{10, 7, 30}},
+		{"a name stays whole while cutting the lowest is enough", []Fit{{Kind: Name, MinWidth: 4}, {Priority: 1}, {Priority: 2}, {Priority: 3, MinWidth: 12}}, 70, []int{0, 1, 2, 3}, []int{10, 7, 30, 14}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -389,7 +415,7 @@ instances/prod-pg/databases/orders/policies/          x                         
 		name string
 		opts Options
 		want string
-	}{"wide on a terminal: as piped", Options{TTY: true, Width: 40, Format: "wide", Now: now}, tests[1].want},
+	}{"wide on a terminal: every column, names and ages as on a terminal", Options{TTY: true, Width: 40, Format: "wide", Now: now}, tests[0].want},
 		struct {
 			name string
 			opts Options
@@ -437,12 +463,14 @@ func TestTablePrinter_colour(t *testing.T) {
 	table := Table{Headers: []string{"NAME", "STATE"}, Rows: [][]string{{"users/a@x.com", "ACTIVE"}, {"users/b@x.com", "DELETED"}}}
 	plain := "NAME            STATE\nusers/a@x.com   ACTIVE\nusers/b@x.com   DELETED\n"
 	coloured := "\x1b[1mNAME            STATE\x1b[0m\nusers/a@x.com   ACTIVE\nusers/b@x.com   \x1b[31mDELETED\x1b[0m\n"
+	// tablewriter paints each header cell, and resets after each painted cell.
+	colouredOnTerminal := "\x1b[1mNAME\x1b[0m            \x1b[0m\x1b[1mSTATE\x1b[0m\nusers/a@x.com   ACTIVE\nusers/b@x.com   \x1b[31mDELETED\x1b[0m\n"
 	tests := []struct {
 		name string
 		opts Options
 		want string
 	}{
-		{"terminal in colour", Options{TTY: true, Color: true, Width: 80}, coloured},
+		{"terminal in colour", Options{TTY: true, Color: true, Width: 80}, colouredOnTerminal},
 		{"terminal without colour", Options{TTY: true, Width: 80}, plain},
 		{"piped in colour (--color always)", Options{Color: true}, coloured},
 		{"piped without colour", Options{}, plain},
@@ -463,7 +491,7 @@ func TestTablePrinter_diffInColour(t *testing.T) {
 		want string
 	}{
 		{"in colour", Options{TTY: true, Color: true}, Document{Diff: true},
-			"\x1b[32m+ .orders.email  classification: → PII\x1b[0m\n\x1b[31m- .orders.fax\x1b[0m\n~ .orders.id  labels\n"},
+			"\x1b[32m+ .orders.email  classification: → PII\x1b[0m\n\x1b[31m- .orders.fax\x1b[0m\n\x1b[33m~ .orders.id  labels\x1b[0m\n"},
 		{"without colour", Options{TTY: true}, Document{Diff: true}, diff},
 		{"not a diff", Options{TTY: true, Color: true}, Document{}, diff},
 	}

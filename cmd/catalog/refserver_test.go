@@ -1,6 +1,7 @@
 package catalog_test
 
 import (
+	"fmt"
 	"net/http/httptest"
 	"testing"
 
@@ -28,5 +29,16 @@ func TestUpdate_againstTheReferenceServer(t *testing.T) {
 	res = cmdtest.Run(t, opts, append(inventory, "--allow-missing", "-o", "name")...).Expect(t, 0)
 	if res.Stdout != "instances/prod-pg/databases/inventory/catalog\n" {
 		t.Errorf("stdout %q", res.Stdout)
+	}
+}
+
+func TestGet_fitsTheTerminal(t *testing.T) {
+	opts := cmdtest.ReferenceServer(t)
+	for _, width := range []int{80, 120} {
+		t.Run(fmt.Sprint(width), func(t *testing.T) {
+			opts.TTY, opts.Width = true, width
+			res := cmdtest.Run(t, opts, "catalog", "get", "--instance", "prod-pg", "--database", "orders").Expect(t, 0)
+			cmdtest.Golden(t, fmt.Sprintf("get_tty_%d", width), res.Stdout)
+		})
 	}
 }

@@ -38,7 +38,7 @@ var catalogColumns = []output.Column[row]{
 		return withObjectSchema(r.column.SemanticType, r.column.ObjectSchema)
 	}},
 	{Header: "CLASSIFICATION", Priority: 1, Value: func(r *row) string { return r.column.Classification }},
-	{Header: "LABELS", Priority: 3, MinWidth: 15, Value: func(r *row) string { return labelText(r.column.Labels) }},
+	{Header: "LABELS", Priority: 1, MinWidth: 15, Value: func(r *row) string { return labelText(r.column.Labels) }},
 }
 
 // emptyCatalog is the row of a catalog without tables, among many databases.

@@ -8,8 +8,6 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/olekukonko/tablewriter/pkg/twwidth"
-
 	"github.com/dbgov/dbgov/cmd/root"
 	"github.com/dbgov/dbgov/internal/iostreams"
 )
@@ -24,11 +22,7 @@ func main() {
 	// A signal cancels the run, which ends with the signal's exit code:
 	// root.Run stops waiting for a command that does not return in time.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	ios := iostreams.System()
-	if !ios.OutTTY { // only terminal tables use tablewriter: its width cache (640 KB) can go
-		twwidth.SetCacheCapacity(0)
-	}
-	code := root.Run(ctx, ios, version, commit, os.Args[1:], os.Getenv)
+	code := root.Run(ctx, iostreams.System(), version, commit, os.Args[1:], os.Getenv)
 	stop()
 	os.Exit(code)
 }

@@ -279,11 +279,12 @@ func document(results []fleet.Result[*Result], scrub *secret.Scrubber) output.Do
 			}
 			for i, t := range ts {
 				if i == len(out) {
-					// DATABASE is never dropped; names show in full.
+					// DATABASE is never dropped nor cut.
 					out = append(out, output.Table{Headers: append([]string{"DATABASE"}, t.Headers...), Fit: append([]output.Fit{{}}, t.Fit...)})
 				}
 				if err := t.EachRow(func(cells []string) bool {
 					out[i].Rows = append(out[i].Rows, append([]string{db}, cells...))
+					out[i].Unders = append(out[i].Unders, t.Under) // names relative to their own database
 					return true
 				}); err != nil {
 					return []output.Table{{Each: func(func([]string) bool) error { return err }}}

@@ -12,7 +12,7 @@ import (
 // bindPassword) have no column: a table never shows them.
 var idpList = output.List[client.IdentityProvider]{
 	Columns: []output.Column[client.IdentityProvider]{
-		{Header: "NAME", Kind: output.Name, Value: func(p *client.IdentityProvider) string { return p.Name }},
+		{Header: "NAME", Kind: output.Name, MinWidth: 20, Value: func(p *client.IdentityProvider) string { return p.Name }},
 		{Header: "TITLE", Priority: 2, MinWidth: 10, Value: func(p *client.IdentityProvider) string { return p.Title }},
 		{Header: "DOMAIN", Priority: 3, MinWidth: 12, Value: func(p *client.IdentityProvider) string { return p.Domain }},
 		{Header: "TYPE", Priority: 1, Value: func(p *client.IdentityProvider) string { return string(p.Type) }},

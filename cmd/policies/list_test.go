@@ -1,6 +1,7 @@
 package policies_test
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -309,4 +310,16 @@ func TestList_helpNamesEveryType(t *testing.T) {
 		types = append(types, string(pt))
 	}
 	cmdtest.Run(t, cmdtest.Options{}, "policies", "list", "--help").Expect(t, 0).StdoutHas(t, "one of:\n  "+strings.Join(types, ", ")+"\n")
+}
+
+func TestList_manyDatabasesFitTheTerminal(t *testing.T) {
+	opts := cmdtest.ReferenceServer(t)
+	opts.Stdin = "prod-pg/orders\nprod-pg/inventory\nstaging-mysql/orders\n"
+	for _, width := range []int{80, 120} {
+		t.Run(fmt.Sprint(width), func(t *testing.T) {
+			opts.TTY, opts.Width = true, width
+			res := cmdtest.Run(t, opts, "policies", "list", "--databases-from", "-").Expect(t, 0)
+			cmdtest.Golden(t, fmt.Sprintf("list_many_tty_%d", width), res.Stdout)
+		})
+	}
 }

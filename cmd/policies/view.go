@@ -12,10 +12,10 @@ import (
 // policyList is how policies print.
 var policyList = output.List[client.Policy]{
 	Columns: []output.Column[client.Policy]{
-		{Header: "NAME", Kind: output.Name, Value: func(p *client.Policy) string { return p.Name }},
+		{Header: "NAME", Kind: output.Name, MinWidth: 20, Value: func(p *client.Policy) string { return p.Name }},
 		{Header: "TYPE", Priority: 1, Value: func(p *client.Policy) string { return string(p.Type) }},
 		{Header: "RESOURCE TYPE", Priority: 4, Value: func(p *client.Policy) string { return string(p.ResourceType) }},
-		{Header: "ENFORCE", Priority: 2, Value: func(p *client.Policy) string { return strconv.FormatBool(p.Enforce) }},
+		{Header: "ENFORCE", Priority: 1, Value: func(p *client.Policy) string { return strconv.FormatBool(p.Enforce) }},
 		{Header: "INHERIT", Priority: 4, Value: func(p *client.Policy) string { return strconv.FormatBool(p.InheritFromParent) }},
 		{Header: "SUMMARY", Priority: 3, MinWidth: 20, Value: summary},
 	},

@@ -10,7 +10,7 @@ import (
 )
 
 var configColumns = []output.Column[client.ReviewConfig]{
-	{Header: "NAME", Kind: output.Name, Value: func(c *client.ReviewConfig) string { return c.Name }},
+	{Header: "NAME", Kind: output.Name, MinWidth: 20, Value: func(c *client.ReviewConfig) string { return c.Name }},
 	{Header: "TITLE", Priority: 2, MinWidth: 10, Value: func(c *client.ReviewConfig) string { return c.Title }},
 	{Header: "ENABLED", Priority: 1, Value: func(c *client.ReviewConfig) string { return strconv.FormatBool(c.Enabled) }},
 	{Header: "RESOURCES", Priority: 3, MinWidth: 15, Value: func(c *client.ReviewConfig) string { return strings.Join(c.Resources, ", ") }},

@@ -8,7 +8,7 @@ import (
 // revisionList is how revisions print.
 var revisionList = output.List[client.Revision]{
 	Columns: []output.Column[client.Revision]{
-		{Header: "NAME", Kind: output.Name, Value: func(r *client.Revision) string { return r.Name }},
+		{Header: "NAME", Kind: output.Name, MinWidth: 20, Value: func(r *client.Revision) string { return r.Name }},
 		{Header: "VERSION", Value: func(r *client.Revision) string { return r.Version }},
 		{Header: "TYPE", Priority: 1, Value: func(r *client.Revision) string { return string(r.Type) }},
 		{Header: "RELEASE", Priority: 3, MinWidth: 12, Value: func(r *client.Revision) string { return r.Release }},

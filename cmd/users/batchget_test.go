@@ -426,3 +426,14 @@ func TestBatchGet_aPartGivingTheListTwiceIsInvalid(t *testing.T) {
 		}
 	}
 }
+
+func TestBatchGet_fitsTheTerminalAgainstTheReferenceServer(t *testing.T) {
+	opts := cmdtest.ReferenceServer(t)
+	for _, width := range []int{80, 120} {
+		t.Run(fmt.Sprint(width), func(t *testing.T) {
+			opts.TTY, opts.Width = true, width
+			res := cmdtest.Run(t, opts, "users", "batch-get", "alice@example.com", "bob@example.com", "ci-bot@example.com").Expect(t, 0)
+			cmdtest.Golden(t, fmt.Sprintf("batch_get_reference_server_tty_%d", width), res.Stdout)
+		})
+	}
+}

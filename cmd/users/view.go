@@ -26,12 +26,12 @@ type userRow struct {
 // userList is how users print, their names relative to userCollection.
 var userList = output.List[userRow]{
 	Columns: []output.Column[userRow]{
-		{Header: "NAME", Kind: output.Name, Value: func(u *userRow) string { return u.Name }},
+		{Header: "NAME", Kind: output.Name, MinWidth: 20, Value: func(u *userRow) string { return u.Name }},
 		{Header: "EMAIL", Priority: 5, Value: func(u *userRow) string { return u.Email }},
 		{Header: "TITLE", Priority: 2, MinWidth: 10, Value: func(u *userRow) string { return u.Title }},
 		{Header: "TYPE", Priority: 3, Value: func(u *userRow) string { return string(u.UserType) }},
 		{Header: "STATE", Priority: 1, Value: func(u *userRow) string { return string(u.State) }},
-		{Header: "MFA", Priority: 3, Value: func(u *userRow) string { return strconv.FormatBool(u.MfaEnabled) }},
+		{Header: "MFA", Priority: 1, Value: func(u *userRow) string { return strconv.FormatBool(u.MfaEnabled) }},
 		{Header: "GROUPS", Priority: 4, MinWidth: 15, Value: func(u *userRow) string { return strings.Join(u.Groups, ", ") }},
 	},
 	Name: func(u *userRow) string { return u.Name },
