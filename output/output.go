@@ -37,12 +37,12 @@ func (e FilterError) ErrorHint() string {
 }
 
 // Formats are the values -o accepts, the default first.
-var Formats = []string{"table", "json", "yaml", "name", "wide", "jsonl"}
+var Formats = []string{"table", "json", "yaml", "name", "wide", "jsonl", "markdown"}
 
 // Options are the output flags: -o, --jq, --template, --no-headers,
 // --show-secrets, --color, and what is known about stdout.
 type Options struct {
-	Format      string    // "table" (also when ""), "wide", "json", "yaml", "name", "jsonl"
+	Format      string    // "table" (also when ""), "wide", "json", "yaml", "name", "jsonl", "markdown"
 	JQ          string    // --jq: when set, overrides Format
 	Template    string    // --template: when set, overrides Format
 	NoHeaders   bool      // tables without the header row
@@ -128,6 +128,8 @@ func newPrinter(opts Options) (Printer, error) {
 		return jsonPrinter{s, opts.Format == "jsonl"}, nil
 	case "yaml":
 		return yamlPrinter{s}, nil
+	case "markdown":
+		return markdownPrinter{opts}, nil
 	case "name":
 		if opts.FormatIsDefault {
 			return namePrinter{fallback: tablePrinter{opts: opts}}, nil

@@ -1,0 +1,109 @@
+package output
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
+
+	"github.com/dbgov/dbgov/internal/textsafe"
+)
+
+// markdownPrinter prints the tables of a document as Markdown tables
+// (-o markdown), for a CI system's step summary: values as the service sent
+// them, each cell escaped so that it stays one cell. A text prints as a
+// fenced code block, a document without tables as its JSON in one.
+type markdownPrinter struct {
+	opts Options
+}
+
+// Print prints doc as Markdown.
+func (p markdownPrinter) Print(ctx context.Context, w io.Writer, doc Document) error {
+	if doc.Text != nil || doc.Tables == nil {
+		return p.fenced(ctx, w, doc)
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	cell := tw.CellConfig{
+		Formatting: tw.CellFormatting{AutoFormat: tw.Off, AutoWrap: tw.WrapNone},
+		Alignment:  tw.CellAlignment{Global: tw.AlignLeft},
+	}
+	printed := false
+	for _, t := range doc.Tables() {
+		var rows [][]string
+		err := t.EachRow(func(row []string) bool {
+			cells := make([]string, len(row))
+			for i, c := range row {
+				cells[i] = markdownCell(c)
+			}
+			rows = append(rows, cells)
+			return true
+		})
+		if err != nil {
+			return err
+		}
+		if len(t.Headers) == 0 && len(rows) == 0 {
+			continue
+		}
+		if printed {
+			bw.WriteByte('\n')
+		}
+		table := tablewriter.NewTable(bw, tablewriter.WithRenderer(renderer.NewMarkdown()),
+			tablewriter.WithConfig(tablewriter.Config{Header: cell, Row: cell, Behavior: tw.Behavior{TrimSpace: tw.Off}}))
+		headers := make([]string, len(t.Headers))
+		for i, h := range t.Headers {
+			headers[i] = markdownCell(h)
+		}
+		table.Header(headers)
+		if err := table.Bulk(rows); err != nil {
+			return fmt.Errorf("lay out Markdown table: %w", err)
+		}
+		if err := table.Render(); err != nil {
+			return fmt.Errorf("lay out Markdown table: %w", err)
+		}
+		printed = true
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("write Markdown: %w", err)
+	}
+	return nil
+}
+
+// fenced prints the text of doc, or its JSON, in a fenced code block
+// (```diff for a diff), nothing for an empty text.
+func (p markdownPrinter) fenced(ctx context.Context, w io.Writer, doc Document) error {
+	var body strings.Builder
+	info := "json"
+	if doc.Text != nil {
+		body.WriteString(doc.Text())
+		info = ""
+		if doc.Diff {
+			info = "diff"
+		}
+	} else if err := (jsonPrinter{style: style{mask: !p.opts.ShowSecrets}}).Print(ctx, &body, doc); err != nil {
+		return err
+	}
+	text := strings.TrimSuffix(body.String(), "\n")
+	if text == "" {
+		return nil
+	}
+	fence := "```"
+	for strings.Contains(text, fence) {
+		fence += "`"
+	}
+	if _, err := fmt.Fprintf(w, "%s%s\n%s\n%s\n", fence, info, text, fence); err != nil {
+		return fmt.Errorf("write Markdown: %w", err)
+	}
+	return nil
+}
+
+// markdownCell is s as one cell of a Markdown table: line breaks as <br>,
+// other control characters escaped, backslashes and pipes escaped.
+func markdownCell(s string) string {
+	s = strings.NewReplacer("\r\n", "<br>", "\n", "<br>", "\r", "<br>").Replace(s)
+	return strings.NewReplacer(`\`, `\\`, "|", `\|`).Replace(textsafe.Line(s))
+}
