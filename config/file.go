@@ -5,9 +5,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -16,11 +14,12 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/dbgov/dbgov/internal/input"
+	"github.com/dbgov/dbgov/internal/safefile"
 	"github.com/dbgov/dbgov/internal/secret"
 )
 
-// maxFileSize bounds what Load reads, so a --config pointing at a device or a
-// huge file fails instead of filling memory.
+// maxFileSize bounds what Load reads, so a huge file fails instead of
+// filling memory.
 const maxFileSize = 1 << 20
 
 const (
@@ -39,35 +38,24 @@ type File struct {
 }
 
 // Load reads the config file at path. A missing file, or an empty path, is
-// an empty config rather than an error. A file that is not YAML, or whose
-// top level is not shaped as current_profile and profiles, is refused with
-// an error wrapping ErrInvalid that names the file and line.
+// an empty config rather than an error. A file dbgov would not have made
+// (see safefile) is refused with a *safefile.UnsafeError. A file that is
+// not YAML, or whose top level is not shaped as current_profile and
+// profiles, is refused with an error wrapping ErrInvalid that names the
+// file and line.
 func Load(path string) (*File, error) {
 	f := &File{path: path}
 	if path == "" {
 		return f, nil
 	}
-	fh, err := os.Open(path)
+	data, info, err := safefile.ReadFile(path, maxFileSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return f, nil
 	}
-	if err != nil {
+	if unsafe := (*safefile.UnsafeError)(nil); errors.As(err, &unsafe) {
+		return nil, &invalidError{msg: "config file not used: " + unsafe.Error(), cause: unsafe}
+	} else if err != nil {
 		return nil, fmt.Errorf("read config file: %w", err)
-	}
-	defer fh.Close()
-	info, err := fh.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("read config file: %w", err)
-	}
-	if info.IsDir() {
-		return nil, invalidf("config file %s is a directory", path)
-	}
-	data, err := io.ReadAll(io.LimitReader(fh, maxFileSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("read config file: %w", err)
-	}
-	if len(data) > maxFileSize {
-		return nil, invalidf("config file %s is larger than %d bytes", path, maxFileSize)
 	}
 	f.exists = true
 	f.perm = info.Mode().Perm()
@@ -512,8 +500,7 @@ func Mask(key, value string) string {
 }
 
 // save writes the file under the caller's lock (see Edit), 0600 whatever the
-// umask, in one step, creating a missing directory 0700; a symbolic link's
-// target is rewritten.
+// umask, in one step, creating a missing directory 0700.
 func (f *File) save() error {
 	if f.path == "" {
 		return invalidf("no config file path: set --config or DBGOV_CONFIG (HOME is not set)")
@@ -522,45 +509,10 @@ func (f *File) save() error {
 	if err != nil {
 		return err
 	}
-	target := f.path
-	if resolved, err := filepath.EvalSymlinks(f.path); err == nil {
-		target = resolved
-	}
-	if err := makeDirs(filepath.Dir(target)); err != nil {
-		return fmt.Errorf("create config directory: %w", err)
-	}
-	if err := replaceFile(target, data); err != nil {
+	if err := safefile.WriteFile(f.path, data); err != nil {
 		return fmt.Errorf("write config file: %w", err)
 	}
 	f.exists, f.perm = true, 0o600
-	return nil
-}
-
-// makeDirs creates dir and its missing parents, each 0700 whatever the umask;
-// directories that exist are left alone.
-func makeDirs(dir string) error {
-	var missing []string
-	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Stat(d); err == nil {
-			break
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-		missing = append(missing, d)
-		if filepath.Dir(d) == d {
-			break
-		}
-	}
-	for i := len(missing) - 1; i >= 0; i-- {
-		if err := os.Mkdir(missing[i], 0o700); errors.Is(err, fs.ErrExist) {
-			continue // made meanwhile by someone else: theirs to set
-		} else if err != nil {
-			return err
-		}
-		if err := os.Chmod(missing[i], 0o700); err != nil {
-			return err
-		}
-	}
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -448,25 +449,23 @@ func TestSave_existingDirectoryKeepsItsModeAndFileBecomesPrivate(t *testing.T) {
 	}
 }
 
-func TestSave_followsSymlink(t *testing.T) {
+func TestLoad_symlinkIsRefusedAndItsTargetLeftAlone(t *testing.T) {
 	dir := t.TempDir()
 	target := writeFile(t, dir, "dotfiles/dbgov.yaml", "profiles: {}\n", 0o600)
 	link := filepath.Join(dir, "config.yaml")
 	if err := os.Symlink(target, link); err != nil {
 		t.Skipf("no symlinks: %v", err)
 	}
-	f := loadFile(t, link)
-	if err := f.Set("default", "url", "https://x.example"); err != nil {
-		t.Fatal(err)
+	if _, err := Load(link); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), link+" is a symbolic link") {
+		t.Errorf("Load of a link: %v", err)
 	}
-	if err := f.save(); err != nil {
-		t.Fatal(err)
+	err := Edit(context.Background(), nil, func(k string) string { return map[string]string{"DBGOV_CONFIG": link}[k] },
+		func(f *File, profile string) error { return f.Set(profile, "url", "https://x.example") })
+	if err == nil {
+		t.Error("Edit through a link succeeded")
 	}
-	if info, err := os.Lstat(link); err != nil || info.Mode()&os.ModeSymlink == 0 {
-		t.Fatalf("link replaced: %v", err)
-	}
-	if got := readText(t, target); !strings.Contains(got, "https://x.example") {
-		t.Errorf("target not updated: %q", got)
+	if got := readText(t, target); got != "profiles: {}\n" {
+		t.Errorf("target changed: %q", got)
 	}
 }
 

@@ -16,6 +16,8 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/dbgov/dbgov/internal/safefile"
 )
 
 // Settings is the resolved configuration a command runs with.
@@ -79,6 +81,10 @@ type sources struct {
 	file    *File
 	profile string
 	entries map[string]*yaml.Node // the profile's settings
+	// skipUnsafe has a config file dbgov would not have made read as
+	// absent, saying so in skipped, instead of failing.
+	skipUnsafe bool
+	skipped    string
 }
 
 func newSources(fs *pflag.FlagSet, getenv func(string) string) *sources {
@@ -123,7 +129,10 @@ func (s *sources) load() error {
 	if err != nil {
 		return err
 	}
-	if s.file, err = Load(path); err != nil {
+	var unsafe *safefile.UnsafeError
+	if s.file, err = Load(path); errors.As(err, &unsafe) && s.skipUnsafe {
+		s.file, s.skipped = &File{path: path}, err.Error()
+	} else if err != nil {
 		return err
 	}
 	v, from := s.given(keyProfile)
@@ -203,6 +212,7 @@ func Edit(ctx context.Context, fs *pflag.FlagSet, getenv func(string) string, ch
 // source, never a secret, returned with the settings read so far to mask.
 func Resolve(fs *pflag.FlagSet, getenv func(string) string) (*Settings, error) {
 	s := newSources(fs, getenv)
+	s.skipUnsafe = true
 	err := s.load()
 	if err == nil {
 		s.entries, err = s.file.entries(s.profile)
@@ -277,6 +287,9 @@ func Resolve(fs *pflag.FlagSet, getenv func(string) string) (*Settings, error) {
 		return set, s.invalid(keyMaxResponseSize, err)
 	}
 
+	if s.skipped != "" {
+		warnings = append(warnings, s.skipped)
+	}
 	set.Warnings = append(warnings, s.file.strayKeys()...)
 	if s.file.exists && !s.file.hasProfile(s.profile) && s.source(keyProfile) != "the default" {
 		set.Warnings = append(set.Warnings, fmt.Sprintf("profile %q (from %s) is not in config file %s", s.profile, s.source(keyProfile), set.Path))

@@ -195,10 +195,13 @@ func (f *Factory) Source(flag string) string {
 // keyring, else in the cache directory; with DBGOV_NO_TOKEN_CACHE=1, for
 // this run only.
 func (f *Factory) TokenCache(url, account, key string, inKeyring bool) *credstore.TokenCache {
+	dir := credstore.CacheDir(f.Getenv)
 	if off, _ := strconv.ParseBool(f.Getenv("DBGOV_NO_TOKEN_CACHE")); off {
-		return credstore.NewTokenCache(false, "", url, account, key)
+		inKeyring, dir = false, ""
 	}
-	return credstore.NewTokenCache(inKeyring, credstore.CacheDir(f.Getenv), url, account, key)
+	c := credstore.NewTokenCache(inKeyring, dir, url, account, key)
+	c.Warn = f.Warn
+	return c
 }
 
 // ClientWith returns a new client for the resolved settings with the

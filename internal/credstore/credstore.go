@@ -9,14 +9,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/google/renameio/v2/maybe"
 	"github.com/zalando/go-keyring"
+
+	"github.com/dbgov/dbgov/internal/safefile"
 )
 
 // service names dbgov's entries in the keyring.
@@ -61,8 +63,22 @@ type Credential struct {
 // For reports whether c is for the service at url: a credential goes only
 // to the service it was checked with.
 func (c *Credential) For(url string) bool {
-	norm := func(u string) string { return strings.TrimSuffix(strings.TrimRight(u, "/"), "/v1") }
-	return c != nil && norm(c.URL) == norm(url)
+	return c != nil && SameService(c.URL) == SameService(url)
+}
+
+// SameService returns raw in one spelling for every spelling of the same
+// service: scheme and host in lower case, without a default port, a
+// trailing slash or /v1. Text that is no URL is returned as it is.
+func SameService(raw string) string {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil {
+		return raw
+	}
+	u.Scheme, u.Host = strings.ToLower(u.Scheme), strings.ToLower(u.Host)
+	if port := u.Port(); (u.Scheme == "http" && port == "80") || (u.Scheme == "https" && port == "443") {
+		u.Host = strings.TrimSuffix(u.Host, ":"+port)
+	}
+	return strings.TrimRight(strings.TrimSuffix(strings.TrimRight(u.String(), "/"), "/v1"), "/")
 }
 
 // Load returns the credential kept for profile, nil when there is none; an
@@ -107,16 +123,24 @@ type TokenCache struct {
 	path      string // the file, when not in the keyring; "" for none
 	name      string // the hash of URL, account and key
 	now       func() time.Time
+	// Warn, when not nil, is told once why a cache file or directory that
+	// dbgov would not have made is left alone.
+	Warn func(msg string)
 
-	mu   sync.Mutex
-	last string // the token last read or put
+	mu     sync.Mutex
+	last   string // the token last read or put
+	warned bool
 }
 
+// maxEntry bounds what Get reads of a cache file.
+const maxEntry = 64 << 10
+
 // NewTokenCache returns the cache of account's tokens at url for key: in the
-// keyring, else in a file of dir unless dir is "".
+// keyring, else in a file of dir unless dir is "". Every spelling of one
+// service's URL shares the cache.
 func NewTokenCache(inKeyring bool, dir, url, account, key string) *TokenCache {
 	keyHash := sha256.Sum256([]byte(key))
-	id := sha256.Sum256([]byte(url + "\n" + account + "\n" + hex.EncodeToString(keyHash[:])))
+	id := sha256.Sum256([]byte(SameService(url) + "\n" + account + "\n" + hex.EncodeToString(keyHash[:])))
 	c := &TokenCache{inKeyring: inKeyring, name: "token:" + hex.EncodeToString(id[:]), now: time.Now}
 	if !inKeyring && dir != "" {
 		c.path = filepath.Join(dir, hex.EncodeToString(id[:])+".json")
@@ -142,7 +166,8 @@ func (c *TokenCache) Get() string {
 		v, err = keyringDo("get", c.name, "")
 		raw = []byte(v)
 	} else {
-		raw, err = os.ReadFile(c.path)
+		raw, _, err = safefile.ReadFile(c.path, maxEntry)
+		c.warn(err)
 	}
 	var t cachedToken
 	if err != nil || json.Unmarshal(raw, &t) != nil || !c.now().Before(t.Until) {
@@ -162,12 +187,11 @@ func (c *TokenCache) Put(token string) {
 		t.Until = exp.Add(-time.Minute)
 	}
 	raw, _ := json.Marshal(t)
-	dir := filepath.Dir(c.path)
 	switch {
 	case c.inKeyring:
 		_, _ = keyringDo("set", c.name, string(raw))
-	case c.path != "" && os.MkdirAll(dir, 0o700) == nil && os.Chmod(dir, 0o700) == nil:
-		_ = maybe.WriteFile(c.path, raw, 0o600)
+	case c.path != "":
+		c.warn(safefile.WriteFile(c.path, raw))
 	}
 }
 
@@ -179,7 +203,16 @@ func (c *TokenCache) Drop() {
 	if c.inKeyring {
 		_, _ = keyringDo("delete", c.name, "")
 	} else if c.path != "" {
-		_ = os.Remove(c.path)
+		c.warn(safefile.Remove(c.path))
+	}
+}
+
+// warn tells Warn, once, of an unsafe cache file or directory; c.mu is held.
+func (c *TokenCache) warn(err error) {
+	var unsafe *safefile.UnsafeError
+	if errors.As(err, &unsafe) && c.Warn != nil && !c.warned {
+		c.warned = true
+		c.Warn("token cache not used: " + unsafe.Error())
 	}
 }
 
