@@ -146,6 +146,13 @@ func TestPrivateFiles_configFileDbgovDidNotMakeIsNotUsed(t *testing.T) {
 			os.Chown(file, 65534, 65534)
 			return "belongs to another user"
 		}},
+		{"a FIFO", func(t *testing.T, file string) string {
+			os.Remove(file)
+			if err := syscall.Mkfifo(file, 0o600); err != nil {
+				t.Skip(err)
+			}
+			return "is not a regular file"
+		}},
 		{"a link", func(t *testing.T, file string) string {
 			target := filepath.Join(t.TempDir(), "target.yaml")
 			os.Rename(file, target)

@@ -139,7 +139,6 @@ func TestSignal_endsABlockedRunWithItsExitCode(t *testing.T) {
 		{name: "reading a file on stdin", args: []string{"revisions", "batch-create", "--instance", "i", "--database", "d", "-f", "-"}, env: withURL(idle, nil),
 			setup: stdinNobodyWrites},
 		{name: "opening -f FIFO", args: []string{"revisions", "batch-create", "--instance", "i", "--database", "d", "-f", "FIFO"}, env: withURL(idle, nil)},
-		{name: "opening --config FIFO", args: []string{"idps", "list", "--config", "FIFO"}, env: withURL(idle, nil)},
 		{name: "opening --ca-cert FIFO", args: []string{"idps", "list", "--ca-cert", "FIFO"}, env: withURL(idle, nil)},
 		{name: "evaluating --jq", args: []string{"version", "--jq", "last(range(1e12))"}},
 		{name: "evaluating a looping --template", args: []string{"version", "--template", "{{range 1000000000000}}{{end}}"}},

@@ -16,11 +16,11 @@ import (
 )
 
 // TestRun_signalEndsARunBlockedOutOfReach cancels a run blocked opening a
-// named pipe, which no context can stop: Run reports the signal and returns
+// named pipe as its CA bundle, which no context can stop: Run reports the signal and returns
 // without it. The blocked goroutine stays behind, as it would until the
 // process exits.
 func TestRun_signalEndsARunBlockedOutOfReach(t *testing.T) {
-	fifo := filepath.Join(t.TempDir(), "config.yaml")
+	fifo := filepath.Join(t.TempDir(), "ca.pem")
 	if err := unix.Mkfifo(fifo, 0o600); err != nil {
 		t.Skipf("no named pipes: %v", err)
 	}
@@ -28,13 +28,13 @@ func TestRun_signalEndsARunBlockedOutOfReach(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"idps", "list"}, "dbgov: terminated\n"},
-		{[]string{"idps", "list", "-o", "json"}, `{"error":{"code":"TERMINATED","message":"terminated","exitCode":143}}` + "\n"},
+		{[]string{"idps", "list", "--ca-cert", fifo}, "dbgov: terminated\n"},
+		{[]string{"idps", "list", "--ca-cert", fifo, "-o", "json"}, `{"error":{"code":"TERMINATED","message":"terminated","exitCode":143}}` + "\n"},
 	} {
 		ios, _, out, errOut := cmdtest.Streams()
 		ctx, cancel := context.WithCancelCause(context.Background())
 		time.AfterFunc(100*time.Millisecond, func() { cancel(exitcode.ErrTerminated) })
-		env := map[string]string{"DBGOV_URL": "http://127.0.0.1:1", "DBGOV_CONFIG": fifo}
+		env := map[string]string{"DBGOV_URL": "http://127.0.0.1:1", "DBGOV_CONFIG": filepath.Join(t.TempDir(), "config.yaml")}
 		start := time.Now()
 		code := root.Run(ctx, ios, "v", "c", tt.args, func(k string) string { return env[k] })
 		took := time.Since(start)
