@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"unicode"
 )
 
 // loginPath is where a service account trades its key for a token.
@@ -65,7 +66,7 @@ func (c *Client) serviceToken(ctx context.Context, stale string) (string, error)
 	case c.tokens != nil && stale != "":
 		c.tokens.Drop()
 	case c.tokens != nil:
-		if token := c.tokens.Get(); token != "" && validToken(token) {
+		if token := c.tokens.Get(); token != "" && CheckToken(token) == nil {
 			c.log.notef("using the cached token of service account %s", c.account)
 			c.secrets.Add(token)
 			c.accountToken = token
@@ -100,7 +101,7 @@ func (c *Client) login(ctx context.Context) (string, error) {
 	switch {
 	case login.Token == "":
 		problem = "the answer holds no token"
-	case !validToken(login.Token):
+	case CheckToken(login.Token) != nil:
 		problem = "the token holds characters a header cannot carry"
 	}
 	if problem != "" {
@@ -117,13 +118,20 @@ func (c *Client) login(ctx context.Context) (string, error) {
 	return login.Token, nil
 }
 
-// validToken reports whether a token can be sent in an Authorization header:
-// visible ASCII only.
-func validToken(token string) bool {
-	for _, c := range []byte(token) {
-		if c <= ' ' || c >= 0x7f {
-			return false
+// CheckToken checks that a token can be sent in an Authorization header:
+// visible ASCII only. Its messages never repeat the token.
+func CheckToken(token string) error {
+	for _, r := range token {
+		switch {
+		case r == '\n' || r == '\r':
+			return errors.New("it contains a line break (a trailing newline from a file?)")
+		case unicode.IsControl(r):
+			return errors.New("it contains a control character")
+		case unicode.IsSpace(r):
+			return errors.New("it contains a space")
+		case r > unicode.MaxASCII:
+			return errors.New("it contains a character that is not ASCII")
 		}
 	}
-	return true
+	return nil
 }

@@ -22,6 +22,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/go-resty/resty/v2"
@@ -161,8 +162,8 @@ func New(opts Options) (*Client, error) {
 			return nil, err
 		}
 	}
-	if opts.Token != "" && !validToken(opts.Token) {
-		return nil, fmt.Errorf("%w: the token holds spaces, control characters or non-ASCII characters", ErrInvalidOptions)
+	if err := CheckToken(opts.Token); err != nil {
+		return nil, fmt.Errorf("%w: the token holds what a header cannot carry: %w", ErrInvalidOptions, err)
 	}
 	tlsConfig, err := newTLSConfig(opts.InsecureSkipTLSVerify, opts.CACertFile)
 	if err != nil {
@@ -209,37 +210,59 @@ func normalizeBaseURL(raw string) (string, error) {
 	if raw == "" {
 		return "", fmt.Errorf("%w: no service URL given", ErrInvalidOptions)
 	}
-	u, err := url.Parse(raw)
+	base, err := CheckBaseURL(raw)
 	if err != nil {
-		return "", fmt.Errorf("%w: service URL %q: %v", ErrInvalidOptions, secret.URL(raw), err)
+		return "", fmt.Errorf("%w: service URL %q: %w", ErrInvalidOptions, secret.URL(raw), err)
 	}
-	if u.Scheme != "http" && u.Scheme != "https" {
-		return "", fmt.Errorf("%w: service URL %q must begin with http:// or https://", ErrInvalidOptions, secret.URL(raw))
+	return base, nil
+}
+
+// CheckBaseURL checks the service's base address (an http or https URL with
+// a host, a port in range, neither query nor fragment) and returns it
+// without a trailing slash or /v1. Its messages never repeat the value,
+// which may hold credentials.
+func CheckBaseURL(raw string) (string, error) {
+	if strings.IndexFunc(raw, unicode.IsControl) >= 0 {
+		return "", errors.New("the URL contains a control character")
 	}
-	if u.Host == "" {
-		return "", fmt.Errorf("%w: service URL %q has no host", ErrInvalidOptions, secret.URL(raw))
+	u, err := url.Parse(raw)
+	if ue := (*url.Error)(nil); errors.As(err, &ue) {
+		return "", fmt.Errorf("not a valid URL: %w", ue.Err)
 	}
-	if u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || strings.HasSuffix(raw, "#") {
-		return "", fmt.Errorf("%w: service URL %q may not hold a query or fragment", ErrInvalidOptions, secret.URL(raw))
+	port, _ := strconv.Atoi(u.Port())
+	switch {
+	case u.Scheme != "http" && u.Scheme != "https":
+		return "", errors.New("the URL must begin with http:// or https://")
+	case u.Host == "" || u.Hostname() == "":
+		return "", errors.New("the URL has no host")
+	case u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || strings.Contains(raw, "#"):
+		return "", errors.New("the URL may not hold a query (?) or a fragment (#); give the service's base address")
+	case u.Port() != "" && (port < 1 || port > 65535):
+		return "", fmt.Errorf("port %s is out of range (1 to 65535)", u.Port())
 	}
-	if port, err := strconv.Atoi(u.Port()); u.Port() != "" && (err != nil || port < 1 || port > 65535) {
-		return "", fmt.Errorf("%w: service URL %q: port %s is out of range (1-65535)", ErrInvalidOptions, secret.URL(raw), u.Port())
+	return strings.TrimRight(strings.TrimSuffix(strings.TrimRight(u.String(), "/"), "/v1"), "/"), nil
+}
+
+// CheckHeader checks an extra request header: the name an HTTP token, the
+// value free of line breaks and control characters but tab. Its messages
+// name the header but never repeat its value.
+func CheckHeader(name, value string) error {
+	if !httpguts.ValidHeaderFieldName(name) {
+		return fmt.Errorf("header name %q is not a valid HTTP header name", name)
 	}
-	base := strings.TrimRight(u.String(), "/")
-	base = strings.TrimSuffix(base, "/v1")
-	return strings.TrimRight(base, "/"), nil
+	if strings.IndexFunc(value, func(r rune) bool { return unicode.IsControl(r) && r != '\t' }) >= 0 {
+		return fmt.Errorf("the value of header %s contains a control character", name)
+	}
+	return nil
 }
 
 // checkHeaders validates extra headers and returns them with canonical names.
 func checkHeaders(h http.Header) (http.Header, error) {
 	out := make(http.Header, len(h))
 	for name, values := range h {
-		if !httpguts.ValidHeaderFieldName(name) {
-			return nil, fmt.Errorf("%w: header name %q is not valid", ErrInvalidOptions, name)
-		}
 		for _, v := range values {
-			if !httpguts.ValidHeaderFieldValue(v) {
-				return nil, fmt.Errorf("%w: the value of header %s holds a control character", ErrInvalidOptions, name)
+			if err := CheckHeader(name, v); err != nil {
+				return nil, fmt.Errorf("%w: %w", ErrInvalidOptions, err)
 			}
 		}
 		canonical := http.CanonicalHeaderKey(name)
