@@ -244,7 +244,7 @@ func (f *File) values(profile, key string, n *yaml.Node) ([]string, error) {
 	switch {
 	case n.Kind == yaml.ScalarNode:
 		return []string{n.Value}, nil
-	case key != keyHeaders:
+	case key != "headers":
 		return nil, f.lineErr(n, fmt.Sprintf("%s in profile %q is not a single value", key, profile))
 	case n.Kind != yaml.SequenceNode:
 		return nil, f.lineErr(n, `headers is not a list of "Name: value"`)
@@ -279,16 +279,16 @@ func (f *File) Set(profile, key, value string) error {
 	}
 	node := strNode(value)
 	switch key {
-	case keyInsecure:
+	case "insecure_skip_tls_verify":
 		b, _ := parseBool(value)
 		node = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: strconv.FormatBool(b)}
-	case keyCACert:
+	case "ca_cert":
 		abs, err := filepath.Abs(value)
 		if err != nil {
 			return fmt.Errorf("find the absolute path of %s: %w", value, err)
 		}
 		node = strNode(abs)
-	case keyHeaders:
+	case "headers":
 		h, _ := ParseHeader(value)
 		_, list, err := f.headersWithout(profile, h.Name)
 		if err != nil {
@@ -305,10 +305,10 @@ func (f *File) Set(profile, key, value string) error {
 func (f *File) headersWithout(profile string, names ...string) ([]string, *yaml.Node, error) {
 	kept := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
 	entries, err := f.entries(profile)
-	if err != nil || entries[keyHeaders] == nil {
+	if err != nil || entries["headers"] == nil {
 		return nil, kept, err
 	}
-	all, err := f.values(profile, keyHeaders, entries[keyHeaders])
+	all, err := f.values(profile, "headers", entries["headers"])
 	for _, h := range all {
 		name, _, _ := strings.Cut(h, ":")
 		if !slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(n, strings.TrimSpace(name)) }) {
@@ -364,9 +364,9 @@ func (f *File) UnsetHeaders(profile string, names []string) error {
 	case err != nil || len(kept.Content) == len(all):
 		return err
 	case len(kept.Content) == 0:
-		return f.Unset(profile, keyHeaders)
+		return f.Unset(profile, "headers")
 	}
-	setField(f.editableProfile(profile), keyHeaders, kept)
+	setField(f.editableProfile(profile), "headers", kept)
 	return nil
 }
 
@@ -384,6 +384,15 @@ func (f *File) UseProfile(name string) error {
 	}
 	// current_profile goes first, where a reader looks for it.
 	root.Content = append([]*yaml.Node{strNode(fieldCurrentProfile), strNode(name)}, root.Content...)
+	return nil
+}
+
+// AddProfile adds an empty profile of that name, when the file has none.
+func (f *File) AddProfile(name string) error {
+	if err := checkProfileName(name); err != nil {
+		return err
+	}
+	f.editableProfile(name)
 	return nil
 }
 
@@ -488,9 +497,9 @@ func Mask(key, value string) string {
 		return value
 	case secret.IsField(key):
 		return secret.Mask
-	case key == keyURL:
+	case key == "url":
 		return secret.URL(value)
-	case key != keyHeaders:
+	case key != "headers":
 		return value
 	}
 	if name, _, ok := strings.Cut(value, ":"); ok {

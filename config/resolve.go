@@ -2,6 +2,7 @@ package config
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -14,7 +15,6 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
-	"github.com/spf13/viper"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/dbgov/dbgov/internal/safefile"
@@ -39,8 +39,13 @@ type Settings struct {
 	MaxResponseSize int64
 	// Debug is set by --debug or DBGOV_DEBUG=1 (or true).
 	Debug bool
+	// NoTokenCache is set by DBGOV_NO_TOKEN_CACHE=1 (or true).
+	NoTokenCache bool
 	// Profile is the profile in use, whether or not the file has it.
 	Profile string
+	// ProfileURL is the profile's url, whatever else set the URL: the one
+	// a credential stored in the profile goes to.
+	ProfileURL string
 	// Path is the config file consulted, whether or not it exists; "" when
 	// no path could be found (no HOME).
 	Path string
@@ -48,8 +53,20 @@ type Settings struct {
 	// such as a config file readable by others.
 	Warnings []string
 	// Notices are worth telling a person at a terminal only: an environment
-	// variable overriding the profile's url or token.
+	// variable overriding a value of the profile.
 	Notices []string
+	// from says where each setting, by key, came from.
+	from map[string]origin
+}
+
+// origin is where a setting came from: its kind ("flag", "environment",
+// "profile", "default"), and for messages the flag, variable or file line.
+type origin struct{ kind, where string }
+
+// Source says where the setting of key came from: "flag", "environment",
+// "profile" or "default".
+func (s *Settings) Source(key string) string {
+	return cmp.Or(s.from[key].kind, "default")
 }
 
 // DefaultPath returns where the config file is when neither --config nor
@@ -97,22 +114,45 @@ func newSources(fs *pflag.FlagSet, getenv func(string) string) *sources {
 // given returns the value a flag the user set or else the environment gives
 // key, and its source ("" when neither does).
 func (s *sources) given(key string) (value, from string) {
-	b := settingOf(key)
+	st := settingOf(key)
 	if s.flags != nil {
-		if fl := s.flags.Lookup(b.flag); fl != nil && fl.Changed {
-			return fl.Value.String(), "--" + b.flag
+		if fl := s.flags.Lookup(st.name); fl != nil && fl.Changed {
+			return fl.Value.String(), "--" + st.name
 		}
 	}
-	if b.env != "" && s.getenv(b.env) != "" {
-		return s.getenv(b.env), b.env
+	if env := st.Env(); env != "" && s.getenv(env) != "" {
+		return s.getenv(env), env
 	}
 	return "", ""
+}
+
+// lookup returns the values of st from the first source that gives it, and
+// that source. The values of a file's ca_cert are taken relative to it.
+func (s *sources) lookup(st *setting) ([]string, origin, error) {
+	key := st.Key()
+	if v, from := s.given(key); from == "--"+st.name {
+		if list, err := s.flags.GetStringArray(st.name); err == nil {
+			return list, origin{"flag", from}, nil
+		}
+		return []string{v}, origin{"flag", from}, nil
+	} else if from != "" {
+		return []string{v}, origin{"environment", from}, nil
+	}
+	n := s.entries[key]
+	if n == nil || st.in&fromFile == 0 {
+		return strings.Fields(st.def), origin{"default", "the default"}, nil
+	}
+	values, err := s.file.values(s.profile, key, n)
+	if key == "ca_cert" && err == nil && !filepath.IsAbs(values[0]) {
+		values[0] = filepath.Join(filepath.Dir(s.file.Path()), values[0])
+	}
+	return values, origin{"profile", s.source(key)}, err
 }
 
 // path returns the config file's path: --config, else DBGOV_CONFIG, else
 // DefaultPath; "" when there is none (no HOME), which only saving needs.
 func (s *sources) path() (string, error) {
-	v, from := s.given(keyConfig)
+	v, from := s.given("config")
 	if from != "" && v == "" {
 		return "", invalidf("--config: the path is empty")
 	}
@@ -135,7 +175,7 @@ func (s *sources) load() error {
 	} else if err != nil {
 		return err
 	}
-	v, from := s.given(keyProfile)
+	v, from := s.given("profile")
 	switch {
 	case from != "" && v == "":
 		return invalidf("--profile: the profile name is empty")
@@ -157,7 +197,7 @@ func (s *sources) source(key string) string {
 	if n := s.entries[key]; n != nil {
 		return fmt.Sprintf("profile %q of config file %s, line %d", s.profile, s.file.Path(), n.Line)
 	}
-	if key == keyProfile && s.file.current() != "" {
+	if key == "profile" && s.file.current() != "" {
 		return "current_profile of config file " + s.file.Path()
 	}
 	return "the default"
@@ -210,6 +250,10 @@ func Edit(ctx context.Context, fs *pflag.FlagSet, getenv func(string) string, ch
 // the flags set in fs, the environment (through getenv; nil: the process's),
 // the profile, the default. A bad value is an ErrInvalid error naming its
 // source, never a secret, returned with the settings read so far to mask.
+//
+// It reads the table itself rather than through viper: viper reads only the
+// process's environment, cannot say where a value came from, and knows
+// nothing of profiles or the file's lines, all of which dbgov needs.
 func Resolve(fs *pflag.FlagSet, getenv func(string) string) (*Settings, error) {
 	s := newSources(fs, getenv)
 	s.skipUnsafe = true
@@ -220,102 +264,57 @@ func Resolve(fs *pflag.FlagSet, getenv func(string) string) (*Settings, error) {
 	if err != nil {
 		return nil, err
 	}
-	fileValues, warnings, err := s.fileValues()
+	warnings, err := s.checkEntries()
 	if err != nil {
 		return nil, err
 	}
-	// One viper holds the layers: the defaults, the profile's values with
-	// the environment merged over them, and the flags. Its own environment
-	// layer is not used: it reads the process's, not getenv.
-	v := viper.New()
-	v.SetDefault(keyTimeout, defaultTimeout.String())
-	v.SetDefault(keyMaxResponseSize, defaultMaxResponseSize)
-	env := map[string]any{}
-	for _, b := range settings {
-		if v, from := s.given(b.key); from == b.env && from != "" {
-			env[b.key] = v
+	set := &Settings{Profile: s.profile, Path: s.file.Path(), from: map[string]origin{}}
+	for i := range settings {
+		st := &settings[i]
+		if st.field == nil {
+			continue
 		}
-	}
-	if raw, ok := env[keyDebug].(string); ok {
-		if env[keyDebug], err = parseBool(raw); err != nil {
-			return nil, invalidf("DBGOV_DEBUG: %q is not 1/true or 0/false", raw)
+		values, from, err := s.lookup(st)
+		if err == nil && len(values) > 0 {
+			set.from[st.Key()] = from
+			err = st.set(set, values)
 		}
-	}
-	_ = v.MergeConfigMap(fileValues)
-	_ = v.MergeConfigMap(env)
-	if fs != nil {
-		for _, b := range settings {
-			if fl := fs.Lookup(b.flag); fl != nil {
-				_ = v.BindPFlag(b.key, fl) // fails only for a nil flag
-			}
+		if v := strings.Join(values, ""); err != nil && st.Key() == "url" && !strings.ContainsAny(v, "/@") && noControl(v) == nil {
+			fix := map[string]string{"flag": "--url ", "environment": st.Env() + "=", "profile": "dbgov config set url "}[from.kind] + "http://" + v
+			err = fmt.Errorf("%w; give %s", err, fix)
 		}
-	}
-
-	set := &Settings{
-		InsecureSkipTLSVerify: v.GetBool(keyInsecure),
-		Debug:                 v.GetBool(keyDebug),
-		Profile:               s.profile,
-		Path:                  s.file.Path(),
-	}
-	values := []struct {
-		key string
-		to  *string
-	}{{keyURL, &set.URL}, {keyToken, &set.Token}, {keyServiceAccount, &set.ServiceAccount},
-		{keyServiceKey, &set.ServiceKey}, {keyCACert, &set.CACert}, {keyOutput, &set.Output}}
-	for _, f := range values {
-		*f.to = v.GetString(f.key)
-	}
-	for _, f := range values {
-		if err := check(f.key, *f.to); *f.to != "" && err != nil {
-			return set, s.invalid(f.key, err)
+		if err != nil {
+			return set, invalidf("%s from %s: %v", st.Key(), from.where, err)
+		}
+		if n := s.entries[st.Key()]; st.Key() == "url" && n != nil {
+			set.ProfileURL = n.Value
+		}
+		if n := s.entries[st.Key()]; from.kind == "environment" && n != nil && n.Value != values[0] {
+			set.Notices = append(set.Notices, fmt.Sprintf("%s overrides the %s of profile %s in %s", from.where, st.Key(), s.profile, set.Path))
 		}
 	}
 	if set.Output == "table" {
 		set.Output = ""
 	}
-	for i, raw := range v.GetStringSlice(keyHeaders) {
-		h, err := ParseHeader(raw)
-		if err != nil {
-			return set, s.invalid(keyHeaders, fmt.Errorf("header %d: %w", i+1, err))
-		}
-		set.Headers = append(set.Headers, h)
-	}
-	if set.Timeout, err = parseTimeout(v.GetString(keyTimeout)); err != nil {
-		return set, s.invalid(keyTimeout, err)
-	}
-	if set.MaxResponseSize, err = parseSize(v.GetString(keyMaxResponseSize)); err != nil {
-		return set, s.invalid(keyMaxResponseSize, err)
-	}
-
 	if s.skipped != "" {
 		warnings = append(warnings, s.skipped)
 	}
 	set.Warnings = append(warnings, s.file.strayKeys()...)
-	if s.file.exists && !s.file.hasProfile(s.profile) && s.source(keyProfile) != "the default" {
-		set.Warnings = append(set.Warnings, fmt.Sprintf("profile %q (from %s) is not in config file %s", s.profile, s.source(keyProfile), set.Path))
+	if s.file.exists && !s.file.hasProfile(s.profile) && s.source("profile") != "the default" {
+		set.Warnings = append(set.Warnings, fmt.Sprintf("profile %q (from %s) is not in config file %s", s.profile, s.source("profile"), set.Path))
 	}
 	if s.file.exists && runtime.GOOS != "windows" && s.file.perm&0o077 != 0 {
 		set.Warnings = append(set.Warnings, fmt.Sprintf("config file %s is readable by others; run chmod 600 %s", set.Path, shellQuote(set.Path)))
 	}
-	for _, key := range []string{keyURL, keyToken} {
-		if _, from := s.given(key); strings.HasPrefix(from, "DBGOV_") && s.entries[key] != nil {
-			set.Notices = append(set.Notices, fmt.Sprintf("%s overrides the %s of profile %s in %s", from, key, s.profile, set.Path))
-		}
-	}
 	return set, nil
 }
 
-// invalid reports a bad value of a setting, naming where it came from.
-func (s *sources) invalid(key string, err error) error {
-	return invalidf("%s from %s: %v", key, s.source(key), err)
-}
-
-// fileValues turns the profile's settings into values for viper, checking
-// their YAML types: a value of the wrong shape is a broken file, refused even
-// when a flag overrides it, while a bad value of the right shape is refused
-// only when it is used. Keys this version does not know become warnings.
-func (s *sources) fileValues() (map[string]any, []string, error) {
-	values := make(map[string]any, len(s.entries))
+// checkEntries checks the shape of the profile's settings: a value of the
+// wrong shape (a list for a URL, "maybe" for a boolean) is a broken file,
+// refused even when a flag overrides it, while a bad value of the right
+// shape is refused only when it is used. Keys this version does not know
+// become warnings.
+func (s *sources) checkEntries() ([]string, error) {
 	var warnings []string
 	byLine := func(a, b string) int { return s.entries[a].Line - s.entries[b].Line }
 	for _, key := range slices.SortedFunc(maps.Keys(s.entries), byLine) {
@@ -326,24 +325,16 @@ func (s *sources) fileValues() (map[string]any, []string, error) {
 			continue
 		}
 		vals, err := s.file.values(s.profile, key, n)
-		switch {
-		case err != nil:
-			return nil, nil, err
-		case key == keyHeaders:
-			values[key] = vals
-		case key == keyInsecure:
-			b, err := parseBool(vals[0])
-			if err != nil {
-				return nil, nil, s.file.lineErr(n, fmt.Sprintf("%s in profile %q: %v", key, s.profile, err))
+		if err != nil {
+			return nil, err
+		}
+		if _, ok := settingOf(key).zero().(*bool); ok {
+			if _, err := parseBool(vals[0]); err != nil {
+				return nil, s.file.lineErr(n, fmt.Sprintf("%s in profile %q: %v", key, s.profile, err))
 			}
-			values[key] = b
-		case key == keyCACert && !filepath.IsAbs(vals[0]):
-			values[key] = filepath.Join(filepath.Dir(s.file.Path()), vals[0])
-		default:
-			values[key] = vals[0]
 		}
 	}
-	return values, warnings, nil
+	return warnings, nil
 }
 
 // shellQuote quotes a path for a command the user may paste.

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+
+	"github.com/dbgov/dbgov/client"
 )
 
 // parseFlags registers the global flags on a new set and parses args.
@@ -209,6 +211,16 @@ func TestResolve_debugFromEnvironment(t *testing.T) {
 	})
 }
 
+func TestResolve_noTokenCacheFromEnvironment(t *testing.T) {
+	for value, want := range map[string]bool{"1": true, "true": true, "yes": true, "on": true, "YES": true,
+		"0": false, "false": false, "no": false, "off": false, "": false} {
+		s, err := Resolve(parseFlags(t), envOf(map[string]string{"DBGOV_NO_TOKEN_CACHE": value, "DBGOV_CONFIG": filepath.Join(t.TempDir(), "none.yaml")}))
+		if err != nil || s.NoTokenCache != want {
+			t.Errorf("DBGOV_NO_TOKEN_CACHE=%s: %v, %v; want %v", value, s.NoTokenCache, err, want)
+		}
+	}
+}
+
 func TestResolve_profileSelection(t *testing.T) {
 	const withCurrent = `current_profile: b
 profiles:
@@ -355,8 +367,13 @@ func TestResolve_rejectsBadValues(t *testing.T) {
 		{name: "url scheme", args: []string{"--url", "ftp://x.example"}, want: []string{"url from --url", "http:// or https://"}},
 		{name: "url without scheme", env: map[string]string{"DBGOV_URL": "gov.example.com"}, want: []string{"url from DBGOV_URL", "http:// or https://"}},
 		{name: "url without host", args: []string{"--url", "https://"}, want: []string{"no host"}},
+		{name: "host and port without a scheme", args: []string{"--url", "127.0.0.1:8080"}, want: []string{"url from --url", "give --url http://127.0.0.1:8080"}},
+		{name: "host without a scheme from the environment", env: map[string]string{"DBGOV_URL": "gov.example.com"}, want: []string{"give DBGOV_URL=http://gov.example.com"}},
+		{name: "host and port without a scheme in the file", file: "profiles:\n  default:\n    url: localhost:8080\n", want: []string{"line 3", "give dbgov config set url http://localhost:8080"}},
+		{name: "no fix shown for what may hold a password", args: []string{"--url", "u:" + secret + "@host:1"}, hide: secret},
 		{name: "url with credentials", args: []string{"--url", "https://u:" + secret + "@%zz"}, want: []string{"url from --url", "not a valid URL"}, hide: secret},
 		{name: "debug", env: map[string]string{"DBGOV_DEBUG": "yes please"}, want: []string{"DBGOV_DEBUG", "1/true"}},
+		{name: "no token cache", env: map[string]string{"DBGOV_NO_TOKEN_CACHE": "maybe"}, want: []string{"no_token_cache from DBGOV_NO_TOKEN_CACHE", `"maybe" is not true or false (1/true/yes/on, 0/false/no/off)`}},
 		{name: "url port out of range", args: []string{"--url", "http://127.0.0.1:65536"}, want: []string{"url from --url", "port 65536 is out of range"}},
 		{name: "url port zero", env: map[string]string{"DBGOV_URL": "http://127.0.0.1:0"}, want: []string{"url from DBGOV_URL", "port 0"}},
 		{name: "url with a query", file: "profiles:\n  default:\n    url: https://x.example/?a=b\n", want: []string{`url from profile "default"`, "line 3", "query"}},
@@ -459,6 +476,7 @@ profiles:
 	}
 	want := &Settings{
 		URL:             "https://base.example",
+		ProfileURL:      "https://base.example",
 		Token:           "12345",
 		Headers:         []Header{{"X-One", "1"}},
 		Timeout:         2 * time.Minute,
@@ -467,6 +485,7 @@ profiles:
 		Profile:         "default",
 		Path:            path,
 	}
+	s.from = nil // TestResolve_saysWhereEachSettingCameFrom checks it
 	if !reflect.DeepEqual(s, want) {
 		t.Errorf("Resolve = %+v, want %+v", s, want)
 	}
@@ -486,7 +505,7 @@ func TestResolve_withoutFlagsOrEnvironment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.URL != "https://process.example" || s.Timeout != defaultTimeout || s.Output != "" {
+	if s.URL != "https://process.example" || s.Timeout != client.DefaultTimeout || s.Output != "" {
 		t.Errorf("Resolve(nil, nil) = %+v", s)
 	}
 }
@@ -562,7 +581,7 @@ func TestResolve_warnsOfSettingsOutsideAProfile(t *testing.T) {
 }
 
 func TestResolve_noticesTheEnvironmentOverridingTheProfile(t *testing.T) {
-	path := writeFile(t, t.TempDir(), "config.yaml", "profiles:\n  default:\n    url: https://file.example\n    token: file-token\n", 0o600)
+	path := writeFile(t, t.TempDir(), "config.yaml", "profiles:\n  default:\n    url: https://file.example\n    token: file-token\n    output: yaml\n", 0o600)
 	tests := []struct {
 		name string
 		args []string
@@ -573,6 +592,8 @@ func TestResolve_noticesTheEnvironmentOverridingTheProfile(t *testing.T) {
 		{"url and token", nil, map[string]string{"DBGOV_URL": "https://env.example", "DBGOV_TOKEN": "env-token"},
 			[]string{"DBGOV_URL overrides the url of profile default in " + path, "DBGOV_TOKEN overrides the token of profile default in " + path}},
 		{"a flag is no surprise", []string{"--url", "https://flag.example"}, map[string]string{"DBGOV_URL": "https://env.example"}, nil},
+		{"the same value", nil, map[string]string{"DBGOV_URL": "https://file.example", "DBGOV_TOKEN": "file-token"}, nil},
+		{"any setting", nil, map[string]string{"DBGOV_TIMEOUT": "1m", "DBGOV_OUTPUT": "json"}, []string{"DBGOV_OUTPUT overrides the output of profile default in " + path}},
 		{"another setting", nil, map[string]string{"DBGOV_TIMEOUT": "1m"}, nil},
 	}
 	for _, tt := range tests {
@@ -585,5 +606,18 @@ func TestResolve_noticesTheEnvironmentOverridingTheProfile(t *testing.T) {
 				t.Errorf("Notices = %q, want %q", s.Notices, tt.want)
 			}
 		})
+	}
+}
+
+func TestResolve_saysWhereEachSettingCameFrom(t *testing.T) {
+	path := writeFile(t, t.TempDir(), "config.yaml", "profiles:\n  default:\n    url: https://file.example\n    token: file-token\n    timeout: 1m\n", 0o600)
+	s, err := Resolve(parseFlags(t, "--token", "flag-token"), envOf(withConfig(path, map[string]string{"DBGOV_TIMEOUT": "2m"})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{"token": "flag", "timeout": "environment", "url": "profile", "max_response_size": "default", "service_key": "default"} {
+		if got := s.Source(name); got != want {
+			t.Errorf("Source(%q) = %q, want %q", name, got, want)
+		}
 	}
 }

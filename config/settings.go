@@ -4,10 +4,10 @@
 package config
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,8 +15,8 @@ import (
 	"unicode"
 
 	"github.com/spf13/pflag"
-	"golang.org/x/net/http/httpguts"
 
+	"github.com/dbgov/dbgov/client"
 	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/output"
 )
@@ -41,74 +41,209 @@ func invalidf(format string, args ...any) error {
 	return &invalidError{msg: fmt.Sprintf(format, args...)}
 }
 
-// setting ties a setting to its flag and environment variable; key is its
-// key in a profile of the config file.
-type setting struct{ key, flag, env string }
-
-// settings lists every setting, the keys of a profile first, in the order
-// the file and messages show them. It is never modified.
-var settings = [...]setting{
-	{keyURL, "url", "DBGOV_URL"},
-	{keyToken, "token", "DBGOV_TOKEN"},
-	{keyServiceAccount, "service-account", "DBGOV_SERVICE_ACCOUNT"},
-	{keyServiceKey, "service-key", "DBGOV_SERVICE_KEY"},
-	{keyHeaders, "header", ""},
-	{keyOutput, "output", "DBGOV_OUTPUT"},
-	{keyTimeout, "timeout", "DBGOV_TIMEOUT"},
-	{keyInsecure, "insecure-skip-tls-verify", ""},
-	{keyCACert, "ca-cert", ""},
-	{keyMaxResponseSize, "max-response-size", "DBGOV_MAX_RESPONSE_SIZE"},
-	{keyProfile, "profile", "DBGOV_PROFILE"},
-	{keyConfig, "config", "DBGOV_CONFIG"},
-	{keyDebug, "debug", "DBGOV_DEBUG"},
+// setting declares one setting: its name (the flag's), where it may be
+// given, its default and whether it is sensitive. Its config key and
+// environment variable derive from the name; the field of Settings it fills
+// says how a value is read (text, boolean, duration, size, headers).
+type setting struct {
+	name, short, usage, def string
+	in                      place
+	sensitive               bool
+	key                     string             // the config key, when it is not the name's
+	check                   func(string) error // a check beyond the field's type, when not nil
+	field                   func(*Settings) any
 }
 
-// numProfileKeys is how many of settings a profile may hold.
-const numProfileKeys = 10
+// place is where a setting may be given: a set of fromFlag, fromEnv, fromFile.
+type place uint8
 
 const (
-	keyURL             = "url"
-	keyToken           = "token"
-	keyServiceAccount  = "service_account"
-	keyServiceKey      = "service_key"
-	keyHeaders         = "headers"
-	keyOutput          = "output"
-	keyTimeout         = "timeout"
-	keyInsecure        = "insecure_skip_tls_verify"
-	keyCACert          = "ca_cert"
-	keyMaxResponseSize = "max_response_size"
-	keyProfile         = "profile"
-	keyConfig          = "config"
-	keyDebug           = "debug"
+	fromFlag place = 1 << iota
+	fromEnv
+	fromFile
+	anywhere = fromFlag | fromEnv | fromFile
 )
 
-// Defaults of the settings that have one.
-const (
-	defaultTimeout         = 30 * time.Second
-	defaultMaxResponseSize = "256MiB"
-	defaultProfile         = "default"
-)
+// settings lists every setting once, those of a profile in the order the
+// file and messages show them. Flag help, `dbgov help environment`, secret
+// lists, provenance and the config keys all derive from it.
+var settings = [...]setting{
+	{name: "url", in: anywhere, usage: "service base address, e.g. https://gov.example.com",
+		check: checkURL, field: func(s *Settings) any { return &s.URL }},
+	{name: "token", in: anywhere, sensitive: true, usage: "bearer token",
+		check: client.CheckToken, field: func(s *Settings) any { return &s.Token }},
+	{name: "service-account", in: anywhere, usage: "log in as this service account EMAIL",
+		check: noControl, field: func(s *Settings) any { return &s.ServiceAccount }},
+	{name: "service-key", in: anywhere, sensitive: true, usage: "key of the service account; a token, when set, wins",
+		check: noControl, field: func(s *Settings) any { return &s.ServiceKey }},
+	{name: "header", key: "headers", in: fromFlag | fromFile, sensitive: true, usage: `extra request header "Name: value", e.g. for an access proxy (repeatable)`,
+		field: func(s *Settings) any { return &s.Headers }},
+	{name: "output", short: "o", in: anywhere, def: output.Formats[0], usage: "output format: " + strings.Join(output.Formats, ", "),
+		check: checkFormat, field: func(s *Settings) any { return &s.Output }},
+	{name: "timeout", in: anywhere, def: client.DefaultTimeout.String(), usage: "per-request time limit",
+		field: func(s *Settings) any { return &s.Timeout }},
+	{name: "insecure-skip-tls-verify", in: fromFlag | fromFile, usage: "do not verify the server's certificate (insecure)",
+		field: func(s *Settings) any { return &s.InsecureSkipTLSVerify }},
+	{name: "ca-cert", in: fromFlag | fromFile, usage: "FILE of extra CA certificates (PEM) to trust",
+		check: noControl, field: func(s *Settings) any { return &s.CACert }},
+	{name: "max-response-size", in: anywhere, def: fmt.Sprintf("%dMiB", client.DefaultMaxResponseSize>>20),
+		usage: "largest answer read, a `size` such as 256MiB, 10MB or 1048576", field: func(s *Settings) any { return &s.MaxResponseSize }},
+	{name: "profile", in: fromFlag | fromEnv, usage: `profile of the config file (default: the file's current_profile, else "default")`},
+	{name: "config", in: fromFlag | fromEnv, usage: "config file (default $XDG_CONFIG_HOME/dbgov/config.yaml, else ~/.config/dbgov/config.yaml)"},
+	{name: "debug", in: fromFlag | fromEnv, usage: "log each HTTP exchange to stderr, credentials redacted",
+		field: func(s *Settings) any { return &s.Debug }},
+	{name: "no-token-cache", in: fromEnv, usage: "log a service account in on every run instead of reusing its cached token",
+		field: func(s *Settings) any { return &s.NoTokenCache }},
+}
+
+// Key is the setting's key in a profile of the config file.
+func (st *setting) Key() string { return cmp.Or(st.key, strings.ReplaceAll(st.name, "-", "_")) }
+
+// Env is the setting's environment variable, "" for none.
+func (st *setting) Env() string {
+	if st.in&fromEnv == 0 {
+		return ""
+	}
+	return "DBGOV_" + strings.ToUpper(strings.ReplaceAll(st.name, "-", "_"))
+}
+
+// zero returns a pointer to the zero value of the setting, whose type says
+// how the setting is read: a string when it fills no field.
+func (st *setting) zero() any {
+	if st.field == nil {
+		return new(string)
+	}
+	return st.field(&Settings{})
+}
+
+// set reads values, from one source, into the field of st in s.
+func (st *setting) set(s *Settings, values []string) error {
+	for _, v := range values {
+		if st.check == nil || v == "" {
+			continue
+		}
+		if err := st.check(v); err != nil {
+			return err
+		}
+	}
+	v := ""
+	if len(values) > 0 {
+		v = values[len(values)-1]
+	}
+	var err error
+	switch p := st.field(s).(type) {
+	case *string:
+		*p = v
+	case *bool:
+		*p, err = parseBool(v)
+	case *time.Duration:
+		*p, err = parseTimeout(v)
+	case *int64:
+		*p, err = parseSize(v)
+	case *[]Header:
+		for i, raw := range values {
+			h, err := ParseHeader(raw)
+			if err != nil {
+				return fmt.Errorf("header %d: %w", i+1, err)
+			}
+			*p = append(*p, h)
+		}
+	}
+	return err
+}
+
+// Default paths and names.
+const defaultProfile = "default"
 
 // Keys returns the keys a profile of the config file may hold.
 func Keys() []string {
-	keys := make([]string, numProfileKeys)
-	for i, s := range settings[:numProfileKeys] {
-		keys[i] = s.key
+	var keys []string
+	for _, st := range settings {
+		if st.in&fromFile != 0 {
+			keys = append(keys, st.Key())
+		}
 	}
 	return keys
 }
 
-func settingOf(key string) setting {
-	for _, s := range settings {
-		if s.key == key {
-			return s
+// Sensitive reports whether the values of key are credentials: masked when
+// shown, not echoed when typed.
+func Sensitive(key string) bool {
+	st := settingOf(key)
+	return st != nil && st.sensitive
+}
+
+// SecretVariables returns the environment variables that hold credentials.
+func SecretVariables() []string {
+	var names []string
+	for _, st := range settings {
+		if st.sensitive && st.Env() != "" {
+			names = append(names, st.Env())
 		}
 	}
-	return setting{key: key}
+	return names
+}
+
+// Variable returns the environment variable of the setting of key, "" for none.
+func Variable(key string) string { return settingOf(key).Env() }
+
+// SecretsGiven returns what the flags in fs and the environment give the
+// sensitive settings, valid or not, to keep out of every message: headers
+// apart, as "Name: value", since whether one is secret depends on its name.
+func SecretsGiven(fs *pflag.FlagSet, getenv func(string) string) (values, headers []string) {
+	for _, st := range settings {
+		if !st.sensitive {
+			continue
+		}
+		var given []string
+		if fl := fs.Lookup(st.name); fl != nil && fl.Changed {
+			var err error
+			if given, err = fs.GetStringArray(st.name); err != nil {
+				given = []string{fl.Value.String()}
+			}
+		}
+		if env := st.Env(); env != "" {
+			given = append(given, getenv(env))
+		}
+		if st.Key() == "headers" {
+			headers = append(headers, given...)
+		} else {
+			values = append(values, given...)
+		}
+	}
+	return values, headers
+}
+
+// Environment describes each variable of the settings, for
+// `dbgov help environment`.
+func Environment() string {
+	var b strings.Builder
+	for _, st := range settings {
+		if st.Env() != "" {
+			fmt.Fprintf(&b, "  %s\n      %s", st.Env(), strings.ReplaceAll(st.usage, "`", ""))
+			if st.in&fromFlag != 0 {
+				fmt.Fprintf(&b, " (--%s)", st.name)
+			}
+			if _, ok := st.zero().(*bool); ok {
+				b.WriteString(": 1, true, yes or on")
+			}
+			b.WriteString("\n")
+		}
+	}
+	return b.String()
+}
+
+func settingOf(key string) *setting {
+	for i := range settings {
+		if settings[i].Key() == key {
+			return &settings[i]
+		}
+	}
+	return nil
 }
 
 func checkKey(key string) error {
-	if slices.Contains(Keys(), key) {
+	if st := settingOf(key); st != nil && st.in&fromFile != 0 {
 		return nil
 	}
 	return invalidf("unknown config key %q; the keys are %s", key, strings.Join(Keys(), ", "))
@@ -117,81 +252,56 @@ func checkKey(key string) error {
 // RegisterFlags adds the global flags that Resolve reads to fs, normally the
 // root command's persistent flags.
 func RegisterFlags(fs *pflag.FlagSet) {
-	fs.String("url", "", "service base address, e.g. https://gov.example.com (env DBGOV_URL)")
-	fs.String("token", "", "bearer token (env DBGOV_TOKEN)")
-	fs.String("service-account", "", "log in as this service account EMAIL (env DBGOV_SERVICE_ACCOUNT)")
-	fs.String("service-key", "", "key of the service account; a token, when set, wins (env DBGOV_SERVICE_KEY)")
-	fs.StringArray("header", nil, `extra request header "Name: value", e.g. for an access proxy (repeatable)`)
-	fs.String("profile", "", `profile of the config file (env DBGOV_PROFILE; default: the file's current_profile, else "default")`)
-	fs.String("config", "", "config file (env DBGOV_CONFIG; default $XDG_CONFIG_HOME/dbgov/config.yaml, else ~/.config/dbgov/config.yaml)")
-	last := len(output.Formats) - 1
-	fs.StringP("output", "o", output.Formats[0], "output format: "+strings.Join(output.Formats[:last], ", ")+" or "+output.Formats[last]+" (env DBGOV_OUTPUT)")
-	fs.Duration("timeout", defaultTimeout, "per-request time limit (env DBGOV_TIMEOUT)")
-	fs.Bool("insecure-skip-tls-verify", false, "do not verify the server's certificate (insecure)")
-	fs.String("ca-cert", "", "FILE of extra CA certificates (PEM) to trust")
-	fs.String("max-response-size", defaultMaxResponseSize, "largest answer read, a `size` such as 256MiB, 10MB or 1048576 (env DBGOV_MAX_RESPONSE_SIZE)")
-	fs.Bool("debug", false, "log each HTTP exchange to stderr, credentials redacted (env DBGOV_DEBUG=1)")
+	for _, st := range settings {
+		if st.in&fromFlag == 0 {
+			continue
+		}
+		usage := st.usage
+		if st.Env() != "" {
+			usage += " (env " + st.Env() + ")"
+		}
+		switch st.zero().(type) {
+		case *bool:
+			fs.BoolP(st.name, st.short, false, usage)
+		case *time.Duration:
+			d, _ := time.ParseDuration(st.def)
+			fs.DurationP(st.name, st.short, d, usage)
+		case *[]Header:
+			fs.StringArrayP(st.name, st.short, nil, usage)
+		default:
+			fs.StringP(st.name, st.short, st.def, usage)
+		}
+	}
 }
 
 // check checks a value of key from any source (a flag, the environment, the
 // file, `config set`). Its messages never repeat a value that may be secret.
 func check(key, v string) error {
-	switch key {
-	case keyURL:
-		return checkURL(v)
-	case keyToken, keyServiceKey:
-		return checkCredential(v, key == keyToken)
-	case keyServiceAccount, keyCACert:
-		if hasControl(v) {
-			return errors.New("it contains a control character")
-		}
-	case keyHeaders:
-		_, err := ParseHeader(v)
-		return err
-	case keyOutput:
-		if !slices.Contains(output.Formats, v) {
-			return fmt.Errorf("output format %q is not one of %s", v, strings.Join(output.Formats, ", "))
-		}
-	case keyTimeout:
-		_, err := parseTimeout(v)
-		return err
-	case keyInsecure:
-		_, err := parseBool(v)
-		return err
-	case keyMaxResponseSize:
-		_, err := parseSize(v)
-		return err
+	return settingOf(key).set(&Settings{}, []string{v})
+}
+
+// checkURL accepts what the client takes as the service's base address.
+func checkURL(v string) error {
+	_, err := client.CheckBaseURL(v)
+	return err
+}
+
+// checkFormat accepts the names of the output formats.
+func checkFormat(v string) error {
+	if !slices.Contains(output.Formats, v) {
+		return fmt.Errorf("output format %q is not one of %s", v, strings.Join(output.Formats, ", "))
 	}
 	return nil
 }
 
-// checkURL accepts an absolute http or https address with a host, a port in
-// range, and neither query nor fragment. Its messages never repeat the
-// value, which may carry credentials.
-func checkURL(v string) error {
-	if hasControl(v) {
-		return errors.New("the URL contains a control character")
+// noControl refuses a value holding a control character, such as the
+// newline that ends a file the value was read from.
+func noControl(v string) error {
+	if strings.ContainsAny(v, "\r\n") {
+		return errors.New("it contains a line break (a trailing newline from a file?)")
 	}
-	u, err := url.Parse(v)
-	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err
-		}
-		return fmt.Errorf("not a valid URL: %v", err)
-	}
-	switch {
-	case u.Scheme != "http" && u.Scheme != "https":
-		return errors.New("the URL must start with http:// or https://")
-	case u.Host == "" || u.Hostname() == "":
-		return errors.New("the URL has no host")
-	case u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || strings.Contains(v, "#"):
-		return errors.New("the URL may not hold a query (?) or a fragment (#); give the service's base address")
-	}
-	if p := u.Port(); p != "" {
-		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
-			return fmt.Errorf("port %s is out of range (1 to 65535)", p)
-		}
+	if strings.IndexFunc(v, unicode.IsControl) >= 0 {
+		return errors.New("it contains a control character")
 	}
 	return nil
 }
@@ -207,12 +317,15 @@ func parseTimeout(v string) (time.Duration, error) {
 	return d, nil
 }
 
+// parseBool reads 1, true, yes or on, and 0, false, no or off, in any case.
 func parseBool(v string) (bool, error) {
-	b, err := strconv.ParseBool(v)
-	if err != nil {
-		return false, fmt.Errorf("%q is not true or false", v)
+	switch strings.ToLower(v) {
+	case "1", "true", "yes", "on":
+		return true, nil
+	case "0", "false", "no", "off":
+		return false, nil
 	}
-	return b, nil
+	return false, fmt.Errorf("%q is not true or false (1/true/yes/on, 0/false/no/off)", v)
 }
 
 // sizeUnits are the units a size may have, in any case: SI and binary.
@@ -230,29 +343,6 @@ func parseSize(v string) (int64, error) {
 	return n * unit, nil
 }
 
-// checkCredential refuses a token or key that would break the request it is
-// sent in; a token, sent in a header, holds no space and is ASCII. Its
-// messages never repeat the value.
-func checkCredential(v string, header bool) error {
-	for _, r := range v {
-		switch {
-		case r == '\n' || r == '\r':
-			return errors.New("it contains a line break (a trailing newline from a file?)")
-		case unicode.IsControl(r):
-			return errors.New("it contains a control character")
-		case header && unicode.IsSpace(r):
-			return errors.New("it contains a space")
-		case header && r > unicode.MaxASCII:
-			return errors.New("it contains a character that is not ASCII")
-		}
-	}
-	return nil
-}
-
-func hasControl(v string) bool {
-	return strings.IndexFunc(v, unicode.IsControl) >= 0
-}
-
 // Header is one extra request header, given as "Name: value".
 type Header struct {
 	Name, Value string
@@ -261,8 +351,7 @@ type Header struct {
 // String returns the header as "Name: value".
 func (h Header) String() string { return h.Name + ": " + h.Value }
 
-// ParseHeader parses "Name: value". The name must be an HTTP token; the value
-// may be empty but holds no line breaks or other control characters but tab.
+// ParseHeader parses "Name: value", checked as the client checks a header.
 // Its messages name the header but never repeat its value.
 func ParseHeader(s string) (Header, error) {
 	name, value, ok := strings.Cut(s, ":")
@@ -273,13 +362,7 @@ func ParseHeader(s string) (Header, error) {
 	if name == "" {
 		return Header{}, errors.New(`want "Name: value", the name is empty`)
 	}
-	if !httpguts.ValidHeaderFieldName(name) {
-		return Header{}, fmt.Errorf("header name %q is not a valid HTTP header name", name)
-	}
-	if strings.IndexFunc(value, func(r rune) bool { return unicode.IsControl(r) && r != '\t' }) >= 0 {
-		return Header{}, fmt.Errorf("the value of header %s contains a control character", name)
-	}
-	return Header{Name: name, Value: value}, nil
+	return Header{Name: name, Value: value}, client.CheckHeader(name, value)
 }
 
 // checkProfileName accepts the names a profile may be given.

@@ -27,13 +27,14 @@ type jqPrinter struct {
 }
 
 // newJQPrinter compiles expr. The expression sees the environment of the
-// process as it is now, as env and $ENV, as jq lets it.
-func newJQPrinter(expr string, s style) (Printer, error) {
+// process as it is now, as env and $ENV, as jq lets it, but the variables
+// named hidden.
+func newJQPrinter(expr string, s style, hidden []string) (Printer, error) {
 	query, err := gojq.Parse(expr)
 	if err != nil {
 		return nil, FilterError{fmt.Errorf("%w: parse --jq expression: %w", ErrInvalidOptions, err)}
 	}
-	environ := publicEnviron(os.Environ())
+	environ := publicEnviron(os.Environ(), hidden)
 	withEnv := gojq.WithEnvironLoader(func() []string { return environ })
 	code, err := gojq.Compile(query, withEnv)
 	if err != nil {
@@ -124,17 +125,12 @@ func (o jqWriter) print(v any) error {
 	return o.w.WriteByte('\n')
 }
 
-// credentialVariables are the environment variables that hold dbgov's
-// credentials: $ENV and env in an expression do not see them, so that a
-// filter cannot print them.
-var credentialVariables = []string{"DBGOV_TOKEN", "DBGOV_SERVICE_KEY"}
-
-// publicEnviron is environ without the variables holding credentials.
-func publicEnviron(environ []string) []string {
+// publicEnviron is environ without the variables named hidden.
+func publicEnviron(environ, hidden []string) []string {
 	out := make([]string, 0, len(environ))
 	for _, kv := range environ {
 		name, _, _ := strings.Cut(kv, "=")
-		if !slices.Contains(credentialVariables, name) {
+		if !slices.Contains(hidden, name) {
 			out = append(out, kv)
 		}
 	}

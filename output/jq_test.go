@@ -418,7 +418,8 @@ func TestJQ_envHidesCredentials(t *testing.T) {
 	t.Setenv("DBGOV_TOKEN", "tok-secret")
 	t.Setenv("DBGOV_SERVICE_KEY", "key-secret")
 	t.Setenv("DBGOV_URL", "https://gov.example.com")
-	got, err := render(t, Options{JQ: `[env.DBGOV_TOKEN, $ENV.DBGOV_SERVICE_KEY, env.DBGOV_URL] | map(. // "none") | join(" ")`}, Document{Raw: []byte(`{}`)})
+	got, err := render(t, Options{JQ: `[env.DBGOV_TOKEN, $ENV.DBGOV_SERVICE_KEY, env.DBGOV_URL] | map(. // "none") | join(" ")`,
+		HiddenEnv: []string{"DBGOV_TOKEN", "DBGOV_SERVICE_KEY"}}, Document{Raw: []byte(`{}`)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,6 +51,7 @@ type Options struct {
 	Width       int       // terminal width when TTY (0 = unknown): tables fit in it
 	Color       bool      // colour: headers bold, DELETED red, diff lines green and red
 	Now         time.Time // when ages are counted to (zero: the current time)
+	HiddenEnv   []string  // environment variables --jq does not see: those holding credentials
 	// FormatIsDefault marks a Format from the environment or the config
 	// file, not -o: a default "name" gives way to a table for results that
 	// name no resource.
@@ -119,7 +120,7 @@ func newPrinter(opts Options) (Printer, error) {
 	case opts.JQ != "" && opts.Template != "":
 		return nil, fmt.Errorf("%w: --jq and --template cannot be used together", ErrInvalidOptions)
 	case opts.JQ != "":
-		return newJQPrinter(opts.JQ, s)
+		return newJQPrinter(opts.JQ, s, opts.HiddenEnv)
 	case opts.Template != "":
 		return newTemplatePrinter(opts.Template, s)
 	}

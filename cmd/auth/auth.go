@@ -61,6 +61,9 @@ func runLogin(cmd *cobra.Command, f *factory.Factory, insecure bool) error {
 	token, _ := cmd.Flags().GetString("token")
 	account, _ := cmd.Flags().GetString("service-account")
 	key, _ := cmd.Flags().GetString("service-key")
+	if token == "" && account == "" && key == "" && f.IO.InTTY {
+		token = "-" // a person at a terminal is asked for the token
+	}
 	switch {
 	case token != "" && token != "-", key != "" && key != "-":
 		return exitcode.Usagef("auth login reads secrets from standard input or a prompt, never from an argument: give --token - or --service-key -")
@@ -73,6 +76,7 @@ func runLogin(cmd *cobra.Command, f *factory.Factory, insecure bool) error {
 	}
 	if _, err := credstore.Load(s.Profile); err != nil && !insecure {
 		// Before anything is sent: a login for nothing counts toward a lockout.
+		debugKeyring(f, s, err)
 		return fmt.Errorf("no keyring can be reached to keep the credential (%w); --insecure-storage keeps it in the config file, in plain text", err)
 	}
 	a := factory.Auth{ServiceAccount: account}
@@ -93,9 +97,9 @@ func runLogin(cmd *cobra.Command, f *factory.Factory, insecure bool) error {
 	if err != nil {
 		return err
 	}
-	// The profile holds a credential only with insecure storage: one left
-	// there would win over the keyring's.
-	plain := map[string]string{"token": a.Token, "service_account": account, "service_key": a.ServiceKey}
+	// The profile holds a credential only with insecure storage, with the
+	// URL it was checked against: one left there would win over the keyring's.
+	plain := map[string]string{"url": s.URL, "token": a.Token, "service_account": account, "service_key": a.ServiceKey}
 	where := "the keyring"
 	if !insecure {
 		plain = map[string]string{"token": "", "service_account": "", "service_key": ""}
@@ -141,7 +145,7 @@ func runStatus(cmd *cobra.Command, f *factory.Factory) error {
 	me, callErr := whoAmI(cmd, c)
 	s, _ := f.Settings()
 	a := f.Auth()
-	st := status{URL: secret.URL(s.URL), URLSource: f.Source("url"), Profile: s.Profile,
+	st := status{URL: secret.URL(s.URL), URLSource: s.Source("url"), Profile: s.Profile,
 		Credential: "none", CredentialSource: a.Source, Storage: "none"}
 	if me != nil {
 		st.Email, st.UserType = me.Email, string(cmp.Or(me.UserType, client.AccountType(me.Email)))
@@ -207,6 +211,7 @@ func runLogout(cmd *cobra.Command, f *factory.Factory) error {
 	if kerr == nil {
 		kerr = credstore.Remove(s.Profile)
 	}
+	debugKeyring(f, s, kerr)
 	path, err := editProfile(cmd, f, map[string]string{"token": "", "service_account": "", "service_key": ""})
 	from := "the keyring and " + path
 	if kerr != nil {
@@ -215,7 +220,19 @@ func runLogout(cmd *cobra.Command, f *factory.Factory) error {
 	if err == nil {
 		fmt.Fprintf(f.IO.ErrOut, "Logged out of profile %s: its credential and cached tokens are gone from %s\n", s.Profile, from)
 	}
+	for _, key := range []string{"token", "service_key"} {
+		if s.Source(key) == "environment" {
+			f.Warn(config.Variable(key) + " is set in the environment: commands still authenticate with it")
+		}
+	}
 	return err
+}
+
+// debugKeyring tells, under --debug, what the keyring said when it failed.
+func debugKeyring(f *factory.Factory, s *config.Settings, err error) {
+	if ke := (*credstore.KeyringError)(nil); s.Debug && errors.As(err, &ke) {
+		fmt.Fprintf(f.IO.ErrOut, "debug: the keyring: %v\n", ke.Detail)
+	}
 }
 
 // whoAmI asks the service who c's credential stands for.

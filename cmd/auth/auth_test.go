@@ -23,8 +23,10 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	// Every test runs on go-keyring's in-memory keyring, never the machine's.
+	// Every test runs on go-keyring's in-memory keyring, never the machine's,
+	// which needs no bus: the address only stops dbgov looking for one.
 	keyring.MockInit()
+	os.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/bus")
 	os.Exit(m.Run())
 }
 
@@ -191,7 +193,12 @@ func TestLogin_failsClosedWithoutAKeyring(t *testing.T) {
 	t.Cleanup(keyring.MockInit)
 
 	res := u.run(t, key+"\n", "auth", "login", "--service-account", account, "--service-key", "-").Expect(t, 1)
-	res.StderrHas(t, "no keyring can be reached", "no D-Bus session bus", "--insecure-storage")
+	res.StderrHas(t, "no keyring can be reached", "no keyring is running on this machine", "--insecure-storage")
+	if strings.Contains(res.Stderr, "D-Bus") {
+		t.Errorf("the D-Bus detail is shown without --debug: %s", res.Stderr)
+	}
+	u.run(t, key+"\n", "auth", "login", "--service-account", account, "--service-key", "-", "--debug").Expect(t, 1).
+		StderrHas(t, "no keyring is running on this machine", "no D-Bus session bus")
 	expectRequests(t, s)
 	if _, err := os.Stat(u.env["DBGOV_CONFIG"]); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the config file was written: %v", err)
@@ -452,4 +459,29 @@ func TestStatus_showsTheReleaseAndATypeTheServiceNoLongerSays(t *testing.T) {
 		t.Errorf("status %v (%v), want server 3.21.1 and userType SERVICE_ACCOUNT", got, err)
 	}
 	u.run(t, "", "auth", "status").Expect(t, 0).StdoutHas(t, "Service:       3.21.1\n", "Logged in as:  "+sa+" (SERVICE_ACCOUNT)")
+}
+
+func TestLogin_onATerminalWithoutAFlagAsksForTheToken(t *testing.T) {
+	s := newService(t, devserver.Options{})
+	u := newUser(t, s.url)
+	res := cmdtest.Run(t, cmdtest.Options{Env: u.env, Token: "-", Stdin: "dev-admin-token\n", InTTY: true}, "auth", "login").Expect(t, 0)
+	res.StderrHas(t, "Logged in to "+s.url)
+	expectRequests(t, s, "GET /v1/users/me")
+	if !strings.Contains(keyringEntry(t, "profile:default"), "dev-admin-token") {
+		t.Error("the token asked for was not kept")
+	}
+	// Piped, a flag still says what stdin holds.
+	u.run(t, "dev-admin-token\n", "auth", "login").Expect(t, 2).StderrHas(t, "give either --token -")
+}
+
+func TestLogout_warnsOfCredentialsLeftInTheEnvironment(t *testing.T) {
+	u := newUser(t, "http://127.0.0.1:1")
+	tests := []struct{ env, value string }{{"DBGOV_TOKEN", "tok"}, {"DBGOV_SERVICE_KEY", "key"}}
+	for _, tt := range tests {
+		res := u.with(tt.env, tt.value).run(t, "", "auth", "logout").Expect(t, 0)
+		res.StderrHas(t, "warning: "+tt.env+" is set in the environment: commands still authenticate with it")
+	}
+	if res := u.run(t, "", "auth", "logout").Expect(t, 0); strings.Contains(res.Stderr, "warning") {
+		t.Errorf("a warning with nothing in the environment: %s", res.Stderr)
+	}
 }

@@ -223,7 +223,8 @@ func TestConfig_useProfile(t *testing.T) {
 
 func TestConfig_useProfileWarnings(t *testing.T) {
 	s := newSession(t)
-	s.run("", "config", "use-profile", "prod").Expect(t, 0).StderrHas(t, "warning: profile prod has no settings yet")
+	s.run("", "config", "use-profile", "prod").Expect(t, 2).StderrHas(t, "profile prod is not in config file "+s.path, "config list-profiles", "--create")
+	s.run("", "config", "use-profile", "--create", "prod").Expect(t, 0).StderrHas(t, "warning: profile prod has no settings yet")
 	s.env["DBGOV_PROFILE"] = "staging"
 	s.ok("", "config", "set", "url", "https://staging.example.com")
 	s.run("", "config", "use-profile", "staging").Expect(t, 0)
@@ -467,6 +468,18 @@ func TestConfig_environmentOverridingTheProfileIsNotedOnATerminal(t *testing.T) 
 	res = cmdtest.Run(t, cmdtest.Options{Env: env, Token: "tok-env"}, "api", "GET", "/v1/x").Expect(t, 0)
 	if res.Stderr != "" {
 		t.Errorf("stderr when piped: %q", res.Stderr)
+	}
+	// Nor when the values are the same, nor by config commands, which
+	// show the file as it is.
+	res = cmdtest.Run(t, cmdtest.Options{Env: map[string]string{"DBGOV_CONFIG": s.path, "DBGOV_URL": "https://gov.example.com"},
+		TTY: true, Token: "tok-file"}, "api", "GET", "/v1/x", "--dry-run")
+	for _, args := range [][]string{{"config", "get", "timeout"}, {"config", "set", "timeout", "soon"}, {"config", "view"}} {
+		if r := cmdtest.Run(t, cmdtest.Options{Env: env, TTY: true, Token: "tok-env"}, args...); strings.Contains(r.Stderr, "note:") {
+			t.Errorf("%v: %q", args, r.Stderr)
+		}
+	}
+	if strings.Contains(res.Stderr, "note:") {
+		t.Errorf("a note for the same values: %q", res.Stderr)
 	}
 }
 

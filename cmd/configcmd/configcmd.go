@@ -12,7 +12,6 @@ import (
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/cmd/helptext"
 	"github.com/dbgov/dbgov/config"
-	"github.com/dbgov/dbgov/internal/secret"
 )
 
 //go:embed help
@@ -40,10 +39,6 @@ func showSecrets(cmd *cobra.Command) bool {
 	show, err := strconv.ParseBool(cmd.Flag("show-secrets").Value.String())
 	return err == nil && show
 }
-
-// isSecret reports whether the values of key are credentials: masked when
-// shown, not echoed when typed.
-func isSecret(key string) bool { return secret.IsField(key) || key == "headers" }
 
 // completeKeys completes the KEY argument of get and unset.
 func completeKeys(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {

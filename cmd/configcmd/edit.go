@@ -55,12 +55,20 @@ func newUnsetCmd(f *factory.Factory) *cobra.Command {
 }
 
 func newUseProfileCmd(f *factory.Factory) *cobra.Command {
-	var existed bool
+	var create, existed bool
 	cmd := editCmd(f, "use-profile NAME", "Make a profile the current one", arity.Exact(1, "a profile NAME"),
 		func(args []string, file *config.File, _ string) (string, error) {
 			existed = slices.Contains(file.Profiles(), args[0])
-			return "Using profile " + args[0], file.UseProfile(args[0])
+			err := file.UseProfile(args[0])
+			switch {
+			case err == nil && create && !existed:
+				err = file.AddProfile(args[0])
+			case err == nil && !existed:
+				err = exitcode.Usagef("profile %s is not in config file %s (dbgov config list-profiles lists them); --create makes it", args[0], file.Path())
+			}
+			return "Using profile " + args[0], err
 		})
+	cmd.Flags().BoolVar(&create, "create", false, "make the profile when the file has none of that name")
 	edit := cmd.RunE
 	cmd.RunE = func(c *cobra.Command, args []string) error {
 		if err := edit(c, args); err != nil {
@@ -69,8 +77,8 @@ func newUseProfileCmd(f *factory.Factory) *cobra.Command {
 		if !existed {
 			fmt.Fprintf(f.IO.ErrOut, "warning: profile %s has no settings yet; add some with `dbgov config set url https://...`\n", args[0])
 		}
-		if env := f.Getenv("DBGOV_PROFILE"); env != "" && env != args[0] {
-			fmt.Fprintf(f.IO.ErrOut, "warning: DBGOV_PROFILE=%s is set and overrides the current profile\n", env)
+		if env := f.Getenv(config.Variable("profile")); env != "" && env != args[0] {
+			fmt.Fprintf(f.IO.ErrOut, "warning: %s=%s is set and overrides the current profile\n", config.Variable("profile"), env)
 		}
 		return nil
 	}

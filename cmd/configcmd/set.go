@@ -50,11 +50,11 @@ func newSetCmd(f *factory.Factory) *cobra.Command {
 		if err := edit(c, args); err != nil || !f.IO.ErrTTY {
 			return err
 		}
-		if isSecret(key) && args[1] != "-" {
+		if config.Sensitive(key) && args[1] != "-" {
 			fmt.Fprintf(f.IO.ErrOut, "hint: the value is in your shell's history now; `dbgov config set %s -` reads it from standard input instead\n", key)
 		}
-		if key == "token" || key == "service_key" {
-			fmt.Fprintf(f.IO.ErrOut, "warning: the %s is kept in plain text; `dbgov auth login` keeps it in the keyring, or give it in the environment (DBGOV_%s)\n", key, strings.ToUpper(key))
+		if env := config.Variable(key); config.Sensitive(key) && env != "" {
+			fmt.Fprintf(f.IO.ErrOut, "warning: the %s is kept in plain text; `dbgov auth login` keeps it in the keyring, or give it in the environment (%s)\n", key, env)
 		}
 		return nil
 	}
@@ -66,7 +66,7 @@ func newSetCmd(f *factory.Factory) *cobra.Command {
 func readValue(ios *iostreams.IOStreams, key string) (string, error) {
 	if f, ok := ios.In.(interface{ Fd() uintptr }); ok && ios.InTTY && term.IsTerminal(int(f.Fd())) {
 		fmt.Fprintf(ios.ErrOut, "%s: ", key)
-		if isSecret(key) {
+		if config.Sensitive(key) {
 			b, err := term.ReadPassword(int(f.Fd()))
 			fmt.Fprintln(ios.ErrOut)
 			if err != nil {

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -85,8 +84,7 @@ func (f *Factory) RegisterFlags(fs *pflag.FlagSet) {
 }
 
 // Settings resolves the configuration once: flags, environment, config file.
-// Warnings it finds (a config file others can read) go to stderr once, and
-// notices (an environment variable overriding the profile) on a terminal.
+// Warnings it finds (a config file others can read) go to stderr once.
 func (f *Factory) Settings() (*config.Settings, error) {
 	f.settingsOnce.Do(func() {
 		f.read, f.settingsErr = config.Resolve(f.flags, f.Getenv)
@@ -94,9 +92,6 @@ func (f *Factory) Settings() (*config.Settings, error) {
 			f.settings = f.read
 			for _, w := range f.settings.Warnings {
 				f.Warn(w)
-			}
-			for _, n := range f.settings.Notices {
-				f.note(n)
 			}
 		}
 	})
@@ -127,20 +122,33 @@ func (f *Factory) newClient(change ...func(*client.Options)) (*client.Client, er
 	if err != nil || s.URL == "" {
 		return f.ClientWith(Auth{}, change...)
 	}
+	for _, n := range s.Notices { // told when they reach the service, not by config commands
+		f.note(n)
+	}
 	a := Auth{Token: s.Token, ServiceAccount: s.ServiceAccount, ServiceKey: s.ServiceKey}
 	switch {
 	case a.Token != "":
-		a.Source = f.Source("token")
+		a.Source = s.Source("token")
 	case a.ServiceKey != "":
-		a.Source = f.Source("service-key")
+		a.Source = s.Source("service_key")
 	case a.ServiceAccount == "":
-		if c, err := credstore.Load(s.Profile); err == nil && c.For(s.URL) {
-			a = Auth{Token: c.Token, ServiceAccount: c.ServiceAccount, ServiceKey: c.ServiceKey, Source: "keyring"}
+		c, err := credstore.Load(s.Profile)
+		if err != nil || c == nil {
+			break
+		}
+		a = Auth{Token: c.Token, ServiceAccount: c.ServiceAccount, ServiceKey: c.ServiceKey, Source: "keyring"}
+		if err := f.bound("the credential kept in the keyring for profile "+s.Profile, c.URL); err != nil {
+			return nil, err
 		}
 	}
-	for _, flag := range []string{"token", "service-key"} {
-		if f.IO.ErrTTY && f.Source(flag) == "flag" {
-			f.Warn("--" + flag + " is visible to other users of this machine (ps); use `dbgov auth login`, or the environment")
+	if a.Source == "profile" && s.ProfileURL != "" {
+		if err := f.bound("the credential of profile "+s.Profile+" in "+s.Path, s.ProfileURL); err != nil {
+			return nil, err
+		}
+	}
+	for _, key := range []string{"token", "service_key"} {
+		if f.IO.ErrTTY && s.Source(key) == "flag" {
+			f.Warn("--" + strings.ReplaceAll(key, "_", "-") + " is visible to other users of this machine (ps); use `dbgov auth login`, or the environment")
 		}
 	}
 	if a.Token == "" && a.ServiceAccount != "" && a.ServiceKey != "" {
@@ -148,6 +156,18 @@ func (f *Factory) newClient(change ...func(*client.Options)) (*client.Client, er
 	}
 	f.auth = a
 	return f.ClientWith(a, change...)
+}
+
+// bound refuses to send what, a stored credential checked against the
+// service at url, to another: exit 3, naming both.
+func (f *Factory) bound(what, url string) error {
+	s := f.settings
+	if credstore.SameService(url) == credstore.SameService(s.URL) {
+		return nil
+	}
+	return exitcode.New(exitcode.Auth, "", fmt.Errorf("%s belongs to %s: it is not sent to %s (the URL from %s); "+
+		"log in for that URL with `dbgov auth login`, or give a credential for the run (--token, DBGOV_TOKEN, or a service account and key)",
+		what, secret.URL(url), secret.URL(s.URL), s.Source("url")))
 }
 
 // Deps are what a verb's run takes from the factory: the streams, and the
@@ -179,24 +199,12 @@ func (d Deps) Connect() (output.Printer, *client.Client, error) {
 // Auth returns the credential of the client Client made.
 func (f *Factory) Auth() Auth { return f.auth }
 
-// Source says where the global setting of flag came from, when it is set:
-// "flag", "environment" or "profile".
-func (f *Factory) Source(flag string) string {
-	if fl := f.flags.Lookup(flag); fl != nil && fl.Changed {
-		return "flag"
-	}
-	if f.Getenv("DBGOV_"+strings.ToUpper(strings.ReplaceAll(flag, "-", "_"))) != "" {
-		return "environment"
-	}
-	return "profile"
-}
-
 // TokenCache returns the cache of a service account's tokens at url: in the
 // keyring, else in the cache directory; with DBGOV_NO_TOKEN_CACHE=1, for
 // this run only.
 func (f *Factory) TokenCache(url, account, key string, inKeyring bool) *credstore.TokenCache {
 	dir := credstore.CacheDir(f.Getenv)
-	if off, _ := strconv.ParseBool(f.Getenv("DBGOV_NO_TOKEN_CACHE")); off {
+	if s, _ := f.Settings(); s != nil && s.NoTokenCache {
 		inKeyring, dir = false, ""
 	}
 	c := credstore.NewTokenCache(inKeyring, dir, url, account, key)
@@ -287,7 +295,8 @@ func (p PrintFlags) DefaultFrom(src DefaultSource) PrintFlags {
 func (p PrintFlags) Options() (output.Options, error) {
 	f := p.f
 	format, given := f.flagValue("output")
-	opts := output.Options{Format: format, FormatIsDefault: !given, TTY: f.IO.OutTTY, Width: f.IO.TermWidth}
+	opts := output.Options{Format: format, FormatIsDefault: !given, TTY: f.IO.OutTTY, Width: f.IO.TermWidth,
+		HiddenEnv: config.SecretVariables()}
 	switch {
 	case p.from == EnvAndConfig:
 		s, err := f.Settings()
@@ -296,7 +305,7 @@ func (p PrintFlags) Options() (output.Options, error) {
 		}
 		opts.Format = s.Output
 	case p.from == EnvOnly && !given:
-		opts.Format = f.Getenv("DBGOV_OUTPUT")
+		opts.Format = f.Getenv(config.Variable("output"))
 	}
 	for _, name := range []string{flagJQ, flagTemplate} {
 		if v, given := f.flagValue(name); given && v == "" {
@@ -357,11 +366,11 @@ func (f *Factory) flagValue(name string) (string, bool) {
 // those of the flags, the environment, the settings and the client.
 func (f *Factory) Secrets() *secret.Scrubber {
 	st := cmp.Or(f.read, &config.Settings{})
-	headers, _ := f.flags.GetStringArray("header")
 	flag := func(name string) string { v, _ := f.flagValue(name); return v }
-	f.secrets.Add(flag("token"), flag("service-key"), f.Getenv("DBGOV_TOKEN"), f.Getenv("DBGOV_SERVICE_KEY"),
-		st.Token, st.ServiceKey, f.auth.Token, f.auth.ServiceKey)
-	f.secrets.AddURL(flag("url"), f.Getenv("DBGOV_URL"), st.URL)
+	given, headers := config.SecretsGiven(f.flags, f.Getenv)
+	f.secrets.Add(given...)
+	f.secrets.Add(st.Token, st.ServiceKey, f.auth.Token, f.auth.ServiceKey)
+	f.secrets.AddURL(flag("url"), f.Getenv(config.Variable("url")), st.URL)
 	for _, h := range st.Headers {
 		headers = append(headers, h.String())
 	}
@@ -415,7 +424,7 @@ func (f *Factory) jsonOutput(s *config.Settings) bool {
 	case given:
 		return isJSON(format)
 	}
-	return isJSON(f.Getenv("DBGOV_OUTPUT"))
+	return isJSON(f.Getenv(config.Variable("output")))
 }
 
 // JSONErrors reports whether errors go to stderr as one JSON line: when the

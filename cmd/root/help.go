@@ -9,13 +9,15 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/dbgov/dbgov/config"
 )
 
 //go:embed help/help.tmpl
 var helpTemplate string
 
 // topics holds the help topics, `dbgov help NAME`: NAME.txt, its first line
-// the summary.
+// the summary; {{variables}} stands for the settings' environment variables.
 //
 //go:embed help/*.txt
 var topics embed.FS
@@ -98,7 +100,7 @@ func addTopics(cmd *cobra.Command) {
 	entries, _ := topics.ReadDir("help")
 	for _, e := range entries {
 		text, _ := topics.ReadFile("help/" + e.Name())
-		short, long, _ := strings.Cut(string(text), "\n")
+		short, long, _ := strings.Cut(strings.Replace(string(text), "{{variables}}\n", config.Environment(), 1), "\n")
 		cmd.AddCommand(&cobra.Command{Use: strings.TrimSuffix(e.Name(), ".txt"), Short: short, Long: strings.TrimSpace(long)})
 	}
 }

@@ -26,6 +26,7 @@ type Options struct {
 	Env   map[string]string // more environment
 	Stdin string
 	TTY   bool // stdout and stderr are terminals
+	InTTY bool // stdin is a terminal
 	Width int  // the terminal's width, when TTY: no line of stdout may be wider
 	Ctx   context.Context
 }
@@ -49,7 +50,7 @@ func Run(t testing.TB, opts Options, args ...string) Result {
 	t.Helper()
 	ios, in, out, errOut := Streams()
 	in.WriteString(opts.Stdin)
-	ios.OutTTY, ios.ErrTTY, ios.TermWidth = opts.TTY, opts.TTY, opts.Width
+	ios.InTTY, ios.OutTTY, ios.ErrTTY, ios.TermWidth = opts.InTTY, opts.TTY, opts.TTY, opts.Width
 	env := map[string]string{
 		"DBGOV_CONFIG": filepath.Join(t.TempDir(), "config.yaml"),
 		"HOME":         t.TempDir(),

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/godbus/dbus/v5"
 	"github.com/zalando/go-keyring"
 
 	"github.com/dbgov/dbgov/internal/safefile"
@@ -24,9 +25,22 @@ import (
 // service names dbgov's entries in the keyring.
 const service = "dbgov"
 
+// KeyringError is a failure of the keyring told in plain words; Detail is
+// what the keyring said, for --debug.
+type KeyringError struct {
+	Plain  string
+	Detail error
+}
+
+func (e *KeyringError) Error() string { return e.Plain }
+func (e *KeyringError) Unwrap() error { return e.Detail }
+
 // keyringDo runs "get", "set" or "delete" on dbgov's entry user of the
 // keyring, bounded in time: a keyring may wait for a person who is not there.
 func keyringDo(op, user, secret string) (string, error) {
+	if err := findBus(); err != nil {
+		return "", &KeyringError{"no keyring is running on this machine", err}
+	}
 	var v string
 	done := make(chan error, 1)
 	go func() {
@@ -45,7 +59,14 @@ func keyringDo(op, user, secret string) (string, error) {
 	}()
 	select {
 	case err := <-done:
-		return v, err
+		var answer dbus.Error
+		switch {
+		case err == nil || errors.Is(err, keyring.ErrNotFound):
+			return v, err
+		case errors.As(err, &answer) && answer.Name != "org.freedesktop.DBus.Error.ServiceUnknown":
+			return "", &KeyringError{"the keyring refused (--debug says why)", err}
+		}
+		return "", &KeyringError{"no keyring is running on this machine", err}
 	case <-time.After(5 * time.Second):
 		return "", errors.New("the keyring did not answer within 5s")
 	}
