@@ -199,3 +199,28 @@ func TestPrivateFiles_configLockIsNeverFollowed(t *testing.T) {
 		t.Errorf("the config file was written: %v", err)
 	}
 }
+
+// TestPrivateFiles_plantedServiceDescriptionIsNotUsed: the cached answer of
+// actuator/info (which decides the routes used) is not read when the file is
+// writable by others: the service is asked again.
+func TestPrivateFiles_plantedServiceDescriptionIsNotUsed(t *testing.T) {
+	t.Parallel()
+	if runtime.GOOS == "windows" {
+		t.Skip("no Unix permissions")
+	}
+	srv := newServer(t, always(http.StatusOK, `{"version": "3.21.1"}`))
+	home := t.TempDir()
+	env := map[string]string{"DBGOV_URL": srv.URL}
+	run(t, opts{home: home, env: env}, "version").expect(t, exitOK)
+	run(t, opts{home: home, env: env}, "version").expect(t, exitOK)
+	srv.expectRequests(t, 1)
+	files, _ := filepath.Glob(filepath.Join(home, ".cache", "dbgov", "server-*.json"))
+	if len(files) != 1 {
+		t.Fatalf("cached descriptions %q, want one", files)
+	}
+	os.Chmod(files[0], 0o666)
+	if res := run(t, opts{home: home, env: env}, "version").expect(t, exitOK); !strings.Contains(res.stdout, "3.21.1") {
+		t.Errorf("stdout %q lacks the service's release", res.stdout)
+	}
+	srv.expectRequests(t, 2)
+}

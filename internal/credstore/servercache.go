@@ -4,12 +4,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
-	"github.com/google/renameio/v2/maybe"
+	"github.com/dbgov/dbgov/internal/safefile"
 )
 
 // serverTTL is how long a service's description is trusted: a service is
@@ -18,7 +16,8 @@ const serverTTL = time.Hour
 
 // ServerCache keeps the description a service gives of itself (its answer to
 // GET /v1/actuator/info) for an hour, in a 0600 file of the cache directory
-// named by the service URL. A failure to read or write it only costs a request.
+// named by the service URL (see safefile). A failure to read or write it
+// only costs a request.
 type ServerCache struct {
 	path string // "" for none
 	now  func() time.Time
@@ -28,7 +27,7 @@ type ServerCache struct {
 func NewServerCache(dir, url string) *ServerCache {
 	c := &ServerCache{now: time.Now}
 	if dir != "" {
-		id := sha256.Sum256([]byte(strings.TrimSuffix(strings.TrimRight(url, "/"), "/v1")))
+		id := sha256.Sum256([]byte(SameService(url)))
 		c.path = filepath.Join(dir, "server-"+hex.EncodeToString(id[:])+".json")
 	}
 	return c
@@ -45,7 +44,7 @@ func (c *ServerCache) Get() []byte {
 	if c.path == "" {
 		return nil
 	}
-	raw, err := os.ReadFile(c.path)
+	raw, _, err := safefile.ReadFile(c.path, maxEntry)
 	var s cachedServer
 	if err != nil || json.Unmarshal(raw, &s) != nil || !c.now().Before(s.Until) {
 		return nil
@@ -55,9 +54,7 @@ func (c *ServerCache) Get() []byte {
 
 // Put keeps info, which the service just gave.
 func (c *ServerCache) Put(info []byte) {
-	raw, err := json.Marshal(cachedServer{Info: info, Until: c.now().Add(serverTTL)})
-	dir := filepath.Dir(c.path)
-	if c.path != "" && err == nil && os.MkdirAll(dir, 0o700) == nil && os.Chmod(dir, 0o700) == nil {
-		_ = maybe.WriteFile(c.path, raw, 0o600)
+	if raw, err := json.Marshal(cachedServer{Info: info, Until: c.now().Add(serverTTL)}); c.path != "" && err == nil {
+		_ = safefile.WriteFile(c.path, raw)
 	}
 }
