@@ -4,19 +4,16 @@
 package auth
 
 import (
-	"bufio"
 	"cmp"
 	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/dbgov/dbgov/client"
 	"github.com/dbgov/dbgov/cmd/arity"
@@ -271,20 +268,9 @@ func editProfile(cmd *cobra.Command, f *factory.Factory, values map[string]strin
 // readSecret reads what from a prompt that does not echo when stdin is a
 // terminal, else from the first line of stdin.
 func readSecret(f *factory.Factory, what string) (string, error) {
-	var line []byte
-	var err error
-	if in, ok := f.IO.In.(interface{ Fd() uintptr }); ok && f.IO.InTTY && term.IsTerminal(int(in.Fd())) {
-		fmt.Fprintf(f.IO.ErrOut, "%s: ", what)
-		line, err = term.ReadPassword(int(in.Fd()))
-		fmt.Fprintln(f.IO.ErrOut)
-	} else if line, err = bufio.NewReader(io.LimitReader(f.IO.In, 1<<20)).ReadBytes('\n'); errors.Is(err, io.EOF) {
-		err = nil
+	secret, err := f.IO.ReadLine(what, true)
+	if err == nil && secret == "" {
+		err = exitcode.Usagef("no %s on standard input: give it on the first line", what)
 	}
-	if err != nil {
-		return "", fmt.Errorf("read the %s: %w", what, err)
-	}
-	if secret := strings.TrimSpace(string(line)); secret != "" {
-		return secret, nil
-	}
-	return "", exitcode.Usagef("no %s on standard input: give it on the first line", what)
+	return secret, err
 }

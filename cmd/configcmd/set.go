@@ -1,19 +1,14 @@
 package configcmd
 
 import (
-	"errors"
 	"fmt"
-	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/dbgov/dbgov/cmd/arity"
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/config"
 	"github.com/dbgov/dbgov/internal/exitcode"
-	"github.com/dbgov/dbgov/internal/input"
 	"github.com/dbgov/dbgov/internal/iostreams"
 	"github.com/dbgov/dbgov/output"
 )
@@ -61,34 +56,12 @@ func newSetCmd(f *factory.Factory) *cobra.Command {
 	return cmd
 }
 
-// readValue reads a value from the first line of stdin, without its line
-// ending. From a terminal, it asks for it, and does not echo a secret.
+// readValue reads a value from the first line of stdin, or asks for it on a
+// terminal, not echoing a secret.
 func readValue(ios *iostreams.IOStreams, key string) (string, error) {
-	if f, ok := ios.In.(interface{ Fd() uintptr }); ok && ios.InTTY && term.IsTerminal(int(f.Fd())) {
-		fmt.Fprintf(ios.ErrOut, "%s: ", key)
-		if config.Sensitive(key) {
-			b, err := term.ReadPassword(int(f.Fd()))
-			fmt.Fprintln(ios.ErrOut)
-			if err != nil {
-				return "", fmt.Errorf("read %s from the terminal: %w", key, err)
-			}
-			return checkRead(key, string(b))
-		}
+	value, err := ios.ReadLine(key, config.Sensitive(key))
+	if err == nil && value == "" {
+		err = exitcode.Usagef("no value for %s on standard input: give it on the first line", key)
 	}
-	var value string
-	err := input.Lines(ios.In, "standard input", func(_ int, line string) error {
-		value = line
-		return io.EOF // the first line is the value
-	})
-	if err != nil && !errors.Is(err, io.EOF) {
-		return "", err
-	}
-	return checkRead(key, value)
-}
-
-func checkRead(key, value string) (string, error) {
-	if strings.TrimSpace(value) == "" {
-		return "", exitcode.Usagef("no value for %s on standard input: give it on the first line", key)
-	}
-	return value, nil
+	return value, err
 }
