@@ -218,9 +218,9 @@ func normalizeBaseURL(raw string) (string, error) {
 }
 
 // CheckBaseURL checks the service's base address (an http or https URL with
-// a host, a port in range, neither query nor fragment) and returns it
-// without a trailing slash or /v1. Its messages never repeat the value,
-// which may hold credentials.
+// a host, a port in range, neither query nor fragment) and returns it in one
+// spelling: the host in lower case, without a default port, a trailing slash
+// or /v1. Its messages never repeat the value, which may hold credentials.
 func CheckBaseURL(raw string) (string, error) {
 	if strings.IndexFunc(raw, unicode.IsControl) >= 0 {
 		return "", errors.New("the URL contains a control character")
@@ -239,6 +239,9 @@ func CheckBaseURL(raw string) (string, error) {
 		return "", errors.New("the URL may not hold a query (?) or a fragment (#); give the service's base address")
 	case u.Port() != "" && (port < 1 || port > 65535):
 		return "", fmt.Errorf("port %s is out of range (1 to 65535)", u.Port())
+	}
+	if u.Host = strings.ToLower(u.Host); (u.Scheme == "http" && port == 80) || (u.Scheme == "https" && port == 443) {
+		u.Host = strings.TrimSuffix(u.Host, ":"+u.Port())
 	}
 	return strings.TrimRight(strings.TrimSuffix(strings.TrimRight(u.String(), "/"), "/v1"), "/"), nil
 }

@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,6 +18,7 @@ import (
 	"github.com/godbus/dbus/v5"
 	"github.com/zalando/go-keyring"
 
+	"github.com/dbgov/dbgov/client"
 	"github.com/dbgov/dbgov/internal/safefile"
 )
 
@@ -81,25 +81,14 @@ type Credential struct {
 	ServiceKey     string `json:"serviceKey,omitempty"`
 }
 
-// For reports whether c is for the service at url: a credential goes only
-// to the service it was checked with.
-func (c *Credential) For(url string) bool {
-	return c != nil && SameService(c.URL) == SameService(url)
-}
-
-// SameService returns raw in one spelling for every spelling of the same
-// service: scheme and host in lower case, without a default port, a
-// trailing slash or /v1. Text that is no URL is returned as it is.
+// SameService returns raw in the one spelling the client gives every
+// spelling of a service's URL (see client.CheckBaseURL); text that is no
+// service URL as it is.
 func SameService(raw string) string {
-	u, err := url.Parse(strings.TrimSpace(raw))
-	if err != nil {
-		return raw
+	if base, err := client.CheckBaseURL(strings.TrimSpace(raw)); err == nil {
+		return base
 	}
-	u.Scheme, u.Host = strings.ToLower(u.Scheme), strings.ToLower(u.Host)
-	if port := u.Port(); (u.Scheme == "http" && port == "80") || (u.Scheme == "https" && port == "443") {
-		u.Host = strings.TrimSuffix(u.Host, ":"+port)
-	}
-	return strings.TrimRight(strings.TrimSuffix(strings.TrimRight(u.String(), "/"), "/v1"), "/")
+	return raw
 }
 
 // Load returns the credential kept for profile, nil when there is none; an

@@ -69,8 +69,7 @@ func TestCredential_aKeyringThatCannotBeReachedIsAnError(t *testing.T) {
 	}
 }
 
-func TestCredential_isForItsServiceOnly(t *testing.T) {
-	c := &Credential{URL: "https://gov.example.com/"}
+func TestSameService_oneSpellingForEach(t *testing.T) {
 	tests := []struct {
 		url  string
 		want bool
@@ -78,17 +77,16 @@ func TestCredential_isForItsServiceOnly(t *testing.T) {
 		{"https://gov.example.com", true},
 		{"https://gov.example.com/v1", true},
 		{"https://gov.example.com/v1/", true},
+		{"https://GOV.example.com:443/", true},
+		{"HTTPS://gov.example.com", true},
 		{"http://gov.example.com", false},
 		{"https://evil.example.com", false},
 		{"https://gov.example.com:8443", false},
 	}
 	for _, tt := range tests {
-		if got := c.For(tt.url); got != tt.want {
-			t.Errorf("For(%q) = %v, want %v", tt.url, got, tt.want)
+		if got := SameService(tt.url) == SameService("https://gov.example.com/"); got != tt.want {
+			t.Errorf("%q is the same service: %v, want %v", tt.url, got, tt.want)
 		}
-	}
-	if (*Credential)(nil).For("https://gov.example.com") {
-		t.Error("no credential is for a service")
 	}
 }
 
