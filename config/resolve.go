@@ -309,11 +309,10 @@ func Resolve(fs *pflag.FlagSet, getenv func(string) string) (*Settings, error) {
 	return set, nil
 }
 
-// checkEntries checks the shape of the profile's settings: a value of the
-// wrong shape (a list for a URL, "maybe" for a boolean) is a broken file,
-// refused even when a flag overrides it, while a bad value of the right
-// shape is refused only when it is used. Keys this version does not know
-// become warnings.
+// checkEntries checks that the profile's settings are of the shape of
+// their keys (a list for a URL is a broken file, refused even when a flag
+// overrides it; a bad value of the right shape only when it is used), and
+// warns of keys this version does not know.
 func (s *sources) checkEntries() ([]string, error) {
 	var warnings []string
 	byLine := func(a, b string) int { return s.entries[a].Line - s.entries[b].Line }
@@ -322,16 +321,8 @@ func (s *sources) checkEntries() ([]string, error) {
 		if checkKey(key) != nil {
 			warnings = append(warnings, fmt.Sprintf("config file %s, line %d: unknown key %q in profile %q is ignored; the keys are %s",
 				s.file.Path(), n.Line, key, s.profile, strings.Join(Keys(), ", ")))
-			continue
-		}
-		vals, err := s.file.values(s.profile, key, n)
-		if err != nil {
+		} else if _, err := s.file.values(s.profile, key, n); err != nil {
 			return nil, err
-		}
-		if _, ok := settingOf(key).zero().(*bool); ok {
-			if _, err := parseBool(vals[0]); err != nil {
-				return nil, s.file.lineErr(n, fmt.Sprintf("%s in profile %q: %v", key, s.profile, err))
-			}
 		}
 	}
 	return warnings, nil

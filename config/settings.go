@@ -224,9 +224,6 @@ func Environment() string {
 			if st.in&fromFlag != 0 {
 				fmt.Fprintf(&b, " (--%s)", st.name)
 			}
-			if _, ok := st.zero().(*bool); ok {
-				b.WriteString(": 1, true, yes or on")
-			}
 			b.WriteString("\n")
 		}
 	}
