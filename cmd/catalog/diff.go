@@ -77,7 +77,7 @@ func readFile(path string, in io.Reader) ([]byte, error) {
 		err = exitcode.Usagef("%s: holds no catalog: want an object with name and schemas", name)
 	}
 	if err == nil {
-		err = input.Decode(name, data, &catalogjson.File{})
+		err = input.Decode(name, data, &catalogjson.Checked{})
 	}
 	return file, err
 }

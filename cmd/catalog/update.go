@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 
-	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/spf13/cobra"
 
 	"github.com/dbgov/dbgov/client"
@@ -64,11 +63,7 @@ func runUpdate(ctx context.Context, opts *updateOptions) error {
 		if cat.Name != "" && cat.Name != db.CatalogName() {
 			return dbname.Result{}, exitcode.Usagef("%s: catalog name %q is not the catalog of %s (%s)", input.Name(opts.File), cat.Name, db, db.CatalogName())
 		}
-		body, err := jsonv2.Marshal(catalogjson.File{Name: db.CatalogName(), Schemas: cat.Schemas})
-		if err != nil {
-			return dbname.Result{}, fmt.Errorf("encode the catalog: %w", err)
-		}
-		req, err := client.UpdateCatalogJSONCall(db, body, opts.AllowMissing)
+		req, err := client.UpdateCatalogJSONCall(db, cat.Body(db.CatalogName()), opts.AllowMissing)
 		if err != nil {
 			return dbname.Result{}, err
 		}

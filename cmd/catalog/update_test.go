@@ -122,6 +122,8 @@ func TestUpdate_sendsTheFileDecodedAndEncodedAgain(t *testing.T) {
 		{"named", named, `{"name":"instances/prod-pg/databases/orders/catalog","schemas":[{"name":"public","tables":[{"name":"t","columns":{"columns":[{"name":"café","labels":{"a":"1","b":"2"}}]}}]}]}`},
 		{"unnamed", `{ "schemas": []}`, `{"name":"instances/prod-pg/databases/orders/catalog"}`},
 		{"empty", ` { } `, `{"name":"instances/prod-pg/databases/orders/catalog"}`},
+		{"schemas without a name or tables", `{"schemas": [{"name": "a", "tables": []}, {"tables": [{"name": "t"}]}, {}]}`,
+			`{"name":"instances/prod-pg/databases/orders/catalog","schemas":[{"name":"a"},{"tables":[{"name":"t"}]},{}]}`},
 		// A null is dropped, an enum value in another case is spelt as the
 		// service knows it, a YAML file becomes JSON.
 		{"null", `{"schemas": [{"name": "public", "tables": null}]}`, `{"name":"instances/prod-pg/databases/orders/catalog","schemas":[{"name":"public"}]}`},

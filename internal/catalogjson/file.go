@@ -2,6 +2,7 @@ package catalogjson
 
 import (
 	"bytes"
+	"encoding/json"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -9,9 +10,10 @@ import (
 	"github.com/dbgov/dbgov/client"
 )
 
-// File is a catalog file as input.Decode reads it: checked as strictly as
-// a client.DatabaseCatalog, but decoded a table at a time, so that a large
-// file never lives in memory as Go values.
+// File is a catalog file as input.Decode reads it: checked as strictly as a
+// client.DatabaseCatalog, but decoded a table at a time, so that a large file
+// never lives in memory as Go values. Each schema's tables are kept as the
+// JSON they encode to.
 type File struct {
 	Name    string       `json:"name,omitempty"`
 	Schemas []FileSchema `json:"schemas,omitempty"`
@@ -23,40 +25,97 @@ type FileSchema struct {
 	Tables Tables `json:"tables,omitempty"`
 }
 
-// Tables are the tables of a FileSchema, kept as the JSON that their
-// decoded client.TableCatalog values encode to.
-type Tables struct{ json jsontext.Value }
+// Checked is a File read only to be checked: it keeps no tables.
+type Checked struct {
+	Name    string `json:"name,omitempty"`
+	Schemas []struct {
+		Name   string  `json:"name,omitempty"`
+		Tables checked `json:"tables,omitempty"`
+	} `json:"schemas,omitempty"`
+}
+
+// Body is the catalog of f named name, as the JSON that encoding it as a
+// client.DatabaseCatalog gives, made in one piece of memory.
+func (f *File) Body(name string) []byte {
+	size := len(name) + 32
+	for _, s := range f.Schemas {
+		size += len(s.Name) + len(s.Tables.json) + 32
+	}
+	body := appendString(append(make([]byte, 0, size), `{"name":`...), name)
+	for i, s := range f.Schemas {
+		if i == 0 {
+			body = append(body, `,"schemas":[`...)
+		} else {
+			body = append(body, ',')
+		}
+		body = append(body, '{')
+		if s.Name != "" {
+			body = appendString(append(body, `"name":`...), s.Name)
+		}
+		if s.Tables.json != nil {
+			if s.Name != "" {
+				body = append(body, ',')
+			}
+			body = append(append(body, `"tables":`...), s.Tables.json...)
+		}
+		body = append(body, '}')
+	}
+	if len(f.Schemas) > 0 {
+		body = append(body, ']')
+	}
+	return append(body, '}')
+}
+
+// appendString appends s to b as a JSON string.
+func appendString(b []byte, s string) []byte {
+	q, _ := json.Marshal(s)
+	return append(b, q...)
+}
+
+// Tables are the tables of a schema of a File, as the JSON that their
+// decoded client.TableCatalog values encode to; nil when there are none.
+type Tables struct{ json []byte }
 
 // UnmarshalJSONFrom decodes each table of the list dec is at with dec's
 // options (a strict decoder's, from input.Decode) and keeps it encoded again.
 func (t *Tables) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	if dec.PeekKind() != '[' { // null, or what decoding a list refuses
-		var none []client.TableCatalog
-		return jsonv2.UnmarshalDecode(dec, &none)
-	}
 	var buf bytes.Buffer
 	enc := jsontext.NewEncoder(&buf)
-	err := enc.WriteToken(jsontext.BeginArray)
+	n, err := 0, enc.WriteToken(jsontext.BeginArray)
 	if err == nil {
-		err = each(dec, '[', func(jsontext.Value) error {
-			var table client.TableCatalog
-			if err := jsonv2.UnmarshalDecode(dec, &table); err != nil {
-				return err
-			}
-			return jsonv2.MarshalEncode(enc, &table, jsonv2.Deterministic(true))
+		err = decodeTables(dec, func(table *client.TableCatalog) error {
+			n++
+			return jsonv2.MarshalEncode(enc, table, jsonv2.Deterministic(true))
 		})
 	}
 	if err == nil {
 		err = enc.WriteToken(jsontext.EndArray)
 	}
-	t.json = bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	if n > 0 {
+		t.json = bytes.TrimSpace(buf.Bytes())
+	}
 	return err
 }
 
-// MarshalJSONTo writes the tables as a list.
-func (t Tables) MarshalJSONTo(enc *jsontext.Encoder) error {
-	if len(t.json) == 0 {
-		return enc.WriteValue(jsontext.Value("[]"))
+// checked is the tables of a Checked: decoded, and dropped.
+type checked struct{}
+
+func (*checked) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	return decodeTables(dec, func(*client.TableCatalog) error { return nil })
+}
+
+// decodeTables decodes the list of tables dec is at (null: none) with dec's
+// options, calling fn with each.
+func decodeTables(dec *jsontext.Decoder, fn func(*client.TableCatalog) error) error {
+	if dec.PeekKind() != '[' { // null, or what decoding a list refuses
+		var none []client.TableCatalog
+		return jsonv2.UnmarshalDecode(dec, &none)
 	}
-	return enc.WriteValue(t.json)
+	return each(dec, '[', func(jsontext.Value) error {
+		var table client.TableCatalog
+		if err := jsonv2.UnmarshalDecode(dec, &table); err != nil {
+			return err
+		}
+		return fn(&table)
+	})
 }
