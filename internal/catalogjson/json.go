@@ -40,16 +40,6 @@ func (o object) get(name string) jsontext.Value {
 	return nil
 }
 
-// reader splits JSON objects and lists into slices of their text, with
-// one decoder, checking the syntax but not that names are given once.
-type reader struct {
-	dec     jsontext.Decoder
-	in      bytes.Buffer      // what dec reads
-	names   map[string]string // the member names read, by their JSON text (not nil)
-	members []member          // of the objects read, until freed
-	objects []object          // of the lists read, until freed
-}
-
 // kinds names the kinds of JSON values as messages do.
 var kinds = map[jsontext.Kind]string{'{': "an object", '[': "a list", '"': "a string", '0': "a number", 't': "a boolean", 'f': "a boolean"}
 
@@ -83,23 +73,20 @@ func value(dec *jsontext.Decoder, v jsontext.Value) (jsontext.Value, error) {
 	return v[end-int64(len(part)) : end : end], err
 }
 
-// read reads the next object of v, where the decoder is (after separators).
-func (r *reader) read(v jsontext.Value) (o object, err error) {
-	begin, first := r.dec.InputOffset(), len(r.members)
-	err = each(&r.dec, '{', func(name jsontext.Value) error {
-		n, ok := r.names[string(name)]
-		if !ok {
-			n = unquote(name)
-			r.names[string(name)] = n
-		}
-		part, err := value(&r.dec, v)
+// readObject reads the object of v that dec is at (after separators),
+// each member's value as its text in v.
+func readObject(dec *jsontext.Decoder, v jsontext.Value) (o object, err error) {
+	begin := dec.InputOffset()
+	err = each(dec, '{', func(name jsontext.Value) error {
+		part, err := value(dec, v)
+		n := unquote(name)
 		if n == "name" {
 			o.name = unquote(part)
 		}
-		r.members = append(r.members, member{n, part})
+		o.members = append(o.members, member{n, part})
 		return err
 	})
-	o.members, o.raw = r.members[first:len(r.members):len(r.members)], bytes.TrimLeft(v[begin:r.dec.InputOffset()], ",: \t\r\n")
+	o.raw = bytes.TrimLeft(v[begin:dec.InputOffset()], ",: \t\r\n")
 	return o, err
 }
 
@@ -113,24 +100,18 @@ func unquote(v jsontext.Value) string {
 	return s
 }
 
-// start points the decoder at v; false when v is absent.
-func (r *reader) start(v jsontext.Value) bool {
-	r.in = *bytes.NewBuffer(v)
-	r.dec.Reset(&r.in, jsondoc.Lenient...)
-	return len(v) > 0
-}
-
-// list reads the list v of objects, with their members (none for null).
-func (r *reader) list(v jsontext.Value) (_ []object, err error) {
-	first := len(r.objects)
-	if r.start(v) {
-		err = each(&r.dec, '[', func(jsontext.Value) error {
-			o, err := r.read(v)
-			r.objects = append(r.objects, o)
-			return err
-		})
+// readList reads the list v of objects (absent or null: none).
+func readList(v jsontext.Value) (objects []object, err error) {
+	if len(v) == 0 {
+		return nil, nil
 	}
-	return r.objects[first:len(r.objects):len(r.objects)], err
+	dec := jsondoc.NewDecoder(v)
+	err = each(dec, '[', func(jsontext.Value) error {
+		o, err := readObject(dec, v)
+		objects = append(objects, o)
+		return err
+	})
+	return objects, err
 }
 
 // EachTable calls fn with each table of the catalog raw and its schema's

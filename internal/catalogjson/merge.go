@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/dbgov/dbgov/internal/jsondoc"
 )
 
 // ErrFile is wrapped by the errors that are the file's: a schema, table or
@@ -54,7 +56,7 @@ func show(v jsontext.Value) string {
 // Diff returns what putting file in the place of cur would change:
 // schemas, tables and columns matched by name, what file leaves out removed.
 func Diff(cur, file []byte) ([]Change, error) {
-	m := merger{reader: reader{names: map[string]string{}}, index: [5]map[string]int{{}, {}, {}, {}, {}}}
+	var m merger
 	m.members(0, "", m.object(cur, false), m.object(file, true), false)
 	return m.changes, m.err
 }
@@ -63,22 +65,13 @@ func Diff(cur, file []byte) ([]Change, error) {
 // labels merged key by key, null removing), appends the result to dst and
 // returns it with its changes; with dst nil, the changes alone.
 func Merge(dst, cur, file []byte) ([]byte, []Change, error) {
-	m := merger{reader: reader{names: map[string]string{}}, index: [5]map[string]int{{}, {}, {}, {}, {}}}
-	out := appender(dst)
+	var m merger
+	out := bytes.NewBuffer(dst)
 	if dst != nil {
-		m.out = jsontext.NewEncoder(&out)
+		m.out = jsontext.NewEncoder(out)
 	}
 	m.members(0, "", m.object(cur, false), m.object(file, true), true)
-	return bytes.TrimSuffix(out, []byte("\n")), m.changes, m.err
-}
-
-// appender is a writer appending to the slice; the encoder would grow a
-// bytes.Buffer to twice the size it needs.
-type appender []byte
-
-func (a *appender) Write(p []byte) (int, error) {
-	*a = append(*a, p...)
-	return len(p), nil
+	return bytes.TrimSuffix(out.Bytes(), []byte("\n")), m.changes, m.err
 }
 
 // levels names, at each depth, the member holding the next: a table's
@@ -91,12 +84,10 @@ var named = [...]int{0, 1, 2, 2, 3, 3}
 // merger compares two catalogs, and writes their merge to out when set.
 // Its first error stops the writing and is kept in err.
 type merger struct {
-	reader
 	out     *jsontext.Encoder
 	err     error
 	changes []Change
-	path    [3]string         // the schema, table and column compared
-	index   [5]map[string]int // at each depth, file's objects by name
+	path    [3]string // the schema, table and column compared
 }
 
 // fail keeps err, marked as the file's when file, unless an error came first.
@@ -109,9 +100,9 @@ func (m *merger) fail(err error, file bool) {
 
 // object reads the object v, of the file when file.
 func (m *merger) object(v jsontext.Value, file bool) (o object) {
-	if m.start(v) {
+	if len(v) > 0 {
 		var err error
-		o, err = m.read(v)
+		o, err = readObject(jsondoc.NewDecoder(v), v)
 		m.fail(err, file)
 	}
 	return o
@@ -169,22 +160,18 @@ func (m *merger) member(d int, prefix, n string, cv, fv jsontext.Value, merge bo
 }
 
 // level compares (and writes) the member of depth d holding depth d+1,
-// matching lists by name, and frees what it read when it returns.
+// matching lists by name.
 func (m *merger) level(d int, cv, fv jsontext.Value, merge bool) {
-	defer func(members, objects int) {
-		m.reader.members, m.objects = m.reader.members[:members], m.objects[:objects]
-	}(len(m.reader.members), len(m.objects))
 	if d == 2 || d == 4 {
 		m.members(d+1, levels[d]+".", m.object(cv, false), m.object(fv, true), merge)
 		return
 	}
 	d++
-	cur, err := m.list(cv)
+	cur, err := readList(cv)
 	m.fail(err, false)
-	files, err := m.list(fv)
+	files, err := readList(fv)
 	m.fail(err, true)
-	index := m.index[d]
-	clear(index)
+	index := map[string]int{}
 	for i, f := range files {
 		if _, twice := index[f.name]; twice {
 			m.path[named[d]-1] = f.name
