@@ -1,7 +1,6 @@
 package client
 
 import (
-	"cmp"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -105,31 +104,10 @@ func marshalBody(what string, v any) ([]byte, error) {
 	return b, nil
 }
 
-// UpdateCatalogCall builds PATCH /v1/instances/I/databases/D/catalog with the
-// catalog itself as the body, its name filled when absent; allowMissing adds
-// ?allowMissing=true (create the catalog when it does not exist). A catalog
-// named for another database is refused.
-func UpdateCatalogCall(db DatabaseName, cat *DatabaseCatalog, allowMissing bool) (*Request, error) {
-	if err := db.Validate(); err != nil {
-		return nil, err
-	}
-	if cat == nil {
-		return nil, fmt.Errorf("%w: no catalog to update", ErrInvalidRequest)
-	}
-	want, body := db.CatalogName(), *cat
-	if body.Name = cmp.Or(cat.Name, want); body.Name != want {
-		return nil, fmt.Errorf("%w: catalog name %q is not the catalog of %s (%s)", ErrInvalidName, cat.Name, db, want)
-	}
-	b, err := marshalBody("catalog", &body)
-	if err != nil {
-		return nil, err
-	}
-	return UpdateCatalogJSONCall(db, b, allowMissing)
-}
-
-// UpdateCatalogJSONCall is UpdateCatalogCall for a catalog already written
-// as JSON, sent as it is: body must be a valid catalog object whose name is
-// db's catalog, as the caller has checked.
+// UpdateCatalogJSONCall builds PATCH /v1/instances/I/databases/D/catalog
+// with body, the catalog as JSON, sent as it is: a valid catalog object
+// whose name is db's catalog, as the caller has checked. allowMissing adds
+// ?allowMissing=true (create the catalog when it does not exist).
 func UpdateCatalogJSONCall(db DatabaseName, body []byte, allowMissing bool) (*Request, error) {
 	if err := db.Validate(); err != nil {
 		return nil, err

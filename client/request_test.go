@@ -17,14 +17,6 @@ func TestBuilders_refuseBadInputBeforeSending(t *testing.T) {
 		wantErr error
 		wantMsg string
 	}{
-		{name: "catalog of a bad database", build: func() (*Request, error) {
-			return UpdateCatalogCall(DatabaseName{Instance: "a/b", Database: "d"}, &DatabaseCatalog{}, false)
-		}, wantErr: ErrInvalidName, wantMsg: `instance id "a/b"`},
-		{name: "catalog of another database", build: func() (*Request, error) {
-			return UpdateCatalogCall(db, &DatabaseCatalog{Name: "instances/prod/databases/other/catalog"}, false)
-		}, wantErr: ErrInvalidName, wantMsg: "is not the catalog of instances/prod/databases/app"},
-		{name: "no catalog", build: func() (*Request, error) { return UpdateCatalogCall(db, nil, false) },
-			wantErr: ErrInvalidRequest, wantMsg: "no catalog"},
 		{name: "JSON catalog of a bad database", build: func() (*Request, error) {
 			return UpdateCatalogJSONCall(DatabaseName{Instance: "i", Database: ".."}, []byte(`{}`), false)
 		}, wantErr: ErrInvalidName, wantMsg: `database id ".."`},
@@ -114,10 +106,6 @@ func TestBuilders_refuseBadInputBeforeSending(t *testing.T) {
 
 func TestBuilders_doNotChangeTheCallersValues(t *testing.T) {
 	db := DatabaseName{Instance: "prod", Database: "app"}
-	cat := &DatabaseCatalog{}
-	if _, err := UpdateCatalogCall(db, cat, false); err != nil || cat.Name != "" {
-		t.Errorf("catalog after build: %+v, %v", cat, err)
-	}
 	diff := &DiffSchemaRequest{Changelog: "2"}
 	if _, err := DiffSchemaCall(db, "1", diff); err != nil || diff.Name != "" || diff.Changelog != "2" {
 		t.Errorf("diff request after build: %+v, %v", diff, err)
