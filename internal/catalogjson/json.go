@@ -163,7 +163,7 @@ func EachTable(raw []byte, fn func(schema string, table *client.TableCatalog) er
 
 // Check reports why raw, the service's answer about the catalog called
 // name, is not that catalog: empty, not an object, naming no catalog or
-// another, or with schemas or tables a catalog cannot hold.
+// another, or with schemas or tables that are not lists of objects.
 func Check(raw []byte, name string) error {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return errors.New("the answer is empty")
@@ -172,17 +172,20 @@ func Check(raw []byte, name string) error {
 	if k := dec.PeekKind(); k != '{' {
 		return fmt.Errorf("want an object, got %s", cmp.Or(kinds[k], "null"))
 	}
-	var cat struct {
-		Name string `json:"name"`
-	}
-	if err := jsonv2.UnmarshalDecode(dec, &cat); err != nil {
-		return err
-	}
+	cat, err := readObject(dec, raw)
 	switch {
-	case cat.Name == "":
+	case err != nil:
+		return err
+	case cat.name == "":
 		return fmt.Errorf("it names no catalog, want %s", name)
-	case cat.Name != name:
-		return fmt.Errorf("it is %s, not %s", cat.Name, name)
+	case cat.name != name:
+		return fmt.Errorf("it is %s, not %s", cat.name, name)
 	}
-	return EachTable(raw, func(string, *client.TableCatalog) error { return nil })
+	schemas, err := readList(cat.get("schemas"))
+	for _, s := range schemas {
+		if err == nil {
+			_, err = readList(s.get("tables"))
+		}
+	}
+	return err
 }
