@@ -85,7 +85,7 @@ func TestEachTable_readsInOnePassWhateverTheOrderOfMembers(t *testing.T) {
 		{name: "the first schemas and tables given",
 			doc:  `{"schemas": [{"name": "s", "tables": [{"name": "t"}], "tables": [{"name": "x"}]}], "schemas": [{"name": "y", "tables": [{"name": "z"}]}]}`,
 			want: `s/{"name":"t"}`},
-		{name: "a table decoded in the memory of those before keeps none of theirs",
+		{name: "a table keeps none of the fields of the one before",
 			doc: `{"schemas": [{"name": "s", "tables": [` +
 				`{"name": "a", "columns": {"columns": [{"name": "c1", "labels": {"k1": "v", "k2": "v"}}, {"name": "c2", "labels": {"k3": "v"}}, {"name": "c3", "semanticType": "email"}]}}, ` +
 				`{"name": "b", "columns": {"columns": [{"name": "d1", "labels": {"k4": "v"}}, {"name": "d2", "labels": null}]}}, ` +
@@ -111,7 +111,7 @@ func TestEachTable_readsInOnePassWhateverTheOrderOfMembers(t *testing.T) {
 
 func TestEachTable_givesTheStringsUnmarshalGives(t *testing.T) {
 	var tables []string
-	for i := range 2000 { // more names than the strings EachTable remembers
+	for i := range 2000 {
 		tables = append(tables, fmt.Sprintf(`{"name": "t%d", "classification": "c%d", "columns": {"columns": [`+
 			`{"name": "id", "labels": {"k%d": "v", "n": null, "e\u0301": "caf\u00e9"}}, {"name": "c%d", "semanticType": "say \"hi\""}]}}`, i, i%700, i%3, i))
 	}
