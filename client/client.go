@@ -226,13 +226,14 @@ func CheckBaseURL(raw string) (string, error) {
 		return "", errors.New("the URL contains a control character")
 	}
 	u, err := url.Parse(raw)
-	if ue := (*url.Error)(nil); errors.As(err, &ue) {
+	if ue := (*url.Error)(nil); errors.As(err, &ue) && strings.Contains(raw, "://") {
 		return "", fmt.Errorf("not a valid URL: %w", ue.Err)
+	}
+	if err != nil || u.Scheme != "http" && u.Scheme != "https" {
+		return "", errors.New("the URL must begin with http:// or https://")
 	}
 	port, _ := strconv.Atoi(u.Port())
 	switch {
-	case u.Scheme != "http" && u.Scheme != "https":
-		return "", errors.New("the URL must begin with http:// or https://")
 	case u.Host == "" || u.Hostname() == "":
 		return "", errors.New("the URL has no host")
 	case u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || strings.Contains(raw, "#"):

@@ -367,7 +367,7 @@ func TestResolve_rejectsBadValues(t *testing.T) {
 		{name: "url scheme", args: []string{"--url", "ftp://x.example"}, want: []string{"url from --url", "http:// or https://"}},
 		{name: "url without scheme", env: map[string]string{"DBGOV_URL": "gov.example.com"}, want: []string{"url from DBGOV_URL", "http:// or https://"}},
 		{name: "url without host", args: []string{"--url", "https://"}, want: []string{"no host"}},
-		{name: "host and port without a scheme", args: []string{"--url", "127.0.0.1:8080"}, want: []string{"url from --url", "give --url http://127.0.0.1:8080"}},
+		{name: "host and port without a scheme", args: []string{"--url", "127.0.0.1:8080"}, want: []string{"url from --url", "must begin with http:// or https://", "give --url http://127.0.0.1:8080"}},
 		{name: "host without a scheme from the environment", env: map[string]string{"DBGOV_URL": "gov.example.com"}, want: []string{"give DBGOV_URL=http://gov.example.com"}},
 		{name: "host and port without a scheme in the file", file: "profiles:\n  default:\n    url: localhost:8080\n", want: []string{"line 3", "give dbgov config set url http://localhost:8080"}},
 		{name: "no fix shown for what may hold a password", args: []string{"--url", "u:" + secret + "@host:1"}, hide: secret},
