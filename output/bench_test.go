@@ -86,7 +86,7 @@ func BenchmarkTablePrinter(b *testing.B) {
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			table := usersTable(50000)
-			doc := Document{Tables: func() []Table { return []Table{table} }}
+			doc := Document{Tables: []Table{table}}
 			p, err := New(bc.opts)
 			if err != nil {
 				b.Fatal(err)
@@ -140,7 +140,7 @@ func BenchmarkTablePrinter_tableOf(b *testing.B) {
 		{Header: "TITLE", Value: func(u *user) string { return u.title }},
 		{Header: "MFA", Value: func(u *user) string { return strconv.FormatBool(u.mfa) }},
 	}
-	doc := Document{Tables: func() []Table { return []Table{TableOf(users, cols)} }}
+	doc := Document{Tables: []Table{TableOf(users, cols)}}
 	p, err := New(Options{})
 	if err != nil {
 		b.Fatal(err)

@@ -47,7 +47,7 @@ func (l List[T]) page(raw []json.RawMessage, under string) (Document, error) {
 			return Document{}, fmt.Errorf("decode an item of the list: %w", err)
 		}
 	}
-	return Document{Names: func() []string { return l.Names(items) }, Tables: func() []Table { return []Table{l.Table(items, under)} }}, nil
+	return Document{Names: l.Names(items), Tables: []Table{l.Table(items, under)}}, nil
 }
 
 // printPages prints the names or tables of doc's items with p a page at a
@@ -59,8 +59,8 @@ func printPages(ctx context.Context, w io.Writer, p Printer, doc Document) error
 		if err != nil {
 			return err
 		}
-		if tables := page.Tables; pages > 0 {
-			page.Tables = func() []Table { t := tables(); t[0].Headers = nil; return t }
+		if pages > 0 {
+			page.Tables[0].Headers = nil
 		}
 		pages++
 		return p.Print(ctx, w, page)

@@ -85,7 +85,7 @@ func TestPrint_listTableIsLaidOutPageByPage(t *testing.T) {
 func TestWholeDocument_readsEveryPage(t *testing.T) {
 	asked := 0
 	doc, err := listedItems.WholeDocument("users", "users/", pagesDoc([][]string{{`{"name":"users/a"}`}, {`{"name":"users/b"}`}}, nil, &asked).Items)
-	if want := `{"users":[{"name":"users/a"},{"name":"users/b"}]}`; err != nil || string(doc.Raw) != want || strings.Join(doc.Names(), " ") != "users/a users/b" {
-		t.Errorf("raw %s, names %q, %v; want %s", doc.Raw, doc.Names(), err, want)
+	if want := `{"users":[{"name":"users/a"},{"name":"users/b"}]}`; err != nil || string(doc.Raw) != want || strings.Join(doc.Names, " ") != "users/a users/b" {
+		t.Errorf("raw %s, names %q, %v; want %s", doc.Raw, doc.Names, err, want)
 	}
 }

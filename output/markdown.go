@@ -24,6 +24,9 @@ type markdownPrinter struct {
 
 // Print prints doc as Markdown.
 func (p markdownPrinter) Print(ctx context.Context, w io.Writer, doc Document) error {
+	if doc.Invalid != nil {
+		return doc.Invalid
+	}
 	if doc.Text != nil || doc.Tables == nil {
 		return p.fenced(ctx, w, doc)
 	}
@@ -33,7 +36,7 @@ func (p markdownPrinter) Print(ctx context.Context, w io.Writer, doc Document) e
 		Alignment:  tw.CellAlignment{Global: tw.AlignLeft},
 	}
 	printed := false
-	for _, t := range doc.Tables() {
+	for _, t := range doc.Tables {
 		var rows [][]string
 		err := t.EachRow(func(row []string) bool {
 			cells := make([]string, len(row))
@@ -79,7 +82,7 @@ func (p markdownPrinter) fenced(ctx context.Context, w io.Writer, doc Document) 
 	var body strings.Builder
 	info := "json"
 	if doc.Text != nil {
-		body.WriteString(doc.Text())
+		body.WriteString(*doc.Text)
 		info = ""
 		if doc.Diff {
 			info = "diff"

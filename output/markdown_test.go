@@ -29,9 +29,9 @@ func TestMarkdownPrinter(t *testing.T) {
 				"| users/c@x.com | \\\\x1b[2Jclear                          |\n"},
 		{"two tables", Options{Format: "markdown"}, tablesDoc(Table{Headers: []string{"A"}, Rows: [][]string{{"1"}}}, Table{Headers: []string{"B"}}),
 			"| A |\n|:--|\n| 1 |\n\n| B |\n|:--|\n"},
-		{"a diff", Options{Format: "markdown"}, Document{Diff: true, Text: func() string { return diff }}, "```diff\n+ added\n- removed\n```\n"},
-		{"a text holding a fence", Options{Format: "markdown"}, Document{Text: func() string { return fenced }}, "````\n``` inside\n````\n"},
-		{"an empty text", Options{Format: "markdown"}, Document{Text: func() string { return "" }}, ""},
+		{"a diff", Options{Format: "markdown"}, Document{Diff: true, Text: ptr(diff)}, "```diff\n+ added\n- removed\n```\n"},
+		{"a text holding a fence", Options{Format: "markdown"}, Document{Text: ptr(fenced)}, "````\n``` inside\n````\n"},
+		{"an empty text", Options{Format: "markdown"}, Document{Text: ptr("")}, ""},
 		{"a document without tables", Options{Format: "markdown"}, Document{Raw: []byte(`{"a":1}`)}, "```json\n{\n  \"a\": 1\n}\n```\n"},
 	}
 	for _, tt := range tests {

@@ -17,6 +17,9 @@ type namePrinter struct {
 
 // Print prints the resource names of doc, one a line.
 func (p namePrinter) Print(ctx context.Context, w io.Writer, doc Document) error {
+	if doc.Invalid != nil {
+		return doc.Invalid
+	}
 	if doc.Names == nil && p.fallback != nil {
 		return p.fallback.Print(ctx, w, doc)
 	}
@@ -24,7 +27,7 @@ func (p namePrinter) Print(ctx context.Context, w io.Writer, doc Document) error
 		return fmt.Errorf("%w: this result has no resource names to print with -o name: use -o table, json or yaml", ErrInvalidOptions)
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
-	for _, name := range doc.Names() {
+	for _, name := range doc.Names {
 		if name == "" {
 			continue // an item without a name has no line
 		}

@@ -72,7 +72,8 @@ type Table struct {
 	Each func(yield func(row []string) bool) error
 }
 
-// Document is one result to print.
+// Document is one result to print, finished before printing: its tables,
+// names and text are made, and whether they could be (Invalid) is known.
 type Document struct {
 	// Raw is the JSON body exactly as the service sent it.
 	Raw []byte
@@ -84,15 +85,27 @@ type Document struct {
 	// ...). It is always present in json, yaml, jq and template output,
 	// as [] when the service omitted it.
 	ListField string
-	// Tables gives the tables of table mode, separated by one blank line.
-	Tables func() []Table
-	// Names gives the lines of -o name, one resource name each.
-	Names func() []string
-	// Text, when set, is printed as is in table mode instead of Tables
+	// Tables are the tables of table, wide and markdown output, separated
+	// by one blank line; nil when the result has none: its JSON is printed.
+	Tables []Table
+	// Names are the lines of -o name, one resource name each; nil when the
+	// result names no resource.
+	Names []string
+	// Text, when not nil, is printed as is in table mode instead of Tables
 	// (control characters other than newline and tab escaped); nothing is
 	// printed when it is empty.
-	Text func() string
-	Diff bool // Text is a diff: in colour, lines starting with + green, with - red
+	Text *string
+	Diff bool // Text is a diff: in colour, lines starting with + green, - red, ~ yellow
+	// Invalid, when set, says why Raw gave no Tables or Names (it is not
+	// what it should be): the formats that print them fail with it before
+	// printing anything, the others print Raw.
+	Invalid error
+}
+
+// ReadsTables reports whether the output opts choose prints a document's
+// Tables or Names (table, wide, markdown, name) rather than its JSON.
+func (o Options) ReadsTables() bool {
+	return o.JQ == "" && o.Template == "" && !slices.Contains([]string{"json", "jsonl", "yaml"}, o.Format)
 }
 
 // Printer prints documents in the format chosen by New.

@@ -55,8 +55,8 @@ func TestNew_rejectsInvalidOptions(t *testing.T) {
 func TestNew_choosesPrinter(t *testing.T) {
 	doc := Document{
 		Raw:    []byte(`{"users":[{"name":"users/a@x.com"}]}`),
-		Tables: func() []Table { return []Table{{Headers: []string{"NAME"}, Rows: [][]string{{"users/a@x.com"}}}} },
-		Names:  func() []string { return []string{"users/a@x.com"} },
+		Tables: []Table{{Headers: []string{"NAME"}, Rows: [][]string{{"users/a@x.com"}}}},
+		Names:  []string{"users/a@x.com"},
 	}
 	tests := []struct {
 		name string
@@ -92,9 +92,8 @@ func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk ful
 func TestPrint_reportsWriteErrors(t *testing.T) {
 	doc := Document{
 		Raw:    []byte(`{"users":[{"name":"a"}]}`),
-		Tables: func() []Table { return []Table{{Headers: []string{"NAME"}, Rows: [][]string{{"a"}}}} },
-		Names:  func() []string { return []string{"a"} },
-		Text:   nil,
+		Tables: []Table{{Headers: []string{"NAME"}, Rows: [][]string{{"a"}}}},
+		Names:  []string{"a"},
 	}
 	for _, opts := range []Options{
 		{}, {Format: "json"}, {Format: "yaml"}, {Format: "name"}, {JQ: ".users"}, {Template: "{{.users}}"},
@@ -105,6 +104,29 @@ func TestPrint_reportsWriteErrors(t *testing.T) {
 		}
 		if err := p.Print(context.Background(), failingWriter{}, doc); err == nil || !strings.Contains(err.Error(), "disk full") {
 			t.Errorf("%+v: Print to a failing writer = %v, want the write error", opts, err)
+		}
+	}
+}
+
+func TestPrint_invalidDocumentFailsTheFormatsThatReadItsTables(t *testing.T) {
+	invalid := errors.New("the answer is not a list of users")
+	doc := Document{Raw: []byte(`{"users":"x"}`), Tables: []Table{{Headers: []string{"NAME"}}}, Names: []string{}, Invalid: invalid}
+	for _, opts := range []Options{{}, {Format: "wide", TTY: true}, {Format: "markdown"}, {Format: "name"}, {Format: "name", FormatIsDefault: true}} {
+		got, err := render(t, opts, doc)
+		if !errors.Is(err, invalid) || got != "" {
+			t.Errorf("%+v: printed %q, error %v; want nothing and the document's error", opts, got, err)
+		}
+		if !opts.ReadsTables() {
+			t.Errorf("%+v: ReadsTables is false", opts)
+		}
+	}
+	for _, opts := range []Options{{Format: "json"}, {Format: "jsonl"}, {Format: "yaml"}, {JQ: ".users"}, {Template: "{{.users}}"}} {
+		got, err := render(t, opts, doc)
+		if err != nil || !strings.Contains(got, "x") {
+			t.Errorf("%+v: printed %q, error %v; want the document", opts, got, err)
+		}
+		if opts.ReadsTables() {
+			t.Errorf("%+v: ReadsTables is true", opts)
 		}
 	}
 }

@@ -24,8 +24,8 @@ func usersDoc(raw string) Document {
 	return Document{
 		Raw:       []byte(raw),
 		ListField: "users",
-		Tables:    func() []Table { return []Table{{Headers: []string{"STATE"}, Rows: [][]string{{"ACTIVE"}}}} },
-		Names:     func() []string { return []string{"users/a"} },
+		Tables:    []Table{{Headers: []string{"STATE"}, Rows: [][]string{{"ACTIVE"}}}},
+		Names:     []string{"users/a"},
 	}
 }
 
@@ -87,8 +87,8 @@ func TestPrint_escapesOnATerminalOnly(t *testing.T) {
 		doc := Document{
 			Raw:       []byte(raw),
 			ListField: "users",
-			Tables:    func() []Table { return []Table{{Headers: []string{"TITLE"}, Rows: [][]string{{hostile}}}} },
-			Names:     func() []string { return []string{hostile} },
+			Tables:    []Table{{Headers: []string{"TITLE"}, Rows: [][]string{{hostile}}}},
+			Names:     []string{hostile},
 		}
 		for _, tty := range []bool{true, false} {
 			opts := tt.opts

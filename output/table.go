@@ -133,16 +133,18 @@ type tablePrinter struct {
 // neither. On a terminal, a note under the tables names the columns left
 // out to fit.
 func (p tablePrinter) Print(ctx context.Context, w io.Writer, doc Document) error {
-	if doc.Text != nil {
-		return printText(w, doc.Text(), p.opts.TTY, doc.Diff && p.opts.Color)
-	}
-	if doc.Tables == nil {
+	switch {
+	case doc.Invalid != nil:
+		return doc.Invalid
+	case doc.Text != nil:
+		return printText(w, *doc.Text, p.opts.TTY, doc.Diff && p.opts.Color)
+	case doc.Tables == nil:
 		return jsonPrinter{style: style{mask: !p.opts.ShowSecrets, tty: p.opts.TTY}}.Print(ctx, w, doc)
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	printed := false
 	var hidden []string
-	for _, t := range doc.Tables() {
+	for _, t := range doc.Tables {
 		blank, err := p.blank(t)
 		if err != nil {
 			return err

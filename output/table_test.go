@@ -60,8 +60,10 @@ var someUsers = []user{
 }
 
 func tablesDoc(tables ...Table) Document {
-	return Document{Tables: func() []Table { return tables }}
+	return Document{Tables: append([]Table{}, tables...)}
 }
+
+func ptr(s string) *string { return &s }
 
 func TestTablePrinter_golden(t *testing.T) {
 	users := TableOf(someUsers, userColumns)
@@ -497,7 +499,7 @@ func TestTablePrinter_diffInColour(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tt.doc.Text = func() string { return diff }
+			tt.doc.Text = &diff
 			printsExactly(t, tt.opts, tt.doc, tt.want)
 		})
 	}
@@ -549,8 +551,7 @@ func TestTablePrinter_textInsteadOfTables(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			doc := Document{Raw: []byte(`{"diff":"x"}`), Text: func() string { return tt.text },
-				Tables: func() []Table { t.Error("Tables called although Text is set"); return nil }}
+			doc := Document{Raw: []byte(`{"diff":"x"}`), Text: ptr(tt.text), Tables: []Table{{Headers: []string{"NOT PRINTED"}}}}
 			got, err := render(t, Options{TTY: tt.tty}, doc)
 			if err != nil {
 				t.Fatal(err)
@@ -561,7 +562,7 @@ func TestTablePrinter_textInsteadOfTables(t *testing.T) {
 		})
 	}
 	// Other formats ignore Text.
-	got, err := render(t, Options{Format: "json"}, Document{Raw: []byte(`{}`), Text: func() string { return "x" }})
+	got, err := render(t, Options{Format: "json"}, Document{Raw: []byte(`{}`), Text: ptr("x")})
 	if err != nil || got != "{}\n" {
 		t.Errorf("json with Text = %q, %v; want the JSON document", got, err)
 	}
@@ -709,16 +710,14 @@ func TestEscapeControl(t *testing.T) {
 }
 
 func TestNamePrinter(t *testing.T) {
-	got, err := render(t, Options{Format: "name"}, Document{Names: func() []string {
-		return []string{"users/a@x.com", "", "users/b@x.com", "users/evil\n@x.com\x1b[2J"}
-	}})
+	got, err := render(t, Options{Format: "name"}, Document{Names: []string{"users/a@x.com", "", "users/b@x.com", "users/evil\n@x.com\x1b[2J"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := "users/a@x.com\nusers/b@x.com\nusers/evil\\n@x.com\\x1b[2J\n"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	if got, err := render(t, Options{Format: "name"}, Document{Names: func() []string { return nil }}); err != nil || got != "" {
+	if got, err := render(t, Options{Format: "name"}, Document{Names: []string{}}); err != nil || got != "" {
 		t.Errorf("no names: got %q, %v; want nothing", got, err)
 	}
 }
@@ -729,8 +728,8 @@ func TestNamePrinter_documentWithoutNamesIsAUsageError(t *testing.T) {
 		doc  Document
 	}{
 		{"a document", Document{Raw: []byte(`{"profiles": {}}`)}},
-		{"a document with tables", Document{Raw: []byte(`{}`), Tables: func() []Table { return nil }}},
-		{"a document with text", Document{Raw: []byte(`{}`), Text: func() string { return "diff" }}},
+		{"a document with tables", Document{Raw: []byte(`{}`), Tables: []Table{}}},
+		{"a document with text", Document{Raw: []byte(`{}`), Text: ptr("diff")}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -145,7 +145,7 @@ func runAPI(ctx context.Context, opts *apiOptions) error {
 	doc := output.Document{Raw: raw}
 	// The request was sent: an answer that names no resource prints no
 	// names rather than failing as if nothing had been sent.
-	doc.Names = func() []string { return namesIn(raw) }
+	doc.Names = namesIn(raw)
 	if err := p.Print(ctx, opts.IO.Out, doc); err != nil || opts.Method == http.MethodGet {
 		return err
 	}
@@ -203,12 +203,12 @@ func readBody(path string, ios *iostreams.IOStreams) ([]byte, error) {
 }
 
 // namesIn finds the resource names of an answer for -o name: the name of
-// one resource, or the names of the resources of its lists. It returns nil
-// when the answer names none.
+// one resource, or the names of the resources of its lists, none when the
+// answer names none.
 func namesIn(raw []byte) []string {
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &obj); err != nil {
-		return nil
+		return []string{}
 	}
 	var name string
 	if v, ok := obj["name"]; ok && json.Unmarshal(v, &name) == nil && name != "" {
@@ -222,7 +222,7 @@ func namesIn(raw []byte) []string {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	var names []string
+	names := []string{}
 	for _, k := range keys {
 		var list []named
 		if json.Unmarshal(obj[k], &list) != nil {

@@ -171,20 +171,18 @@ func runStatus(cmd *cobra.Command, f *factory.Factory) error {
 		st.TokenExpires = expires.UTC().Format(time.RFC3339)
 	}
 	raw, _ := json.Marshal(st)
-	err = p.Print(cmd.Context(), f.IO.Out, output.Document{Raw: raw, Text: func() string {
-		var b strings.Builder
-		for _, l := range [][3]string{{"URL", st.URL, st.URLSource}, {"Service", st.Server, ""}, {"Profile", st.Profile, ""},
-			{"Logged in as", st.Email, st.UserType}, {"Credential", st.Credential, st.CredentialSource},
-			{"Storage", st.Storage, ""}, {"Token expires", st.TokenExpires, left}} {
-			if l[1] != "" && l[2] != "" {
-				l[1] += " (" + l[2] + ")"
-			}
-			if l[1] != "" {
-				fmt.Fprintf(&b, "%-14s %s\n", l[0]+":", l[1])
-			}
+	var b strings.Builder
+	for _, l := range [][3]string{{"URL", st.URL, st.URLSource}, {"Service", st.Server, ""}, {"Profile", st.Profile, ""},
+		{"Logged in as", st.Email, st.UserType}, {"Credential", st.Credential, st.CredentialSource},
+		{"Storage", st.Storage, ""}, {"Token expires", st.TokenExpires, left}} {
+		if l[1] != "" && l[2] != "" {
+			l[1] += " (" + l[2] + ")"
 		}
-		return b.String()
-	}})
+		if l[1] != "" {
+			fmt.Fprintf(&b, "%-14s %s\n", l[0]+":", l[1])
+		}
+	}
+	err = p.Print(cmd.Context(), f.IO.Out, output.Document{Raw: raw, Text: new(b.String())})
 	if callErr != nil {
 		return callErr
 	}

@@ -71,14 +71,3 @@ func checkAnswer(db client.DatabaseName, raw []byte) error {
 	}
 	return nil
 }
-
-// written is the Printed of a verb that wrote the catalog of db: when its
-// output fails, the error says that the catalog was written all the same.
-func written(db client.DatabaseName) func(error) error {
-	return func(err error) error {
-		if err != nil {
-			return fmt.Errorf("the catalog of %s was written, but showing it failed: %w", db, err)
-		}
-		return nil
-	}
-}

@@ -109,12 +109,11 @@ func changesResult(db client.DatabaseName, changes []catalogjson.Change, c *clie
 			return dbname.Result{}, err
 		}
 		doc.Request = request.Raw
-		text.WriteString("\n" + request.Text())
+		text.WriteString("\n" + *request.Text)
 	}
 	raw, err := json.Marshal(doc)
 	if err != nil {
 		return dbname.Result{}, fmt.Errorf("describe the changes: %w", err)
 	}
-	return dbname.Result{Doc: output.Document{Raw: raw, ListField: "changes", Text: text.String,
-		Names: func() []string { return []string{db.CatalogName()} }}}, nil
+	return dbname.Result{Doc: output.Document{Raw: raw, ListField: "changes", Text: new(text.String()), Names: []string{db.CatalogName()}}}, nil
 }

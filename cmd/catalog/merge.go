@@ -58,7 +58,7 @@ func (e *edit) merge(ctx context.Context, c *client.Client, db client.DatabaseNa
 	}
 	r, err := changesResult(db, changes, c, req)
 	if len(changes) > 0 && !e.dryRun {
-		r.Printed = written(db)
+		r.Written = "the catalog of " + db.String()
 	}
 	return r, err
 }

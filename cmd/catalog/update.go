@@ -83,7 +83,7 @@ func runUpdate(ctx context.Context, opts *updateOptions) error {
 			}
 			return dbname.Result{}, err
 		}
-		return dbname.Result{Doc: catalogDoc(db, raw, opts.DB.Many()), Printed: written(db)}, nil
+		return dbname.Result{Doc: catalogDoc(db, raw, opts.DB.Many()), Written: "the catalog of " + db.String()}, nil
 	})
 }
 

@@ -16,9 +16,7 @@ import (
 // it. Its table is read a table at a time; one of many databases whose
 // catalog has no table shows a row saying so.
 func catalogDoc(db client.DatabaseName, raw []byte, many bool) output.Document {
-	return output.Document{Raw: raw,
-		Tables: func() []output.Table { return []output.Table{catalogTable(raw, many)} },
-		Names:  func() []string { return []string{db.CatalogName()} }}
+	return output.Document{Raw: raw, Tables: []output.Table{catalogTable(raw, many)}, Names: []string{db.CatalogName()}}
 }
 
 // row is one line of the catalog table: one of a table's columns, or the

@@ -129,7 +129,7 @@ func newListProfilesCmd(f *factory.Factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return p.Print(cmd.Context(), f.IO.Out, output.Document{Raw: raw, ListField: "profiles", Text: text.String, Names: file.Profiles})
+			return p.Print(cmd.Context(), f.IO.Out, output.Document{Raw: raw, ListField: "profiles", Text: new(text.String()), Names: file.Profiles()})
 		},
 	}
 }

@@ -67,7 +67,7 @@ func newViewCmd(f *factory.Factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return p.Print(cmd.Context(), f.IO.Out, output.Document{Raw: raw, Text: func() string { return string(text) }})
+			return p.Print(cmd.Context(), f.IO.Out, output.Document{Raw: raw, Text: new(string(text))})
 		},
 	}
 }

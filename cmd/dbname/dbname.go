@@ -79,10 +79,9 @@ func (f *Flags) Databases(in io.Reader, files ...string) ([]client.DatabaseName,
 type Result struct {
 	Doc     output.Document // what it prints for that database alone
 	Differs bool            // differences found under --exit-code
-	// Printed, when set, is given the error of printing Doc for one
-	// database (nil when none, and over many) and returns the command's,
-	// which over many databases fails that one.
-	Printed func(error) error
+	// Written, when set, names what the command wrote ("the catalog of
+	// instances/I/databases/D"): an output that fails says it was written.
+	Written string
 }
 
 // Func does a command's work for one database.
@@ -102,7 +101,7 @@ func (f *Flags) Run(ctx context.Context, fac *factory.Factory, fn Func) error {
 		if err != nil {
 			return err
 		}
-		return f.runMany(ctx, fac, p, o.Format == "jsonl" && o.JQ == "" && o.Template == "", c, fn)
+		return f.runMany(ctx, fac, p, o, c, fn)
 	}
 	c, err := fac.Client()
 	if err != nil {
@@ -110,9 +109,8 @@ func (f *Flags) Run(ctx context.Context, fac *factory.Factory, fn Func) error {
 	}
 	r, err := fn(ctx, c, f.dbs[0])
 	if err == nil {
-		err = p.Print(ctx, fac.IO.Out, r.Doc)
-		if r.Printed != nil {
-			err = r.Printed(err)
+		if err = p.Print(ctx, fac.IO.Out, r.Doc); err != nil && r.Written != "" {
+			err = fmt.Errorf("%s was written, but showing it failed: %w", r.Written, err)
 		}
 	}
 	if err == nil && r.Differs {
@@ -121,9 +119,10 @@ func (f *Flags) Run(ctx context.Context, fac *factory.Factory, fn Func) error {
 	return err
 }
 
-// runMany runs fn over many databases with c, printing the results with p,
-// a line each as they finish when stream.
-func (f *Flags) runMany(ctx context.Context, fac *factory.Factory, p output.Printer, stream bool, c *client.Client, fn Func) error {
+// runMany runs fn over many databases with c, printing the results with p
+// (chosen from o), a line each as they finish with -o jsonl.
+func (f *Flags) runMany(ctx context.Context, fac *factory.Factory, p output.Printer, o output.Options, c *client.Client, fn Func) error {
+	stream := o.Format == "jsonl" && o.JQ == "" && o.Template == ""
 	ios, asJSON, scrub := fac.IO, fac.JSONErrors(), fac.Secrets()
 	pctx := context.WithoutCancel(ctx) // the results are printed also after Ctrl-C
 	// The lines of -o jsonl share one buffer, flushed by the printer a line
@@ -167,14 +166,13 @@ func (f *Flags) runMany(ctx context.Context, fac *factory.Factory, p output.Prin
 		})
 	status("")
 	if !stream {
-		werr = p.Print(pctx, ios.Out, document(results, scrub))
-		for i, r := range results { // what printing found wrong with a database's answer fails it
-			if r.Sent && r.Err == nil && r.Value.Printed != nil && werr == nil {
-				if results[i].Err = r.Value.Printed(nil); results[i].Err != nil {
-					exitcode.Write(ios.ErrOut, results[i].Err, asJSON, false, scrub)
-				}
+		for i, r := range results { // an answer its table or names refuse fails its database
+			if r.Sent && r.Err == nil && r.Value.Doc.Invalid != nil && o.ReadsTables() {
+				results[i].Err = r.Value.Doc.Invalid
+				exitcode.Write(ios.ErrOut, results[i].Err, asJSON, false, scrub)
 			}
 		}
+		werr = p.Print(pctx, ios.Out, document(results, scrub, o.ReadsTables()))
 	}
 	for _, r := range results {
 		if stream && !r.Sent {
@@ -240,57 +238,47 @@ func resultJSON(r fleet.Result[*Result], scrub *secret.Scrubber) []byte {
 	return fmt.Appendf(nil, `{"database":%s,"exitCode":0,"response":%s}`, name, r.Value.Doc.Raw)
 }
 
-// document is the document of a run: {"results": [...]}, and the tables of
-// its documents joined, each row led by its database (I/D), a text giving
-// a row a line.
-func document(results []fleet.Result[*Result], scrub *secret.Scrubber) output.Document {
+// document is the document of a run: {"results": [...]}, the names of its
+// documents, and, when tables are printed, their tables joined, each row
+// led by its database (I/D), a text giving a row a line.
+func document(results []fleet.Result[*Result], scrub *secret.Scrubber, tables bool) output.Document {
+	doc := output.Document{Names: []string{}, Tables: []output.Table{}}
 	raw := []byte(`{"results":[`)
-	var ok []fleet.Result[*Result]
 	for i, r := range results {
 		if i > 0 {
 			raw = append(raw, ',')
 		}
-		if raw = append(raw, resultJSON(r, scrub)...); r.Sent && r.Err == nil {
-			ok = append(ok, r)
+		if raw = append(raw, resultJSON(r, scrub)...); !r.Sent || r.Err != nil {
+			continue
+		}
+		db, d := r.DB.Instance+"/"+r.DB.Database, r.Value.Doc
+		doc.Names = append(doc.Names, d.Names...)
+		ts := d.Tables
+		if d.Text != nil {
+			ts = []output.Table{{Headers: []string{"DIFF"}}}
+			for _, l := range strings.Split(*d.Text, "\n") {
+				if l != "" {
+					ts[0].Rows = append(ts[0].Rows, []string{l})
+				}
+			}
+		}
+		for k, t := range ts {
+			if !tables {
+				break
+			}
+			if k == len(doc.Tables) {
+				// DATABASE is never dropped nor cut.
+				doc.Tables = append(doc.Tables, output.Table{Headers: append([]string{"DATABASE"}, t.Headers...), Fit: append([]output.Fit{{}}, t.Fit...)})
+			}
+			if err := t.EachRow(func(cells []string) bool {
+				doc.Tables[k].Rows = append(doc.Tables[k].Rows, append([]string{db}, cells...))
+				doc.Tables[k].Unders = append(doc.Tables[k].Unders, t.Under) // names relative to their own database
+				return true
+			}); err != nil {
+				doc.Invalid = err
+			}
 		}
 	}
-	names := func() (out []string) {
-		for _, r := range ok {
-			if r.Value.Doc.Names != nil {
-				out = append(out, r.Value.Doc.Names()...)
-			}
-		}
-		return out
-	}
-	return output.Document{Raw: append(raw, "]}"...), Names: names, Tables: func() (out []output.Table) {
-		for _, r := range ok {
-			db, doc := r.DB.Instance+"/"+r.DB.Database, r.Value.Doc
-			var ts []output.Table
-			if doc.Tables != nil {
-				ts = doc.Tables()
-			}
-			if doc.Text != nil {
-				ts = []output.Table{{Headers: []string{"DIFF"}}}
-				for _, l := range strings.Split(doc.Text(), "\n") {
-					if l != "" {
-						ts[0].Rows = append(ts[0].Rows, []string{l})
-					}
-				}
-			}
-			for i, t := range ts {
-				if i == len(out) {
-					// DATABASE is never dropped nor cut.
-					out = append(out, output.Table{Headers: append([]string{"DATABASE"}, t.Headers...), Fit: append([]output.Fit{{}}, t.Fit...)})
-				}
-				if err := t.EachRow(func(cells []string) bool {
-					out[i].Rows = append(out[i].Rows, append([]string{db}, cells...))
-					out[i].Unders = append(out[i].Unders, t.Under) // names relative to their own database
-					return true
-				}); err != nil {
-					return []output.Table{{Each: func(func([]string) bool) error { return err }}}
-				}
-			}
-		}
-		return out
-	}}
+	doc.Raw = append(raw, "]}"...)
+	return doc
 }

@@ -46,24 +46,18 @@ func Document(c *client.Client, reqs ...*client.Request) (output.Document, error
 	if err != nil {
 		return output.Document{}, fmt.Errorf("describe the request: %w", err)
 	}
-	return output.Document{
-		Raw:       raw,
-		ListField: list,
-		Text: func() string {
-			var b bytes.Buffer
-			for i, r := range described {
-				if i > 0 {
-					b.WriteByte('\n')
-				}
-				fmt.Fprintf(&b, "%s %s\n", r.Method, r.URL)
-				if len(r.Body) > 0 {
-					if err := json.Indent(&b, r.Body, "", "  "); err != nil {
-						b.Write(r.Body)
-					}
-					b.WriteByte('\n')
-				}
+	var b bytes.Buffer
+	for i, r := range described {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		fmt.Fprintf(&b, "%s %s\n", r.Method, r.URL)
+		if len(r.Body) > 0 {
+			if err := json.Indent(&b, r.Body, "", "  "); err != nil {
+				b.Write(r.Body)
 			}
-			return b.String()
-		},
-	}, nil
+			b.WriteByte('\n')
+		}
+	}
+	return output.Document{Raw: raw, ListField: list, Text: new(b.String())}, nil
 }

@@ -45,7 +45,7 @@ func runList(ctx context.Context, deps factory.Deps) error {
 	return p.Print(ctx, deps.IO.Out, output.Document{
 		Raw:       raw,
 		ListField: "identityProviders",
-		Names:     func() []string { return idpList.Names(resp.IdentityProviders) },
-		Tables:    func() []output.Table { return []output.Table{idpList.Table(resp.IdentityProviders, "idps/")} },
+		Names:     idpList.Names(resp.IdentityProviders),
+		Tables:    []output.Table{idpList.Table(resp.IdentityProviders, "idps/")},
 	})
 }

@@ -99,7 +99,10 @@ func runList(ctx context.Context, opts *listOptions) error {
 		return opts.DB.Run(ctx, opts.f, func(ctx context.Context, c *client.Client, db client.DatabaseName) (dbname.Result, error) {
 			parent := client.PolicyParent{Database: &db}
 			resp, raw, err := listOne(ctx, c, opts, parent)
-			return dbname.Result{Doc: listDoc(resp, raw, parent)}, err
+			if err != nil {
+				return dbname.Result{}, err
+			}
+			return dbname.Result{Doc: listDoc(resp, raw, parent)}, nil
 		})
 	}
 	p, c, err := opts.Connect()
@@ -118,8 +121,8 @@ func listDoc(resp *client.ListPoliciesResponse, raw []byte, parent client.Policy
 	return output.Document{
 		Raw:       raw,
 		ListField: "policies",
-		Names:     func() []string { return policyList.Names(resp.Policies) },
-		Tables:    func() []output.Table { return []output.Table{policyList.Table(resp.Policies, policiesOf(parent))} },
+		Names:     policyList.Names(resp.Policies),
+		Tables:    []output.Table{policyList.Table(resp.Policies, policiesOf(parent))},
 	}
 }
 

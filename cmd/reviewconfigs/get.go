@@ -49,7 +49,7 @@ func runGet(ctx context.Context, opts *getOptions) error {
 	}
 	return p.Print(ctx, opts.IO.Out, output.Document{
 		Raw:    raw,
-		Names:  func() []string { return []string{cfg.Name} },
-		Tables: func() []output.Table { return tables(cfg) },
+		Names:  []string{cfg.Name},
+		Tables: tables(cfg),
 	})
 }

@@ -3,7 +3,6 @@
 package revisions
 
 import (
-	"cmp"
 	"context"
 	"embed"
 	"encoding/json"
@@ -141,7 +140,7 @@ func runBatchCreate(ctx context.Context, opts *batchCreateOptions) error {
 			if err := creation.send(ctx, c); err != nil {
 				return dbname.Result{}, creation.incomplete(err)
 			}
-			return dbname.Result{Doc: creation.doc(), Printed: func(err error) error { return cmp.Or(err, creation.decodeErr) }}, nil
+			return dbname.Result{Doc: creation.doc()}, nil
 		})
 	}
 
@@ -154,7 +153,7 @@ func runBatchCreate(ctx context.Context, opts *batchCreateOptions) error {
 		if ctx.Err() != nil { // interrupted: what was created is still shown
 			printCtx = context.WithoutCancel(ctx)
 		}
-		if err := creation.print(printCtx, p); err != nil {
+		if err := p.Print(printCtx, opts.IO.Out, creation.doc()); err != nil {
 			printErr = fmt.Errorf("show the created revisions: %w", err)
 		}
 	}

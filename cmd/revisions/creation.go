@@ -1,13 +1,11 @@
 package revisions
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/dbgov/dbgov/client"
@@ -32,8 +30,7 @@ type creation struct {
 	notFrom  int // first entry (from 0) of the batch that failed or was never sent
 	failedHi int // end of the batch that failed; notFrom when it was never sent
 
-	progress  bool  // progress is being shown on stderr
-	decodeErr error // why a created revision could not be decoded
+	progress bool // progress is being shown on stderr
 }
 
 // newCreation starts following a batch-create, showing its progress on stderr
@@ -129,33 +126,22 @@ func (r *creation) document() []byte {
 	return append(doc, tail...)
 }
 
-// print shows the created revisions in the chosen format.
-func (r *creation) print(ctx context.Context, p output.Printer) error {
-	if err := p.Print(ctx, r.opts.IO.Out, r.doc()); err != nil {
-		return err
-	}
-	return r.decodeErr
-}
-
-// doc is the document of the created revisions. Typed values are decoded
-// only when table or name output asks for them, failing in r.decodeErr.
+// doc is the document of the created revisions; one that is not a revision
+// makes it Invalid.
 func (r *creation) doc() output.Document {
-	decode := sync.OnceValue(func() []client.Revision {
-		revs := make([]client.Revision, len(r.created))
-		for i, raw := range r.created {
-			if err := json.Unmarshal(raw, &revs[i]); err != nil && r.decodeErr == nil {
-				r.decodeErr = fmt.Errorf("created revision %d is not a revision: %w", i+1, err)
-			}
+	revs := make([]client.Revision, len(r.created))
+	var invalid error
+	for i, raw := range r.created {
+		if err := json.Unmarshal(raw, &revs[i]); err != nil && invalid == nil {
+			invalid = fmt.Errorf("created revision %d is not a revision: %w", i+1, err)
 		}
-		return revs
-	})
+	}
 	return output.Document{
 		Raw:       r.document(),
 		ListField: "revisions",
-		Names:     func() []string { return revisionList.Names(decode()) },
-		Tables: func() []output.Table {
-			return []output.Table{revisionList.Table(decode(), r.opts.Database.String()+"/revisions/")}
-		},
+		Names:     revisionList.Names(revs),
+		Tables:    []output.Table{revisionList.Table(revs, r.opts.Database.String()+"/revisions/")},
+		Invalid:   invalid,
 	}
 }
 

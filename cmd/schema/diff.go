@@ -99,7 +99,7 @@ func runDiff(ctx context.Context, opts *diffOptions) error {
 		if err != nil {
 			return dbname.Result{}, err
 		}
-		doc := output.Document{Raw: raw, Text: func() string { return res.Diff }}
+		doc := output.Document{Raw: raw, Text: &res.Diff}
 		return dbname.Result{Doc: doc, Differs: opts.ExitCode && res.Diff != ""}, nil
 	})
 }

@@ -62,9 +62,9 @@ func runBatchGet(ctx context.Context, opts *batchGetOptions) error {
 		return exitcode.NewUsage(err)
 	}
 	// -o json, yaml, --jq and --template print the body as it came: the
-	// users' fields are decoded only for a table or names.
+	// users' fields are decoded only for an output that reads them.
 	o, err := opts.Output()
-	a := answer{fields: err == nil && showsFields(o)}
+	a := answer{fields: err == nil && o.ReadsTables()}
 	for _, call := range calls {
 		if err := a.add(ctx, c, call, len(calls)); err != nil {
 			return fmt.Errorf("get %s: %w", describeUsers(opts.Emails), err)
@@ -76,8 +76,8 @@ func runBatchGet(ctx context.Context, opts *batchGetOptions) error {
 	return p.Print(ctx, opts.IO.Out, output.Document{
 		Raw:       a.raw,
 		ListField: "users",
-		Names:     func() []string { return userList.Names(a.rows) },
-		Tables:    func() []output.Table { return []output.Table{userList.Table(a.rows, userCollection)} },
+		Names:     userList.Names(a.rows),
+		Tables:    []output.Table{userList.Table(a.rows, userCollection)},
 	})
 }
 
@@ -239,12 +239,6 @@ func batchGetCalls(emails []string) ([]*client.Request, error) {
 		return nil, err
 	}
 	return append(calls, call), nil
-}
-
-// showsFields reports whether the output chosen prints fields of the users
-// (a table, or names) rather than the body as it came.
-func showsFields(o output.Options) bool {
-	return o.JQ == "" && o.Template == "" && (o.Format == "" || o.Format == "table" || o.Format == "wide" || o.Format == "name")
 }
 
 // userEmails reads the users named by args, where "-" stands for the names

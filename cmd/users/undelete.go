@@ -51,7 +51,7 @@ func runUndelete(ctx context.Context, opts *undeleteOptions) error {
 	}
 	return p.Print(ctx, opts.IO.Out, output.Document{
 		Raw:    raw,
-		Names:  func() []string { return []string{u.Name} },
-		Tables: func() []output.Table { return []output.Table{userList.Table([]userRow{rowOf(u)}, userCollection)} },
+		Names:  []string{u.Name},
+		Tables: []output.Table{userList.Table([]userRow{rowOf(u)}, userCollection)},
 	})
 }

@@ -91,21 +91,16 @@ func run(ctx context.Context, opts *options) error {
 	if err != nil {
 		return fmt.Errorf("describe the version: %w", err)
 	}
-	err = p.Print(ctx, opts.IO.Out, output.Document{
-		Raw: raw,
-		Text: func() string {
-			cl := doc.Client
-			line := fmt.Sprintf("dbgov %s (commit %s, %s, %s)\n", cl.Version, cl.Commit, cl.Go, cl.Platform)
-			if s := doc.Server; s != nil {
-				as := ""
-				if s.Version != s.Release {
-					as = " (as " + s.Release + ")"
-				}
-				line += fmt.Sprintf("service %s%s at %s\n", cmp.Or(s.Version, "of a release it does not tell"), as, s.URL)
-			}
-			return line
-		},
-	})
+	cl := doc.Client
+	text := fmt.Sprintf("dbgov %s (commit %s, %s, %s)\n", cl.Version, cl.Commit, cl.Go, cl.Platform)
+	if s := doc.Server; s != nil {
+		as := ""
+		if s.Version != s.Release {
+			as = " (as " + s.Release + ")"
+		}
+		text += fmt.Sprintf("service %s%s at %s\n", cmp.Or(s.Version, "of a release it does not tell"), as, s.URL)
+	}
+	err = p.Print(ctx, opts.IO.Out, output.Document{Raw: raw, Text: &text})
 	if serverErr != nil {
 		return serverErr
 	}
