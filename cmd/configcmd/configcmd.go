@@ -12,6 +12,7 @@ import (
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/cmd/helptext"
 	"github.com/dbgov/dbgov/config"
+	"github.com/dbgov/dbgov/output"
 )
 
 //go:embed help
@@ -57,4 +58,17 @@ func completeProfiles(f *factory.Factory) cobra.CompletionFunc {
 		}
 		return file.Profiles(), cobra.ShellCompDirectiveNoFileComp
 	}
+}
+
+// printer is the printer of a config command: -o defaults to DBGOV_OUTPUT
+// alone, so that a config file holding a bad value can be repaired.
+func printer(f *factory.Factory) (output.Printer, error) {
+	pf := f.PrintFlags()
+	pf.Format = func() (string, error) {
+		if o := pf.Flags.Lookup("output"); o.Changed {
+			return o.Value.String(), nil
+		}
+		return f.Getenv(config.Variable("output")), nil
+	}
+	return pf.ToPrinter()
 }

@@ -125,7 +125,7 @@ func newListProfilesCmd(f *factory.Factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			p, err := f.PrintFlags().DefaultFrom(factory.EnvOnly).ToPrinter()
+			p, err := printer(f)
 			if err != nil {
 				return err
 			}

@@ -63,7 +63,7 @@ func newViewCmd(f *factory.Factory) *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("show config file %s: %w", file.Path(), err)
 			}
-			p, err := f.PrintFlags().DefaultFrom(factory.EnvOnly).ToPrinter()
+			p, err := printer(f)
 			if err != nil {
 				return err
 			}

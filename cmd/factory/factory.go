@@ -62,25 +62,12 @@ type Auth struct {
 	Tokens *credstore.TokenCache
 }
 
-// Output flag names, registered by RegisterFlags beside config's.
-const (
-	flagJQ          = "jq"
-	flagTemplate    = "template"
-	flagNoHeaders   = "no-headers"
-	flagShowSecrets = "show-secrets"
-	flagColor       = "color"
-)
-
 // RegisterFlags adds the global flags to fs (the root's persistent flags) and
 // remembers fs so that settings can be resolved from it.
 func (f *Factory) RegisterFlags(fs *pflag.FlagSet) {
 	f.flags = fs
 	config.RegisterFlags(fs)
-	fs.String(flagJQ, "", "filter the JSON document with a jq `expression`; prints what jq -r would")
-	fs.String(flagTemplate, "", "format the JSON document with a Go `template`")
-	fs.Bool(flagNoHeaders, false, "print tables without the header row")
-	fs.Bool(flagShowSecrets, false, "show secret fields (client secrets, bind passwords, OTP secrets, keys) instead of ********")
-	fs.String(flagColor, "auto", "`when` to colour: auto (on a terminal, unless NO_COLOR is set), always or never")
+	output.AddFlags(fs)
 }
 
 // Settings resolves the configuration once: flags, environment, config file.
@@ -259,98 +246,22 @@ func (f *Factory) ClientWith(a Auth, change ...func(*client.Options)) (*client.C
 	return c, nil
 }
 
-// Where -o's value comes from when the flag is not given.
-const (
-	// EnvAndConfig takes DBGOV_OUTPUT, then the config file.
-	EnvAndConfig DefaultSource = iota
-	// EnvOnly takes DBGOV_OUTPUT alone: the config commands must work on
-	// a config file that holds a bad value, to repair it.
-	EnvOnly
-	// FlagsOnly takes neither: version answers whatever they hold.
-	FlagsOnly
-)
-
-// DefaultSource says where -o's value comes from when the flag is not given.
-type DefaultSource int
-
-// PrintFlags are the output flags as one command reads them; like
-// kubectl's, they choose the printer once (ToPrinter).
-type PrintFlags struct {
-	f    *Factory
-	from DefaultSource
-}
-
 // PrintFlags returns the output flags, -o defaulting to DBGOV_OUTPUT and
 // then the config file.
-func (f *Factory) PrintFlags() PrintFlags { return PrintFlags{f: f} }
-
-// DefaultFrom returns p with -o's default taken from src.
-func (p PrintFlags) DefaultFrom(src DefaultSource) PrintFlags {
-	p.from = src
-	return p
-}
-
-// Options resolves the output flags: -o or its default, --jq, --template,
-// --no-headers, --show-secrets, --color, and what is known of stdout.
-func (p PrintFlags) Options() (output.Options, error) {
-	f := p.f
-	format, given := f.flagValue("output")
-	opts := output.Options{Format: format, FormatIsDefault: !given, TTY: f.IO.OutTTY, Width: f.IO.TermWidth,
-		HiddenEnv: config.SecretVariables()}
-	switch {
-	case p.from == EnvAndConfig:
+func (f *Factory) PrintFlags() output.PrintFlags {
+	return output.PrintFlags{Flags: f.flags, IO: f.IO, HiddenEnv: config.SecretVariables(), Format: func() (string, error) {
 		s, err := f.Settings()
 		if err != nil {
-			return output.Options{}, err
+			return "", err
 		}
-		opts.Format = s.Output
-	case p.from == EnvOnly && !given:
-		opts.Format = f.Getenv(config.Variable("output"))
-	}
-	for _, name := range []string{flagJQ, flagTemplate} {
-		if v, given := f.flagValue(name); given && v == "" {
-			return output.Options{}, exitcode.Usagef("--%s needs a non-empty value", name)
-		}
-	}
-	opts.JQ, _ = f.flagValue(flagJQ)
-	opts.Template, _ = f.flagValue(flagTemplate)
-	opts.NoHeaders, _ = f.flags.GetBool(flagNoHeaders)
-	opts.ShowSecrets, _ = f.flags.GetBool(flagShowSecrets)
-	var err error
-	opts.Color, err = f.colour(f.IO.ColorEnabled)
-	return opts, err
-}
-
-// ToPrinter returns the printer the output flags choose; bad output
-// options are usage errors.
-func (p PrintFlags) ToPrinter() (output.Printer, error) {
-	opts, err := p.Options()
-	if err != nil {
-		return nil, err
-	}
-	printer, err := output.New(opts)
-	if err != nil {
-		return nil, exitcode.NewUsage(err)
-	}
-	return printer, nil
-}
-
-// colour applies --color to auto, whether a stream gets colour unless told.
-func (f *Factory) colour(auto bool) (bool, error) {
-	switch v, _ := f.flagValue(flagColor); v {
-	case "auto", "":
-		return auto, nil
-	case "always", "never":
-		return v == "always", nil
-	default:
-		return false, exitcode.Usagef("--color must be auto, always or never, not %q", v)
-	}
+		return s.Output, nil
+	}}
 }
 
 // ErrColor reports whether stderr gets colour (hints dim, errors red):
 // --color always, or auto with stderr a terminal and NO_COLOR unset.
 func (f *Factory) ErrColor() bool {
-	on, _ := f.colour(f.IO.ErrTTY && f.Getenv("NO_COLOR") == "" && f.Getenv("TERM") != "dumb")
+	on, _ := output.Colour(f.flags, f.IO.ErrTTY && f.Getenv("NO_COLOR") == "" && f.Getenv("TERM") != "dumb")
 	return on
 }
 
@@ -412,8 +323,8 @@ func (f *Factory) Warn(msg string) {
 // --template), from the settings when they are known (s may be nil), else
 // from the flags and environment alone.
 func (f *Factory) jsonOutput(s *config.Settings) bool {
-	jq, _ := f.flagValue(flagJQ)
-	template, _ := f.flagValue(flagTemplate)
+	jq, _ := f.flagValue("jq")
+	template, _ := f.flagValue("template")
 	format, given := f.flagValue("output")
 	isJSON := func(format string) bool { return format == "json" || format == "jsonl" }
 	switch {

@@ -13,6 +13,7 @@ import (
 	"github.com/dbgov/dbgov/internal/cmdtest"
 	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/internal/iostreams"
+	"github.com/dbgov/dbgov/output"
 )
 
 // newFactory returns a factory whose flags were parsed from args, with env
@@ -35,35 +36,49 @@ func newFactory(t *testing.T, ios *iostreams.IOStreams, env map[string]string, c
 
 func TestPrintFlags_formatAndWhereItsDefaultComesFrom(t *testing.T) {
 	const yamlInConfig = "profiles:\n  default:\n    output: yaml\n"
+	// The defaults commands take: the factory's (environment, then config
+	// file), the config commands' (environment alone), version's (none).
+	envOnly := func(pf output.PrintFlags, env map[string]string) output.PrintFlags {
+		pf.Format = func() (string, error) {
+			if o := pf.Flags.Lookup("output"); o.Changed {
+				return o.Value.String(), nil
+			}
+			return env["DBGOV_OUTPUT"], nil
+		}
+		return pf
+	}
+	flagsOnly := func(pf output.PrintFlags, _ map[string]string) output.PrintFlags { pf.Format = nil; return pf }
+	factoryDefault := func(pf output.PrintFlags, _ map[string]string) output.PrintFlags { return pf }
 	tests := []struct {
 		name        string
-		from        factory.DefaultSource
+		from        func(output.PrintFlags, map[string]string) output.PrintFlags
 		env         map[string]string
 		config      string
 		args        []string
 		wantFormat  string
 		wantDefault bool
 	}{
-		{"-o wins", factory.EnvAndConfig, map[string]string{"DBGOV_OUTPUT": "json"}, yamlInConfig, []string{"-o", "wide"}, "wide", false},
-		{"environment before config", factory.EnvAndConfig, map[string]string{"DBGOV_OUTPUT": "name"}, yamlInConfig, nil, "name", true},
-		{"config", factory.EnvAndConfig, map[string]string{}, yamlInConfig, nil, "yaml", true},
-		{"environment only: the config file is not read", factory.EnvOnly, map[string]string{"DBGOV_OUTPUT": "json"}, "output: [not, a, format", nil, "json", true},
-		{"environment only, -o wins", factory.EnvOnly, map[string]string{"DBGOV_OUTPUT": "json"}, "", []string{"-o", "yaml"}, "yaml", false},
-		{"flags only: neither", factory.FlagsOnly, map[string]string{"DBGOV_OUTPUT": "xml"}, "output: [bad", nil, "table", true},
-		{"flags only, -o wins", factory.FlagsOnly, map[string]string{}, "", []string{"-o", "name"}, "name", false},
+		{"-o wins", factoryDefault, map[string]string{"DBGOV_OUTPUT": "json"}, yamlInConfig, []string{"-o", "wide"}, "wide", false},
+		{"environment before config", factoryDefault, map[string]string{"DBGOV_OUTPUT": "name"}, yamlInConfig, nil, "name", true},
+		{"config", factoryDefault, map[string]string{}, yamlInConfig, nil, "yaml", true},
+		{"environment only: the config file is not read", envOnly, map[string]string{"DBGOV_OUTPUT": "json"}, "output: [not, a, format", nil, "json", true},
+		{"environment only, -o wins", envOnly, map[string]string{"DBGOV_OUTPUT": "json"}, "", []string{"-o", "yaml"}, "yaml", false},
+		{"flags only: neither", flagsOnly, map[string]string{"DBGOV_OUTPUT": "xml"}, "output: [bad", nil, "table", true},
+		{"flags only, -o wins", flagsOnly, map[string]string{}, "", []string{"-o", "name"}, "name", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ios, _, _, _ := cmdtest.Streams()
 			f := newFactory(t, ios, tt.env, tt.config, tt.args...)
-			opts, err := f.PrintFlags().DefaultFrom(tt.from).Options()
+			pf := tt.from(f.PrintFlags(), tt.env)
+			opts, err := pf.Options()
 			if err != nil {
 				t.Fatal(err)
 			}
 			if opts.Format != tt.wantFormat || opts.FormatIsDefault != tt.wantDefault {
 				t.Errorf("format %q (default %t), want %q (default %t)", opts.Format, opts.FormatIsDefault, tt.wantFormat, tt.wantDefault)
 			}
-			if _, err := f.PrintFlags().DefaultFrom(tt.from).ToPrinter(); err != nil {
+			if _, err := pf.ToPrinter(); err != nil {
 				t.Errorf("ToPrinter: %v", err)
 			}
 		})
@@ -117,7 +132,9 @@ func TestPrintFlags_badValuesAreUsageErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			ios, _, _, _ := cmdtest.Streams()
 			f := newFactory(t, ios, map[string]string{}, "", tt.args...)
-			_, err := f.PrintFlags().DefaultFrom(factory.FlagsOnly).ToPrinter()
+			pf := f.PrintFlags()
+			pf.Format = nil
+			_, err := pf.ToPrinter()
 			if err == nil || exitcode.Classify(err).Code != exitcode.Usage || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("error %v, want a usage error saying %s", err, tt.want)
 			}

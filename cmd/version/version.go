@@ -39,7 +39,9 @@ type options struct {
 // alone, and a configuration it cannot read only leaves the service out,
 // so it answers whatever the environment and config file hold.
 func NewCmd(f *factory.Factory) *cobra.Command {
-	opts := &options{IO: f.IO, Printer: f.PrintFlags().DefaultFrom(factory.FlagsOnly).ToPrinter, Version: f.Version, Commit: f.Commit,
+	pf := f.PrintFlags()
+	pf.Format = nil
+	opts := &options{IO: f.IO, Printer: pf.ToPrinter, Version: f.Version, Commit: f.Commit,
 		Server: func() (*client.Client, string, error) {
 			s, err := f.Settings()
 			if err != nil || s.URL == "" {
