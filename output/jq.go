@@ -98,7 +98,8 @@ func (o jqWriter) run(code *gojq.Code, input any) error {
 			case errors.As(err, &halt) && halt.Value() == nil:
 				return errHalted
 			}
-			return FilterError{fmt.Errorf("--jq: %w", err)}
+			// %v: gojq's errors carry jq's own exit codes, which are not dbgov's.
+			return FilterError{fmt.Errorf("--jq: %v", err)}
 		}
 		if err := o.print(v); err != nil {
 			return err

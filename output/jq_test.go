@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/itchyny/gojq"
+
+	"github.com/dbgov/dbgov/internal/exitcode"
 )
 
 func TestJQPrinter_printsWhatJQRawWould(t *testing.T) {
@@ -209,6 +211,9 @@ func TestJQPrinter_returnsRuntimeErrors(t *testing.T) {
 			got, err := render(t, Options{JQ: tt.expr}, Document{Raw: []byte(`{"users":[{"name":"a"}]}`)})
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Errorf("error = %v, want one mentioning %q", err, tt.wantErr)
+			}
+			if code := exitcode.Classify(err).Code; code != exitcode.Failure {
+				t.Errorf("exit code = %d, want %d: a failing expression is dbgov's failure, not gojq's exit code", code, exitcode.Failure)
 			}
 			if got != tt.wantOut {
 				t.Errorf("printed %q before the error, want %q", got, tt.wantOut)
