@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dbgov/dbgov/internal/heap"
 	"github.com/dbgov/dbgov/internal/jsondoc"
 )
 
@@ -54,26 +55,13 @@ func (c *Client) List(ctx context.Context, r *Request, field string, limit int, 
 		}
 		pr := *r
 		pr.Query, pr.RawQuery = q, ""
-		var answer map[string]json.RawMessage
-		var items []json.RawMessage
-		var next string
-		body, err := c.Send(ctx, &pr, &answer)
+		body, err := c.Send(ctx, &pr, nil)
 		if err != nil {
 			return err
 		}
-		for name, v := range answer {
-			if field == "" && len(v) > 0 && v[0] == '[' {
-				field = name
-			}
-		}
-		err = jsondoc.Check(body)
-		if v := answer[field]; err == nil && v != nil && json.Unmarshal(v, &items) != nil {
-			err = fmt.Errorf("field %s holds no JSON array", field)
-		}
-		if v := answer["nextPageToken"]; err == nil && v != nil && json.Unmarshal(v, &next) != nil {
-			err = errors.New("field nextPageToken holds no JSON string")
-		}
-		if err == nil && next != "" && next == q.Get("pageToken") {
+		var items []json.RawMessage
+		var next string
+		if field, next, err = readPage(body, field, &items); err == nil && next != "" && next == q.Get("pageToken") {
 			err = fmt.Errorf("nextPageToken %q is that of the page it ends: the list would never end", next)
 		}
 		if err != nil {
@@ -87,11 +75,50 @@ func (c *Client) List(ctx context.Context, r *Request, field string, limit int, 
 				return err
 			}
 		}
+		heap.Release(cap(body))
 		if next == "" || limit > 0 && n >= limit {
 			return nil
 		}
 		q.Set("pageToken", next)
 	}
+}
+
+// readPage reads a page of a list in place: the items of field (when "",
+// the first list met) and nextPageToken.
+func readPage(body []byte, field string, items *[]json.RawMessage) (string, string, error) {
+	if err := jsondoc.Check(body); err != nil {
+		return "", "", err
+	}
+	dec, next := jsondoc.NewDecoder(body), ""
+	if dec.PeekKind() != '{' {
+		return "", "", errors.New("the page is not a JSON object")
+	}
+	dec.ReadToken()
+	for dec.PeekKind() == '"' {
+		tok, _ := dec.ReadToken()
+		switch name, kind := tok.String(), dec.PeekKind(); {
+		case name == "nextPageToken" && kind == '"':
+			tok, _ = dec.ReadToken()
+			next = tok.String()
+			continue
+		case name == "nextPageToken" && kind != 'n':
+			return "", "", errors.New("field nextPageToken holds no JSON string")
+		case name == field && kind != '[' && kind != 'n':
+			return "", "", fmt.Errorf("field %s holds no JSON array", name)
+		case kind == '[' && (field == "" || name == field):
+			field = name
+			dec.ReadToken()
+			for dec.PeekKind() != ']' {
+				v, _ := dec.ReadValue()
+				end := int(dec.InputOffset())
+				*items = append(*items, json.RawMessage(body[end-len(v):end]))
+			}
+			dec.ReadToken()
+			continue
+		}
+		dec.SkipValue()
+	}
+	return field, next, nil
 }
 
 // Instance is a database server the service manages.

@@ -29,13 +29,11 @@ func (l List[T]) ItemsDocument(field, under string, items Items) Document {
 // WholeDocument is ItemsDocument read whole, for a command that prints many
 // lists in one document.
 func (l List[T]) WholeDocument(field, under string, items Items) (Document, error) {
-	raw, err := io.ReadAll(listReader(items))
-	var list map[string][]json.RawMessage
-	if err == nil {
-		err = json.Unmarshal(raw, &list)
-	}
-	doc, perr := l.page(list[field], under)
-	doc.Raw, doc.ListField = raw, field
+	all := []json.RawMessage{}
+	err := items(func(_ string, page []json.RawMessage) error { all = append(all, page...); return nil })
+	doc, perr := l.page(all, under)
+	doc.Raw, _ = json.Marshal(map[string]any{field: all})
+	doc.ListField = field
 	return doc, cmp.Or(err, perr)
 }
 
@@ -78,7 +76,6 @@ func printPages(ctx context.Context, w io.Writer, p Printer, doc Document) error
 func listReader(items Items) *io.PipeReader {
 	r, w := io.Pipe()
 	go func() {
-		var buf []byte
 		sep := "" // what goes before the next item: {"FIELD":[ first, then a comma
 		err := items(func(field string, page []json.RawMessage) error {
 			for _, item := range page {
@@ -86,11 +83,15 @@ func listReader(items Items) *io.PipeReader {
 					q, _ := jsontext.AppendQuote(nil, field)
 					sep = "{" + string(q) + ":["
 				}
-				buf, sep = append(append(buf, sep...), item...), ","
+				if _, err := io.WriteString(w, sep); err != nil {
+					return err
+				}
+				if _, err := w.Write(item); err != nil {
+					return err
+				}
+				sep = ","
 			}
-			_, err := w.Write(buf)
-			buf = buf[:0]
-			return err
+			return nil
 		})
 		if end := "]}"; err == nil {
 			if sep == "" {

@@ -23,34 +23,25 @@ type jsonPrinter struct {
 // Print prints doc as indented JSON, secrets masked unless shown.
 func (p jsonPrinter) Print(_ context.Context, w io.Writer, doc Document) error {
 	return p.output(w, true, "JSON output", func(bw *bufio.Writer) error {
-		if doc.Items != nil && p.line { // a line an item
-			return doc.Items(func(_ string, items []json.RawMessage) error {
-				for _, item := range items {
-					if err := writeJSON(bw, newTokens(item, p.mask, ""), false); err != nil {
-						return err
-					}
-				}
-				return nil
-			})
-		}
 		t, done := docTokens(doc, p.mask)
 		defer done()
-		return writeJSON(bw, t, !p.line)
+		return writeJSON(bw, t, !p.line, p.line && doc.Items != nil)
 	})
 }
 
 // writeJSON writes the JSON document of t to w, indented with two spaces or
 // compact, and otherwise as sent: key order, string escapes and the text of
-// numbers are kept.
-func writeJSON(w io.Writer, t *tokens, indent bool) error {
+// numbers are kept. items writes the items of its list instead, a line each.
+func writeJSON(w io.Writer, t *tokens, indent, items bool) error {
 	enc := jsontext.NewEncoder(w, jsontext.WithIndent("  "), jsontext.Multiline(indent), jsontext.PreserveRawStrings(true),
 		jsontext.AllowInvalidUTF8(true), jsontext.AllowDuplicateNames(true))
 	for {
+		before := t.dec.StackDepth() // an item's tokens are at depth 2 and more, in {"list": [...]}
 		tok, err := t.next()
 		if err == io.EOF {
 			return nil
 		}
-		if err == nil {
+		if after := t.dec.StackDepth(); err == nil && (!items || before >= 2 && after >= 2) {
 			err = enc.WriteToken(tok)
 		}
 		if err != nil {

@@ -249,7 +249,7 @@ var decodeSeeds = []string{
 func decodeStandard(t testing.TB, raw []byte, mask bool, list string) any {
 	t.Helper()
 	var printed bytes.Buffer
-	if err := writeJSON(&printed, newTokens(raw, mask, list), true); err != nil {
+	if err := writeJSON(&printed, newTokens(raw, mask, list), true, false); err != nil {
 		t.Fatalf("print %q: %v", raw, err)
 	}
 	dec := json.NewDecoder(&printed)

@@ -42,6 +42,7 @@ func main() {
 	tables := flag.Int("tables", 5000, "tables of the large catalog")
 	columns := flag.Int("columns", 20, "columns of each table of the large catalog")
 	revisions := flag.Int("revisions", 10000, "revisions of the batch-create run")
+	databases := flag.Int("databases", 50000, "databases of the long list")
 	only := flag.String("only", "", "measure only the cases whose section: name matches this `regexp`")
 	flag.Parse()
 	var err error
@@ -49,7 +50,7 @@ func main() {
 		fmt.Fprintf(os.Stderr, "bench: -only: %v\n", err)
 		os.Exit(2)
 	}
-	err = b.run(*users, *tables, *columns, *revisions)
+	err = b.run(*users, *tables, *columns, *revisions, *databases)
 	if err == nil {
 		err = os.WriteFile(*out, []byte(b.report()), 0o644)
 	}
@@ -118,7 +119,7 @@ type row struct {
 	note          string
 }
 
-func (b *bench) run(users, tables, columns, revisions int) (err error) {
+func (b *bench) run(users, tables, columns, revisions, databases int) (err error) {
 	for _, tool := range []string{"curl", "jq", "bash", "xargs"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			return fmt.Errorf("%s is needed (bench/run.sh installs it): %w", tool, err)
@@ -246,6 +247,24 @@ func (b *bench) run(users, tables, columns, revisions int) (err error) {
 		cases = append(cases, c)
 	}
 
+	// A list of databases is read a page at a time: the largest page bounds
+	// the memory of every format.
+	listURL, listToken, stopList, err := b.startServer(tmp("list.log"), "--generate-databases", fmt.Sprint(databases))
+	if err != nil {
+		return err
+	}
+	defer stopList()
+	pageSrv, page, err := serve(http.MethodGet, listURL+"/v1/instances/fleet-pg/databases?pageSize=1000", listToken, nil)
+	if err != nil {
+		return fmt.Errorf("fetch a page of databases: %w", err)
+	}
+	pageSrv.Close()
+	for _, format := range []string{"json", "jsonl", "name", "yaml", "table"} {
+		cases = append(cases, benchCase{section: "7. long lists", name: fmt.Sprintf("databases list (%d databases) -o %s", databases, format),
+			args: []string{"databases", "list", "--instance", "fleet-pg", "-o", format}, env: []string{"DBGOV_URL=" + listURL, "DBGOV_TOKEN=" + listToken},
+			rss: 16 + 3*float64(len(page))/(1<<20), rssNote: fmt.Sprintf("16 MiB + 3 × the %s page", mib(len(page)))})
+	}
+
 	for _, c := range cases {
 		if !b.only.MatchString(c.section + ": " + c.name) {
 			continue
@@ -259,7 +278,7 @@ func (b *bench) run(users, tables, columns, revisions int) (err error) {
 	if err != nil {
 		return err
 	}
-	b.rows = append(b.rows, row{section: "7. binary", what: "dbgov, stripped (-s -w) and static", runs: []float64{float64(st.Size()) / (1 << 20)}, unit: "MiB", limit: 20})
+	b.rows = append(b.rows, row{section: "8. binary", what: "dbgov, stripped (-s -w) and static", runs: []float64{float64(st.Size()) / (1 << 20)}, unit: "MiB", limit: 20})
 	for _, tool := range []string{"curl", "jq"} {
 		v, _ := exec.Command(tool, "--version").Output()
 		b.notes = append(b.notes, strings.SplitN(string(v), "\n", 2)[0])

@@ -6,7 +6,6 @@ package listing
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"io/fs"
 	"strings"
 
@@ -135,15 +134,12 @@ func (s Spec[T]) document(ctx context.Context, c *client.Client, o *Options, par
 	if err != nil {
 		return output.Document{}, err
 	}
-	what := strings.Join(append(parent, s.Collection), "/")
+	under := strings.Join(append(parent, s.Collection), "/") + "/"
 	items := func(page func(string, []json.RawMessage) error) error {
-		if err := c.List(ctx, r, s.Collection, o.Limit, page); err != nil {
-			return fmt.Errorf("list %s: %w", what, err)
-		}
-		return nil
+		return c.List(ctx, r, s.Collection, o.Limit, page)
 	}
 	if o.DB.Many() {
-		return s.List.WholeDocument(s.Collection, what+"/", items)
+		return s.List.WholeDocument(s.Collection, under, items)
 	}
-	return s.List.ItemsDocument(s.Collection, what+"/", items), nil
+	return s.List.ItemsDocument(s.Collection, under, items), nil
 }

@@ -31,6 +31,16 @@ func Bytes(n int) []byte {
 	return make([]byte, 0, n)
 }
 
+// Release says that n bytes of Bytes are no longer held, such as a page of a
+// list once printed, and gives the memory Go no longer uses back to the
+// system: a list of 50,000 databases read a page at a time then stays
+// within a page or two of memory, where Go's own pace of collection and
+// return keeps megabytes (make bench measures it).
+func Release(n int) {
+	holding(-int64(n))
+	debug.FreeOSMemory()
+}
+
 func holding(n int64) {
 	mu.Lock()
 	defer mu.Unlock()
