@@ -29,12 +29,17 @@ func (l List[T]) ItemsDocument(field, under string, items Items) Document {
 // WholeDocument is ItemsDocument read whole, for a command that prints many
 // lists in one document.
 func (l List[T]) WholeDocument(field, under string, items Items) (Document, error) {
+	return whole(l.ItemsDocument(field, under, items))
+}
+
+// whole is doc, a list given page by page, read whole: one page of every item.
+func whole(doc Document) (Document, error) {
 	all := []json.RawMessage{}
-	err := items(func(_ string, page []json.RawMessage) error { all = append(all, page...); return nil })
-	doc, perr := l.page(all, under)
-	doc.Raw, _ = json.Marshal(map[string]any{field: all})
-	doc.ListField = field
-	return doc, cmp.Or(err, perr)
+	err := doc.Items(func(_ string, page []json.RawMessage) error { all = append(all, page...); return nil })
+	d, perr := doc.page(all)
+	d.Raw, _ = json.Marshal(map[string]any{doc.ListField: all})
+	d.ListField = doc.ListField
+	return d, cmp.Or(err, perr)
 }
 
 // page is the document of one page of items: their names and table.

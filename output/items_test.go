@@ -53,6 +53,7 @@ func TestPrint_listGivenPageByPage(t *testing.T) {
 		{Options{}, nil, "NAME\n"},
 		{Options{JQ: ".users | length"}, pages, "3\n"},
 		{Options{Template: "{{range .users}}{{.name}} {{end}}"}, pages, "users/a users/b users/c "},
+		{Options{Format: "markdown"}, pages, "| NAME    |\n|:--------|\n| users/a |\n| users/b |\n| users/c |\n"},
 	}
 	for _, tt := range tests {
 		asked := 0

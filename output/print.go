@@ -25,6 +25,13 @@ func (p checked) Print(ctx context.Context, w io.Writer, doc Document) error {
 		if doc.page != nil {
 			return printPages(ctx, w, p, doc)
 		}
+	case markdownPrinter: // a Markdown table is laid out whole
+		if doc.page != nil {
+			var err error
+			if doc, err = whole(doc); err != nil {
+				return err
+			}
+		}
 	}
 	if doc.Raw != nil {
 		if err := jsondoc.Check(doc.Raw); err != nil {

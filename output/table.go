@@ -264,22 +264,9 @@ func (p tablePrinter) render(w *bufio.Writer, t Table) ([]string, error) {
 // over its rows: one to measure the columns, one to write the lines.
 func (p tablePrinter) renderPiped(w *bufio.Writer, t Table) error {
 	headers := p.headers(t)
-	widths := make([]int, len(headers))
-	measure := func(row []string) bool {
-		for len(widths) < len(row) {
-			widths = append(widths, 0)
-		}
-		for i, c := range row {
-			widths[i] = max(widths[i], cellWidth(textsafe.Line(c)))
-		}
-		return true
-	}
-	measure(headers)
-	if err := t.EachRow(measure); err != nil {
+	widths := widen(nil, headers, textsafe.Line)
+	if err := t.EachRow(func(row []string) bool { widths = widen(widths, row, textsafe.Line); return true }); err != nil {
 		return err
-	}
-	for i, w := range widths {
-		widths[i] = max(w, 1) // a column of empty cells is one wide
 	}
 	out := &lineWriter{w: w, widths: widths, color: p.opts.Color}
 	if headers != nil {
@@ -295,7 +282,7 @@ func (p tablePrinter) renderPiped(w *bufio.Writer, t Table) error {
 func (p tablePrinter) renderTerminal(w io.Writer, t Table) ([]string, error) {
 	now := cmp.Or(p.opts.Now, time.Now())
 	headers := p.headers(t)
-	widths := make([]int, len(t.Headers))
+	widths := slices.Repeat([]int{1}, len(t.Headers))
 	var rows [][]string
 	err := t.EachRow(func(row []string) bool {
 		under := t.Under
@@ -313,16 +300,11 @@ func (p tablePrinter) renderTerminal(w io.Writer, t Table) ([]string, error) {
 		return nil, err
 	}
 	for _, row := range append(rows, headers) {
-		for len(widths) < len(row) {
-			widths = append(widths, 0)
-		}
-		for i, c := range row {
-			widths[i] = max(widths[i], cellWidth(c))
-		}
+		widths = widen(widths, row, func(c string) string { return c })
 	}
 	cols := make([]int, len(widths))
-	for i, w := range widths {
-		cols[i], widths[i] = i, max(w, 1) // a column of empty cells is one wide
+	for i := range cols {
+		cols[i] = i
 	}
 	if p.opts.Format != "wide" && p.opts.Width > 0 {
 		cols, widths = layOut(t, cols, widths, p.opts.Width)
@@ -374,6 +356,18 @@ func (p tablePrinter) renderTerminal(w io.Writer, t Table) ([]string, error) {
 		}
 	}
 	return hidden, table.Render()
+}
+
+// widen widens widths, those of the columns of a table, to hold row, each
+// cell as show shows it; a column of empty cells is one wide.
+func widen(widths []int, row []string, show func(string) string) []int {
+	for len(widths) < len(row) {
+		widths = append(widths, 1)
+	}
+	for i, c := range row {
+		widths[i] = max(widths[i], cellWidth(show(c)))
+	}
+	return widths
 }
 
 // show is the cell of column i as people see it: escaped, a name relative
