@@ -47,7 +47,9 @@ func (p PrintFlags) Options() (opts Options, err error) {
 	opts.Template, _ = p.Flags.GetString("template")
 	opts.NoHeaders, _ = p.Flags.GetBool("no-headers")
 	opts.ShowSecrets, _ = p.Flags.GetBool("show-secrets")
-	opts.Color, err = Colour(p.Flags, p.IO.ColorEnabled)
+	when, _ := p.Flags.GetString("color")
+	err = p.IO.SetColor(when)
+	opts.Color = p.IO.ColorEnabled
 	return opts, err
 }
 
@@ -59,17 +61,4 @@ func (p PrintFlags) ToPrinter() (Printer, error) {
 		return nil, err
 	}
 	return New(opts)
-}
-
-// Colour applies the --color of fs to auto, whether a stream gets colour
-// unless told.
-func Colour(fs *pflag.FlagSet, auto bool) (bool, error) {
-	switch v, _ := fs.GetString("color"); v {
-	case "auto", "":
-		return auto, nil
-	case "always", "never":
-		return v == "always", nil
-	default:
-		return false, exitcode.Usagef("--color must be auto, always or never, not %q", v)
-	}
 }

@@ -47,7 +47,7 @@ var help embed.FS
 
 // NewCmd builds `dbgov api`.
 func NewCmd(f *factory.Factory) *cobra.Command {
-	opts := &apiOptions{IO: f.IO, Client: f.Client, OutputOptions: f.PrintFlags().Options, Warn: f.Warn}
+	opts := &apiOptions{IO: f.IO, Client: f.Client, OutputOptions: f.PrintFlags().Options, Warn: f.IO.Warn}
 	cmd := helptext.Command(help, &cobra.Command{
 		Use:   "api METHOD PATH",
 		Short: "Send any /v1 request to the service",

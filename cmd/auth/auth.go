@@ -217,7 +217,7 @@ func runLogout(cmd *cobra.Command, f *factory.Factory) error {
 	}
 	for _, key := range []string{"token", "service_key"} {
 		if s.Source(key) == "environment" {
-			f.Warn(config.Variable(key) + " is set in the environment: commands still authenticate with it")
+			f.IO.Warn(config.Variable(key) + " is set in the environment: commands still authenticate with it")
 		}
 	}
 	return err

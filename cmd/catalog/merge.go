@@ -45,7 +45,7 @@ func (e *edit) merge(ctx context.Context, c *client.Client, db client.DatabaseNa
 	switch {
 	case err != nil:
 	case len(changes) == 0:
-		if !e.many && !e.JSONErrors() {
+		if !e.many && !e.IO.JSONErrors {
 			fmt.Fprintf(e.IO.ErrOut, "No changes: the catalog of %s is already as asked; nothing is sent\n", db)
 		}
 	case e.dryRun:

@@ -123,7 +123,7 @@ func (f *Flags) Run(ctx context.Context, fac *factory.Factory, fn Func) error {
 // (chosen from o), a line each as they finish with -o jsonl.
 func (f *Flags) runMany(ctx context.Context, fac *factory.Factory, p output.Printer, o output.Options, c *client.Client, fn Func) error {
 	stream := o.Format == "jsonl" && o.JQ == "" && o.Template == ""
-	ios, asJSON, scrub := fac.IO, fac.JSONErrors(), fac.Secrets()
+	ios, asJSON, scrub := fac.IO, fac.IO.JSONErrors, fac.Secrets()
 	pctx := context.WithoutCancel(ctx) // the results are printed also after Ctrl-C
 	// The lines of -o jsonl share one buffer, flushed by the printer a line
 	// at a time (bufio.NewWriterSize takes a large enough bufio.Writer as is).

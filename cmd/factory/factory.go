@@ -5,7 +5,6 @@ package factory
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -24,32 +23,37 @@ import (
 	"github.com/dbgov/dbgov/output"
 )
 
-// Factory builds the dependencies of commands lazily from the root flags.
+// Factory is what commands depend on: the streams, and the settings and the
+// API client, both made on first use. New builds it in order.
 type Factory struct {
 	IO      *iostreams.IOStreams
 	Version string
 	Commit  string
 	Getenv  func(string) string
 
-	flags   *pflag.FlagSet
-	auth    Auth             // the credential of Client, once made
-	secrets *secret.Scrubber // of the run: its messages and the client's
+	// Settings resolves the configuration once: flags, environment, config
+	// file. Its warnings (a config file others can read) go to stderr.
+	Settings func() (*config.Settings, error)
+	// Client returns the API client for the resolved settings, made once.
+	// Without a URL it fails with a usage error that says how to set one.
+	Client func() (*client.Client, error)
 
-	settingsOnce sync.Once
-	settings     *config.Settings // nil when invalid
-	read         *config.Settings // what was read, even when invalid: for its secrets
-	settingsErr  error
-
-	clientOnce sync.Once
-	client     *client.Client
-	clientErr  error
+	flags *pflag.FlagSet
+	auth  Auth             // the credential of Client, once made
+	read  *config.Settings // what was read, even when invalid: for its secrets
 }
 
 // New returns a Factory for the given streams, build and environment, its
 // global flags unset until RegisterFlags gives it those of the command line.
+// The settings come from the flags and the environment, the client from the
+// settings, and the form of stderr (JSON lines, the secrets it masks) from
+// both.
 func New(ios *iostreams.IOStreams, version, commit string, getenv func(string) string) *Factory {
-	f := &Factory{IO: ios, Version: version, Commit: commit, Getenv: getenv, secrets: &secret.Scrubber{}}
+	f := &Factory{IO: ios, Version: version, Commit: commit, Getenv: getenv}
+	ios.Secrets = &secret.Scrubber{}
 	f.RegisterFlags(pflag.NewFlagSet("dbgov", pflag.ContinueOnError))
+	f.Settings = sync.OnceValues(f.resolve)
+	f.Client = sync.OnceValues(func() (*client.Client, error) { return f.newClient() })
 	return f
 }
 
@@ -70,26 +74,23 @@ func (f *Factory) RegisterFlags(fs *pflag.FlagSet) {
 	output.AddFlags(fs)
 }
 
-// Settings resolves the configuration once: flags, environment, config file.
-// Warnings it finds (a config file others can read) go to stderr once.
-func (f *Factory) Settings() (*config.Settings, error) {
-	f.settingsOnce.Do(func() {
-		f.read, f.settingsErr = config.Resolve(f.flags, f.Getenv)
-		if f.settingsErr == nil {
-			f.settings = f.read
-			for _, w := range f.settings.Warnings {
-				f.Warn(w)
-			}
-		}
-	})
-	return f.settings, f.settingsErr
-}
-
-// Client returns the API client for the resolved settings. Without a URL it
-// fails with a usage error that says how to set one.
-func (f *Factory) Client() (*client.Client, error) {
-	f.clientOnce.Do(func() { f.client, f.clientErr = f.newClient() })
-	return f.client, f.clientErr
+// resolve resolves the settings, tells stderr whether it takes JSON and
+// what to mask, and says the warnings found.
+func (f *Factory) resolve() (*config.Settings, error) {
+	s, err := config.Resolve(f.flags, f.Getenv)
+	f.read = s
+	if err != nil {
+		s = nil
+	}
+	f.IO.JSONErrors = f.jsonOutput(s)
+	f.Secrets()
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range s.Warnings {
+		f.IO.Warn(w)
+	}
+	return s, nil
 }
 
 // FleetClient returns a new client for a run over many databases, concurrency
@@ -110,7 +111,7 @@ func (f *Factory) newClient(change ...func(*client.Options)) (*client.Client, er
 		return f.ClientWith(Auth{}, change...)
 	}
 	for _, n := range s.Notices { // told when they reach the service, not by config commands
-		f.note(n)
+		f.IO.Note(n)
 	}
 	a := Auth{Token: s.Token, ServiceAccount: s.ServiceAccount, ServiceKey: s.ServiceKey}
 	switch {
@@ -124,18 +125,18 @@ func (f *Factory) newClient(change ...func(*client.Options)) (*client.Client, er
 			break
 		}
 		a = Auth{Token: c.Token, ServiceAccount: c.ServiceAccount, ServiceKey: c.ServiceKey, Source: "keyring"}
-		if err := f.bound("the credential kept in the keyring for profile "+s.Profile, c.URL); err != nil {
+		if err := f.bound(s, "the credential kept in the keyring for profile "+s.Profile, c.URL); err != nil {
 			return nil, err
 		}
 	}
 	if a.Source == "profile" && s.ProfileURL != "" {
-		if err := f.bound("the credential of profile "+s.Profile+" in "+s.Path, s.ProfileURL); err != nil {
+		if err := f.bound(s, "the credential of profile "+s.Profile+" in "+s.Path, s.ProfileURL); err != nil {
 			return nil, err
 		}
 	}
 	for _, key := range []string{"token", "service_key"} {
 		if f.IO.ErrTTY && s.Source(key) == "flag" {
-			f.Warn("--" + strings.ReplaceAll(key, "_", "-") + " is visible to other users of this machine (ps); use `dbgov auth login`, or the environment")
+			f.IO.Warn("--" + strings.ReplaceAll(key, "_", "-") + " is visible to other users of this machine (ps); use `dbgov auth login`, or the environment")
 		}
 	}
 	if a.Token == "" && a.ServiceAccount != "" && a.ServiceKey != "" {
@@ -147,8 +148,7 @@ func (f *Factory) newClient(change ...func(*client.Options)) (*client.Client, er
 
 // bound refuses to send what, a stored credential checked against the
 // service at url, to another: exit 3, naming both.
-func (f *Factory) bound(what, url string) error {
-	s := f.settings
+func (f *Factory) bound(s *config.Settings, what, url string) error {
 	if credstore.SameService(url) == credstore.SameService(s.URL) {
 		return nil
 	}
@@ -160,16 +160,14 @@ func (f *Factory) bound(what, url string) error {
 // Deps are what a verb's run takes from the factory: the streams, and the
 // printer and client, each made when first asked for.
 type Deps struct {
-	IO         *iostreams.IOStreams
-	Client     func() (*client.Client, error)
-	Printer    func() (output.Printer, error)
-	JSONErrors func() bool      // whether stderr takes one JSON value a line
-	Warn       func(msg string) // says msg on stderr as a warning
+	IO      *iostreams.IOStreams
+	Client  func() (*client.Client, error)
+	Printer func() (output.Printer, error)
 }
 
-// Deps returns the streams, client, printer and stderr's form of f.
+// Deps returns the streams, client and printer of f.
 func (f *Factory) Deps() Deps {
-	return Deps{IO: f.IO, Client: f.Client, Printer: f.PrintFlags().ToPrinter, JSONErrors: f.JSONErrors, Warn: f.Warn}
+	return Deps{IO: f.IO, Client: f.Client, Printer: f.PrintFlags().ToPrinter}
 }
 
 // Connect makes the printer, then the client, so that bad output flags are
@@ -195,7 +193,7 @@ func (f *Factory) TokenCache(url, account, key string, inKeyring bool) *credstor
 		inKeyring, dir = false, ""
 	}
 	c := credstore.NewTokenCache(inKeyring, dir, url, account, key)
-	c.Warn = f.Warn
+	c.Warn = f.IO.Warn
 	return c
 }
 
@@ -225,12 +223,12 @@ func (f *Factory) ClientWith(a Auth, change ...func(*client.Options)) (*client.C
 		InsecureSkipTLSVerify: s.InsecureSkipTLSVerify,
 		CACertFile:            s.CACert,
 		UserAgent:             "dbgov/" + f.Version,
-		Warn:                  f.Warn,
-		Notice:                f.note,
+		Warn:                  f.IO.Warn,
+		Notice:                f.IO.Note,
 		Secrets:               f.Secrets(),
 		ServerCache:           credstore.NewServerCache(credstore.CacheDir(f.Getenv), s.URL),
 	}
-	if a.Tokens != nil {
+	if a.Tokens != nil { // not a nil pointer in the interface
 		opts.TokenCache = a.Tokens
 	}
 	if s.Debug {
@@ -258,13 +256,6 @@ func (f *Factory) PrintFlags() output.PrintFlags {
 	}}
 }
 
-// ErrColor reports whether stderr gets colour (hints dim, errors red):
-// --color always, or auto with stderr a terminal and NO_COLOR unset.
-func (f *Factory) ErrColor() bool {
-	on, _ := output.Colour(f.flags, f.IO.ErrTTY && f.Getenv("NO_COLOR") == "" && f.Getenv("TERM") != "dumb")
-	return on
-}
-
 // flagValue is the value of the root flag name, and whether it was given.
 func (f *Factory) flagValue(name string) (string, bool) {
 	if fl := f.flags.Lookup(name); fl != nil {
@@ -273,15 +264,16 @@ func (f *Factory) flagValue(name string) (string, bool) {
 	return "", false
 }
 
-// Secrets returns the run's one scrubber, told every credential known now:
-// those of the flags, the environment, the settings and the client.
+// Secrets returns the run's one scrubber, the streams', told every
+// credential known now: those of the flags, the environment, the settings
+// and the client.
 func (f *Factory) Secrets() *secret.Scrubber {
-	st := cmp.Or(f.read, &config.Settings{})
+	st, scrub := cmp.Or(f.read, &config.Settings{}), f.IO.Secrets
 	flag := func(name string) string { v, _ := f.flagValue(name); return v }
 	given, headers := config.SecretsGiven(f.flags, f.Getenv)
-	f.secrets.Add(given...)
-	f.secrets.Add(st.Token, st.ServiceKey, f.auth.Token, f.auth.ServiceKey)
-	f.secrets.AddURL(flag("url"), f.Getenv(config.Variable("url")), st.URL)
+	scrub.Add(given...)
+	scrub.Add(st.Token, st.ServiceKey, f.auth.Token, f.auth.ServiceKey)
+	scrub.AddURL(flag("url"), f.Getenv(config.Variable("url")), st.URL)
 	for _, h := range st.Headers {
 		headers = append(headers, h.String())
 	}
@@ -289,39 +281,19 @@ func (f *Factory) Secrets() *secret.Scrubber {
 		if h, err := config.ParseHeader(raw); err != nil { // the value, and a name that may be one
 			name, value, _ := strings.Cut(raw, ":")
 			if name = strings.TrimSpace(name); !httpguts.ValidHeaderFieldName(name) || secret.IsHeader(name) {
-				f.secrets.Add(name)
+				scrub.Add(name)
 			}
-			f.secrets.Add(raw, strings.TrimSpace(value))
+			scrub.Add(raw, strings.TrimSpace(value))
 		} else if secret.IsHeader(h.Name) {
-			f.secrets.Add(h.Value)
+			scrub.Add(h.Value)
 		}
 	}
-	return f.secrets
-}
-
-// note says msg on stderr at a terminal, as a "note:" line.
-func (f *Factory) note(msg string) {
-	if f.IO.ErrTTY {
-		fmt.Fprintf(f.IO.ErrOut, "note: %s\n", f.Secrets().String(msg))
-	}
-}
-
-// Warn says msg on stderr: a "warning:" line, or under JSON output a line
-// {"warning": msg}, so that stderr stays one JSON value a line.
-func (f *Factory) Warn(msg string) {
-	msg = f.Secrets().String(msg)
-	if f.jsonOutput(f.settings) {
-		if line, err := json.Marshal(map[string]string{"warning": msg}); err == nil {
-			fmt.Fprintf(f.IO.ErrOut, "%s\n", line)
-			return
-		}
-	}
-	fmt.Fprintf(f.IO.ErrOut, "warning: %s\n", msg)
+	return scrub
 }
 
 // jsonOutput reports whether the output is for programs (-o json, --jq,
-// --template), from the settings when they are known (s may be nil), else
-// from the flags and environment alone.
+// --template), and so stderr takes one JSON value a line: from the settings
+// when they are known (s may be nil), else from the flags and environment.
 func (f *Factory) jsonOutput(s *config.Settings) bool {
 	jq, _ := f.flagValue("jq")
 	template, _ := f.flagValue("template")
@@ -338,14 +310,17 @@ func (f *Factory) jsonOutput(s *config.Settings) bool {
 	return isJSON(f.Getenv(config.Variable("output")))
 }
 
-// JSONErrors reports whether errors go to stderr as one JSON line: when the
-// output is for programs (-o json, --jq, --template). It holds even when the
-// settings are invalid, read then from the flags and environment alone.
-func (f *Factory) JSONErrors() bool {
-	s, _ := f.Settings() // nil when they are invalid
-	return f.jsonOutput(s)
-}
-
-// JSONErrorsByFlags is JSONErrors from the flags and environment alone, for
-// a report made while the settings may still be being read.
+// JSONErrorsByFlags is whether stderr takes JSON by the flags and the
+// environment alone, for a report made while the settings may still be
+// being read.
 func (f *Factory) JSONErrorsByFlags() bool { return f.jsonOutput(nil) }
+
+// ReadStderrForm completes the form of stderr for the report of a run:
+// --color, and the settings, resolved if they were not, which say whether
+// stderr takes JSON and which secrets it masks.
+func (f *Factory) ReadStderrForm() {
+	when, _ := f.flagValue("color")
+	_ = f.IO.SetColor(when)
+	_, _ = f.Settings()
+	f.Secrets()
+}

@@ -87,32 +87,29 @@ func TestPrintFlags_formatAndWhereItsDefaultComesFrom(t *testing.T) {
 
 func TestPrintFlags_colour(t *testing.T) {
 	tests := []struct {
-		name             string
-		outColour        bool // what the terminal and NO_COLOR allow stdout
-		errTTY           bool
-		env              map[string]string
-		args             []string
-		wantOut, wantErr bool
+		name                 string
+		outColour, errColour bool // what the terminals and NO_COLOR allow each stream
+		args                 []string
+		wantOut, wantErr     bool
 	}{
-		{"auto on a terminal", true, true, map[string]string{}, nil, true, true},
-		{"auto piped", false, false, map[string]string{}, nil, false, false},
-		{"auto, NO_COLOR", false, true, map[string]string{"NO_COLOR": "1"}, nil, false, false},
-		{"auto, dumb terminal", false, true, map[string]string{"TERM": "dumb"}, nil, false, false},
-		{"always piped", false, false, map[string]string{}, []string{"--color", "always"}, true, true},
-		{"always wins over NO_COLOR", false, true, map[string]string{"NO_COLOR": "1"}, []string{"--color=always"}, true, true},
-		{"never on a terminal", true, true, map[string]string{}, []string{"--color", "never"}, false, false},
+		{"auto on a terminal", true, true, nil, true, true},
+		{"auto piped", false, false, nil, false, false},
+		{"auto, stderr alone a terminal", false, true, nil, false, true},
+		{"always piped", false, false, []string{"--color", "always"}, true, true},
+		{"always wins over NO_COLOR", false, false, []string{"--color=always"}, true, true},
+		{"never on a terminal", true, true, []string{"--color", "never"}, false, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ios, _, _, _ := cmdtest.Streams()
-			ios.OutTTY, ios.ColorEnabled, ios.ErrTTY = tt.outColour, tt.outColour, tt.errTTY
-			f := newFactory(t, ios, tt.env, "", tt.args...)
+			ios.OutTTY, ios.ColorEnabled, ios.ErrTTY, ios.ErrColorEnabled = tt.outColour, tt.outColour, tt.errColour, tt.errColour
+			f := newFactory(t, ios, map[string]string{}, "", tt.args...)
 			opts, err := f.PrintFlags().Options()
 			if err != nil {
 				t.Fatal(err)
 			}
-			if opts.Color != tt.wantOut || f.ErrColor() != tt.wantErr {
-				t.Errorf("colour on stdout %t, stderr %t; want %t, %t", opts.Color, f.ErrColor(), tt.wantOut, tt.wantErr)
+			if opts.Color != tt.wantOut || ios.ErrColorEnabled != tt.wantErr {
+				t.Errorf("colour on stdout %t, stderr %t; want %t, %t", opts.Color, ios.ErrColorEnabled, tt.wantOut, tt.wantErr)
 			}
 		})
 	}
@@ -197,7 +194,8 @@ func TestWarn_masksTheCredentialsOfTheRun(t *testing.T) {
 	for _, args := range [][]string{{"--token", "tok-a1b2c3"}, {"--token", "tok-a1b2c3", "-o", "json"}} {
 		ios, _, _, errOut := cmdtest.Streams()
 		f := newFactory(t, ios, map[string]string{}, "", args...)
-		f.Warn(`profile "tok-a1b2c3" is not in the config file`)
+		f.ReadStderrForm()
+		ios.Warn(`profile "tok-a1b2c3" is not in the config file`)
 		if got := errOut.String(); strings.Contains(got, "tok-a1b2c3") || !strings.Contains(got, "********") {
 			t.Errorf("%v: %s", args, got)
 		}

@@ -86,9 +86,9 @@ func (r *creation) showProgress() {
 // output only then, as a warning line.
 func (r *creation) summary() {
 	switch {
-	case r.opts.JSONErrors():
+	case r.opts.IO.JSONErrors:
 		if r.skipped > 0 {
-			r.opts.Warn(r.status())
+			r.opts.IO.Warn(r.status())
 		}
 	case r.opts.IO.ErrTTY || r.skipped > 0:
 		fmt.Fprintln(r.opts.IO.ErrOut, r.status())

@@ -158,9 +158,12 @@ func Run(ctx context.Context, ios *iostreams.IOStreams, version, commit string, 
 			// The run was stopped by a signal, whatever error it ended with.
 			err = errors.Join(exitcode.Signalled(context.Cause(ctx)), err)
 		}
-		asJSON := err != nil && f.JSONErrors() && !(ios.ErrTTY && errors.As(err, new(output.FilterError)))
+		if err != nil {
+			f.ReadStderrForm()
+		}
+		asJSON := ios.JSONErrors && !(ios.ErrTTY && errors.As(err, new(output.FilterError)))
 		if reported.CompareAndSwap(false, true) {
-			codes <- exitcode.Write(ios.ErrOut, err, asJSON, err != nil && f.ErrColor(), f.Secrets())
+			codes <- exitcode.Write(ios.ErrOut, err, asJSON, ios.ErrColorEnabled, ios.Secrets)
 		}
 	}()
 	select {

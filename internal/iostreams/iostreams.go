@@ -4,10 +4,15 @@
 package iostreams
 
 import (
+	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 
 	"golang.org/x/term"
+
+	"github.com/dbgov/dbgov/internal/exitcode"
+	"github.com/dbgov/dbgov/internal/secret"
 )
 
 // IOStreams carries the standard streams and what is known about them.
@@ -19,13 +24,20 @@ type IOStreams struct {
 	// InTTY, OutTTY and ErrTTY tell whether each stream is a terminal.
 	InTTY, OutTTY, ErrTTY bool
 
-	// ColorEnabled is true when stdout is a terminal, NO_COLOR is unset or
-	// empty, and TERM is not "dumb".
-	ColorEnabled bool
+	// ColorEnabled and ErrColorEnabled tell whether stdout and stderr get
+	// colour: each is a terminal, NO_COLOR is unset or empty, and TERM is
+	// not "dumb"; unless --color says otherwise (SetColor).
+	ColorEnabled, ErrColorEnabled bool
 
 	// TermWidth is the width of stdout's terminal in columns, 0 when unknown
 	// or when stdout is not a terminal.
 	TermWidth int
+
+	// JSONErrors tells whether stderr takes one JSON value a line (errors,
+	// warnings): when the output is for programs (-o json, --jq, --template).
+	JSONErrors bool
+	// Secrets masks the run's credentials in what stderr says; nil masks none.
+	Secrets *secret.Scrubber
 }
 
 // System returns the process's standard streams, with terminal detection
@@ -71,6 +83,7 @@ func detect(env environment, in, out, errOut *os.File) *IOStreams {
 		ios.TermWidth = env.Width(int(out.Fd()))
 		ios.ColorEnabled = colorAllowed(env)
 	}
+	ios.ErrColorEnabled = ios.ErrTTY && colorAllowed(env)
 	return ios
 }
 
@@ -78,4 +91,36 @@ func detect(env environment, in, out, errOut *os.File) *IOStreams {
 // no-color.org describes) and TERM=dumb.
 func colorAllowed(env environment) bool {
 	return env.Getenv("NO_COLOR") == "" && env.Getenv("TERM") != "dumb"
+}
+
+// SetColor applies --color: auto keeps what the terminals allow, always and
+// never decide for both streams; another value is a usage error.
+func (s *IOStreams) SetColor(when string) error {
+	switch when {
+	case "auto", "":
+	case "always", "never":
+		s.ColorEnabled, s.ErrColorEnabled = when == "always", when == "always"
+	default:
+		return exitcode.Usagef("--color must be auto, always or never, not %q", when)
+	}
+	return nil
+}
+
+// Warn says msg on stderr: a "warning:" line, or under JSONErrors a line
+// {"warning": msg}, so that stderr stays one JSON value a line.
+func (s *IOStreams) Warn(msg string) {
+	msg = s.Secrets.String(msg)
+	if s.JSONErrors {
+		line, _ := json.Marshal(map[string]string{"warning": msg})
+		fmt.Fprintf(s.ErrOut, "%s\n", line)
+		return
+	}
+	fmt.Fprintf(s.ErrOut, "warning: %s\n", msg)
+}
+
+// Note says msg on stderr as a "note:" line, on a terminal only.
+func (s *IOStreams) Note(msg string) {
+	if s.ErrTTY {
+		fmt.Fprintf(s.ErrOut, "note: %s\n", s.Secrets.String(msg))
+	}
 }

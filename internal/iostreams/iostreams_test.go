@@ -40,6 +40,8 @@ func TestDetect_terminalsColourAndWidth(t *testing.T) {
 		wantErr   bool
 		wantColor bool
 		wantWidth int
+		// wantErrColor: stderr gets colour
+		wantErrColor bool
 	}{
 		{name: "all piped", ttys: map[int]bool{}, width: 120},
 		{name: "stdout terminal", ttys: map[int]bool{outFd: true}, width: 120,
@@ -51,7 +53,11 @@ func TestDetect_terminalsColourAndWidth(t *testing.T) {
 		{name: "dumb terminal", vars: map[string]string{"TERM": "dumb"}, ttys: map[int]bool{outFd: true}, width: 80,
 			wantOut: true, wantWidth: 80},
 		{name: "only stdin and stderr terminals", ttys: map[int]bool{inFd: true, errFd: true}, width: 80,
-			wantIn: true, wantErr: true},
+			wantIn: true, wantErr: true, wantErrColor: true},
+		{name: "stderr terminal, NO_COLOR set", vars: map[string]string{"NO_COLOR": "1"}, ttys: map[int]bool{errFd: true},
+			wantErr: true},
+		{name: "stderr terminal, dumb", vars: map[string]string{"TERM": "dumb"}, ttys: map[int]bool{errFd: true},
+			wantErr: true},
 		{name: "width unknown", ttys: map[int]bool{outFd: true}, width: 0,
 			wantOut: true, wantColor: true},
 	}
@@ -62,8 +68,8 @@ func TestDetect_terminalsColourAndWidth(t *testing.T) {
 				t.Errorf("TTY in/out/err = %v/%v/%v, want %v/%v/%v",
 					ios.InTTY, ios.OutTTY, ios.ErrTTY, tt.wantIn, tt.wantOut, tt.wantErr)
 			}
-			if ios.ColorEnabled != tt.wantColor {
-				t.Errorf("ColorEnabled = %v, want %v", ios.ColorEnabled, tt.wantColor)
+			if ios.ColorEnabled != tt.wantColor || ios.ErrColorEnabled != tt.wantErrColor {
+				t.Errorf("ColorEnabled = %v, ErrColorEnabled = %v, want %v, %v", ios.ColorEnabled, ios.ErrColorEnabled, tt.wantColor, tt.wantErrColor)
 			}
 			if ios.TermWidth != tt.wantWidth {
 				t.Errorf("TermWidth = %d, want %d", ios.TermWidth, tt.wantWidth)
