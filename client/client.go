@@ -40,11 +40,12 @@ const (
 	DefaultMaxRetries = 3
 	// DefaultRetryWait is the first backoff when Options.RetryWait is 0.
 	DefaultRetryWait = 500 * time.Millisecond
-	// DefaultMaxRetryWait caps a backoff when Options.MaxRetryWait is 0.
-	DefaultMaxRetryWait = 10 * time.Second
 	// DefaultMaxResponseSize caps an answer when Options.MaxResponseSize is 0.
 	DefaultMaxResponseSize = 256 << 20
-	maxRedirects           = 10
+	// DefaultConcurrency is Options.Concurrency when 0: the most requests a
+	// run over many databases sends at once.
+	DefaultConcurrency = 64
+	maxRedirects       = 10
 )
 
 // Options configure a Client.
@@ -86,13 +87,20 @@ type Options struct {
 	// negative value none.
 	MaxRetries int
 	// RetryWait is the first backoff (0 means 500ms), doubled at each retry,
-	// with jitter; a Retry-After header wins, capped at MaxRetryWait (0 means 10s).
+	// with jitter; a Retry-After header wins, honoured up to Timeout.
 	RetryWait time.Duration
-	// MaxRetryWait caps each backoff and Retry-After wait; 0 means 10s.
-	MaxRetryWait time.Duration
-	// WrapTransport, when not nil, wraps the HTTP transport (to bound the
-	// requests in flight of a run over many databases, say).
-	WrapTransport func(http.RoundTripper) http.RoundTripper
+	// SharedBackoff, when set, has a 429 or 503 answer pause every request of
+	// the client for its Retry-After (or RetryWait), and a request that met
+	// them after all its retries end every later request at once: for a run
+	// over many databases, whose requests all meet the same busy service.
+	SharedBackoff bool
+	// Concurrency is the most requests the caller sends at once; the
+	// transport keeps as many connections open for the next ones. 0 means
+	// DefaultConcurrency.
+	Concurrency int
+	// Clock, when not nil, gives the time to retries and the shared backoff
+	// its waits (for tests); nil means the wall clock.
+	Clock Clock
 	// TokenCache, when not nil, keeps the service account's token between
 	// runs: asked before a login, given each new token, and told to drop
 	// one the service refused.
@@ -109,21 +117,22 @@ type Options struct {
 
 // Client calls the /v1 API. It is safe for concurrent use.
 type Client struct {
-	base         string // scheme://host[/prefix], without a trailing slash
-	rc           *resty.Client
-	transport    *answerReader
-	headers      http.Header // extra headers, canonical names
-	userAgent    string
-	token        string
-	account      string
-	key          string
-	timeout      time.Duration
-	maxSize      int64
-	maxRetries   int
-	retryWait    time.Duration
-	maxRetryWait time.Duration
-	log          *debugLog // nil when debugging is off
-	notice       func(string)
+	base        string // scheme://host[/prefix], without a trailing slash
+	rc          *resty.Client
+	headers     http.Header // extra headers, canonical names
+	userAgent   string
+	token       string
+	account     string
+	key         string
+	timeout     time.Duration
+	maxSize     int64
+	maxRetries  int
+	retryWait   time.Duration
+	concurrency int
+	clock       Clock
+	backoff     *sharedBackoff // nil unless Options.SharedBackoff
+	log         *debugLog      // nil when debugging is off
+	notice      func(string)
 	// secrets masks the credentials this client knows in its errors and log.
 	secrets *secret.Scrubber
 
@@ -170,20 +179,21 @@ func New(opts Options) (*Client, error) {
 		return nil, err
 	}
 	c := &Client{
-		base:         base,
-		headers:      headers,
-		userAgent:    cmp.Or(opts.UserAgent, "dbgov"),
-		token:        opts.Token,
-		account:      opts.ServiceAccount,
-		key:          opts.ServiceKey,
-		timeout:      cmp.Or(max(opts.Timeout, 0), DefaultTimeout),
-		maxSize:      cmp.Or(max(opts.MaxResponseSize, 0), DefaultMaxResponseSize),
-		maxRetries:   max(cmp.Or(opts.MaxRetries, DefaultMaxRetries), 0),
-		retryWait:    cmp.Or(max(opts.RetryWait, 0), DefaultRetryWait),
-		maxRetryWait: cmp.Or(max(opts.MaxRetryWait, 0), DefaultMaxRetryWait),
-		notice:       opts.Notice,
-		tokens:       opts.TokenCache,
-		secrets:      cmp.Or(opts.Secrets, &secret.Scrubber{}),
+		base:        base,
+		headers:     headers,
+		userAgent:   cmp.Or(opts.UserAgent, "dbgov"),
+		token:       opts.Token,
+		account:     opts.ServiceAccount,
+		key:         opts.ServiceKey,
+		timeout:     cmp.Or(max(opts.Timeout, 0), DefaultTimeout),
+		maxSize:     cmp.Or(max(opts.MaxResponseSize, 0), DefaultMaxResponseSize),
+		maxRetries:  max(cmp.Or(opts.MaxRetries, DefaultMaxRetries), 0),
+		retryWait:   cmp.Or(max(opts.RetryWait, 0), DefaultRetryWait),
+		concurrency: cmp.Or(max(opts.Concurrency, 0), DefaultConcurrency),
+		clock:       opts.Clock,
+		notice:      opts.Notice,
+		tokens:      opts.TokenCache,
+		secrets:     cmp.Or(opts.Secrets, &secret.Scrubber{}),
 	}
 	c.warn, c.serverVersion, c.serverCache = opts.Warn, opts.ServerVersion, opts.ServerCache
 	u, _ := url.Parse(base)
@@ -200,7 +210,13 @@ func New(opts Options) (*Client, error) {
 	if opts.Debug != nil {
 		c.log = &debugLog{w: opts.Debug, scrub: c.secrets}
 	}
-	c.rc = c.newResty(tlsConfig, opts.WrapTransport)
+	if c.clock == nil {
+		c.clock = realClock{}
+	}
+	if opts.SharedBackoff {
+		c.backoff = &sharedBackoff{clock: c.clock, first: c.retryWait, max: c.timeout}
+	}
+	c.rc = c.newResty(tlsConfig)
 	return c, nil
 }
 

@@ -28,19 +28,29 @@ type debugLog struct {
 }
 
 // request logs a request about to be sent, with its body.
-func (l *debugLog) request(req *http.Request, body []byte) {
-	l.entry(">", req.Method+" "+secret.URL(req.URL.String()), req.Header, body)
+func (l *debugLog) request(req *http.Request) {
+	if l == nil {
+		return
+	}
+	var body []byte
+	if req.GetBody != nil {
+		if rc, err := req.GetBody(); err == nil {
+			body, _ = io.ReadAll(io.LimitReader(rc, 2*maxLoggedBody))
+		}
+	}
+	l.entry(">", req.Method+" "+secret.URL(req.URL.String()), req.Header, body, req.ContentLength)
 }
 
 // response logs an answer.
 func (l *debugLog) response(resp *http.Response, body []byte, elapsed time.Duration) {
-	l.entry("<", resp.Status+" ("+elapsed.Round(time.Millisecond).String()+")", resp.Header, body)
+	l.entry("<", resp.Status+" ("+elapsed.Round(time.Millisecond).String()+")", resp.Header, body, int64(len(body)))
 }
 
 // entry logs a first line, the header lines in name order with credentials
-// masked, and the body: masked first, then cut at maxLoggedBody, so that a
-// cut never leaves part of a secret.
-func (l *debugLog) entry(mark, first string, header http.Header, body []byte) {
+// masked, and the body of size bytes (of which body may hold only the
+// start): masked first, then cut at maxLoggedBody, so that a cut never
+// leaves part of a secret.
+func (l *debugLog) entry(mark, first string, header http.Header, body []byte, size int64) {
 	if l == nil {
 		return
 	}
@@ -61,8 +71,8 @@ func (l *debugLog) entry(mark, first string, header http.Header, body []byte) {
 	if len(body) > 0 {
 		shown := l.scrub.String(string(body[:min(len(body), 2*maxLoggedBody)]))
 		b.WriteString(shown[:min(len(shown), maxLoggedBody)] + "\n")
-		if len(body) > maxLoggedBody {
-			b.WriteString("[body truncated: " + strconv.Itoa(len(body)) + " bytes, the first " + strconv.Itoa(maxLoggedBody) + " shown]\n")
+		if size > maxLoggedBody {
+			b.WriteString("[body truncated: " + strconv.FormatInt(size, 10) + " bytes, the first " + strconv.Itoa(maxLoggedBody) + " shown]\n")
 		}
 		b.WriteString("\n")
 	}

@@ -10,20 +10,17 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/go-resty/resty/v2"
 
-	"github.com/dbgov/dbgov/internal/heap"
 	"github.com/dbgov/dbgov/internal/secret"
 )
 
@@ -34,52 +31,34 @@ type response struct {
 	body   []byte
 }
 
-// exchangeState is what the hooks of one exchange share: the request, the
-// answer of the latest hop and the wait before the next attempt.
-type exchangeState struct {
-	r      *Request
-	answer []byte
-	wait   time.Duration
-}
-
-type stateKey struct{}
-
-func stateOf(ctx context.Context) *exchangeState { return ctx.Value(stateKey{}).(*exchangeState) }
-
 // The failures that end an exchange without a retry.
 var (
-	errTooManyRedirects = fmt.Errorf("stopped after %d redirects", maxRedirects)
-	errTooLarge         = errors.New("answer too large")
-	errLoginRedirected  = errors.New("the service redirected the login")
+	errTooManyRedirects   = fmt.Errorf("stopped after %d redirects", maxRedirects)
+	errTooLarge           = errors.New("answer too large")
+	errLoginRedirected    = errors.New("the service redirected the login")
+	errIdentityRedirected = errors.New("the service redirected users/me to another origin")
 )
 
-// newResty builds the resty client: its retries, redirect policy and time
-// limit, over a transport that reads each answer whole and logs it.
-func (c *Client) newResty(tlsConfig *tls.Config, wrap func(http.RoundTripper) http.RoundTripper) *resty.Client {
+// usersMePath is where a credential is checked: only the service's own
+// origin may answer it.
+const usersMePath = "/v1/users/me"
+
+// newResty builds the resty client: its retry policy and redirect policy,
+// over a transport that reads each answer whole and logs it.
+func (c *Client) newResty(tlsConfig *tls.Config) *resty.Client {
 	transport := http.DefaultTransport.(*http.Transport).Clone()
 	transport.TLSClientConfig = tlsConfig
-	var next http.RoundTripper = transport
-	if wrap != nil {
-		next = wrap(transport)
-	}
-	c.transport = &answerReader{next: next, limit: c.maxSize, log: c.log}
-	return resty.NewWithClient(&http.Client{Transport: c.transport}).
+	transport.MaxIdleConnsPerHost = c.concurrency
+	t := &answerReader{next: transport, limit: c.maxSize, timeout: c.timeout, log: c.log, backoff: c.backoff}
+	return resty.NewWithClient(&http.Client{Transport: t}).
 		SetLogger(discardLogger{}).
-		SetTimeout(c.timeout).
 		SetRedirectPolicy(resty.RedirectPolicyFunc(c.checkRedirect)).
 		SetRetryCount(c.maxRetries).
-		SetRetryWaitTime(0).
-		SetRetryMaxWaitTime(c.maxRetryWait).
+		SetRetryWaitTime(c.retryWait).
+		SetRetryMaxWaitTime(c.timeout).
 		AddRetryCondition(c.retry).
-		SetRetryAfter(func(_ *resty.Client, resp *resty.Response) (time.Duration, error) {
-			return max(stateOf(resp.Request.Context()).wait, 1), nil
-		}).
-		OnBeforeRequest(func(_ *resty.Client, req *resty.Request) error {
-			if body := stateOf(req.Context()).r.Body; body != nil {
-				req.Body = bytes.NewReader(body) // each attempt reads it afresh
-			}
-			return nil
-		})
+		SetRetryAfter(c.retryAfter).
+		OnBeforeRequest(c.beforeAttempt)
 }
 
 // exchange sends r, retried as retry allows, and returns a 2xx answer, or
@@ -87,9 +66,11 @@ func (c *Client) newResty(tlsConfig *tls.Config, wrap func(http.RoundTripper) ht
 // *TransportError for no answer, an *InvalidResponseError for an answer
 // that cannot be taken.
 func (c *Client) exchange(ctx context.Context, r *Request, auth string) (*response, error) {
-	st := &exchangeState{r: r}
-	req := c.rc.R().SetContext(context.WithValue(ctx, stateKey{}, st)).SetDoNotParseResponse(true)
+	req := c.rc.R().SetContext(ctx).SetDoNotParseResponse(true)
 	req.Header = c.requestHeader(r, auth)
+	if r.Body != nil {
+		req.SetBody(bytes.NewReader(r.Body)) // sent as it is, not copied
+	}
 	if c.plainHost != "" && (req.Header.Get("Authorization") != "" || len(c.headers) > 0 || r.Path == loginPath) {
 		c.warnPlainHTTP()
 	}
@@ -101,23 +82,27 @@ func (c *Client) exchange(ctx context.Context, r *Request, auth string) (*respon
 	var raw *http.Response
 	if resp != nil && resp.RawResponse != nil {
 		raw = resp.RawResponse
-		raw.Body.Close() // read already: this stops the attempt's timer
 		invalid.HTTPStatus, invalid.ContentType = raw.StatusCode, raw.Header.Get("Content-Type")
 	}
 	switch {
+	case errors.As(err, new(*APIError)): // the shared backoff's refusal
+		return nil, err
 	case errors.Is(err, errTooLarge):
 		return nil, &InvalidResponseError{Err: fmt.Errorf("answer larger than %s", formatSize(c.maxSize))}
-	case errors.Is(err, errLoginRedirected), errors.Is(err, errTooManyRedirects):
+	case errors.Is(err, errLoginRedirected), errors.Is(err, errIdentityRedirected), errors.Is(err, errTooManyRedirects):
 		invalid.Err = errors.New(innermost(err))
 		return nil, invalid
 	case err != nil || raw == nil:
 		return nil, c.transportError(cmp.Or(err, errors.New("no response")))
 	case raw.StatusCode < 200 || raw.StatusCode > 299:
-		apiErr := parseErrorBody(raw.StatusCode, raw.Header.Get("Content-Type"), st.answer)
+		apiErr := parseErrorBody(raw.StatusCode, raw.Header.Get("Content-Type"), answerOf(raw))
 		c.cleanAPIError(apiErr)
+		if c.backoff != nil && busyStatus(raw.StatusCode) && resp.Request.Attempt > c.maxRetries {
+			c.backoff.refuse(apiErr)
+		}
 		return nil, apiErr
 	}
-	return &response{status: raw.StatusCode, header: raw.Header, body: st.answer}, nil
+	return &response{status: raw.StatusCode, header: raw.Header, body: answerOf(raw)}, nil
 }
 
 // requestHeader returns the headers of r.
@@ -138,41 +123,49 @@ func (c *Client) requestHeader(r *Request, auth string) http.Header {
 	return h
 }
 
+// beforeAttempt readies each attempt of a request: its body is sent from
+// the start, and under a shared backoff it waits out the pause the service
+// asked for, or fails at once once the service refused the run.
+func (c *Client) beforeAttempt(_ *resty.Client, req *resty.Request) error {
+	if body, ok := req.Body.(io.Seeker); ok {
+		if _, err := body.Seek(0, io.SeekStart); err != nil {
+			return err
+		}
+	}
+	if c.backoff == nil {
+		return nil
+	}
+	return c.backoff.wait(req.Context())
+}
+
 // retry decides after each attempt whether to send the request again: a GET
 // on 429, 502, 503, 504 or a lost connection, any request whose connection
-// could not be made; never past the last retry. It sets the wait.
+// could not be made, and a login answered 429 once, which the service did
+// not take; never past the last retry.
 func (c *Client) retry(resp *resty.Response, err error) bool {
 	if resp == nil || resp.Request.Context().Err() != nil {
 		return false
 	}
-	st := stateOf(resp.Request.Context())
-	idempotent := st.r.Method == http.MethodGet || st.r.Method == http.MethodHead
+	req := resp.Request
+	idempotent := req.Method == http.MethodGet || req.Method == http.MethodHead
 	var what string
-	var header http.Header
 	switch te := c.transportError(err); {
 	case err != nil && te.retry:
 		what, idempotent = te.Message, idempotent || te.SentNothing
 	case err == nil && retryableStatus(resp.StatusCode()):
-		what, header = "HTTP "+statusText(resp.StatusCode()), resp.Header()
+		what = "HTTP " + statusText(resp.StatusCode())
+		login := resp.StatusCode() == http.StatusTooManyRequests && strings.HasSuffix(req.RawRequest.URL.Path, loginPath)
+		idempotent = idempotent || login && req.Attempt == 1
 	default:
 		return false
 	}
-	attempt := resp.Request.Attempt
 	switch {
 	case !idempotent:
-		c.log.notef("%s: not retried, %s may have reached the service", what, st.r.Method)
+		c.log.notef("%s: not retried, %s may have reached the service", what, req.Method)
 		return false
-	case attempt > c.maxRetries:
-		c.log.notef("%s: giving up after %d retries", what, attempt-1)
+	case req.Attempt > c.maxRetries:
+		c.log.notef("%s: giving up after %d retries", what, req.Attempt-1)
 		return false
-	}
-	if resp.RawResponse != nil {
-		resp.RawResponse.Body.Close()
-	}
-	st.wait = c.backoff(attempt-1, header)
-	c.log.notef("%s: retry %d of %d in %s", what, attempt, c.maxRetries, st.wait.Round(time.Millisecond))
-	if st.wait >= noticeWait && c.notice != nil {
-		c.notice(fmt.Sprintf("%s: waiting %s before retry %d of %d", what, st.wait.Round(time.Second), attempt, c.maxRetries))
 	}
 	return true
 }
@@ -180,27 +173,36 @@ func (c *Client) retry(resp *resty.Response, err error) bool {
 // noticeWait is the wait from which a person at a terminal is told of it.
 const noticeWait = 3 * time.Second
 
+// retryAfter returns the wait before the retry to come: the answer's
+// Retry-After, up to the timeout, when it has one; else 0, for resty's
+// backoff from RetryWait, doubled at each retry, with jitter.
+func (c *Client) retryAfter(_ *resty.Client, resp *resty.Response) (time.Duration, error) {
+	n, what := resp.Request.Attempt, "no answer"
+	wait, shown := time.Duration(0), "up to "+min(c.retryWait<<min(n-1, 20), c.timeout).String()
+	if raw := resp.RawResponse; raw != nil {
+		what = "HTTP " + statusText(raw.StatusCode)
+		if d, ok := parseRetryAfter(raw.Header.Get("Retry-After"), c.clock.Now()); ok {
+			wait = min(max(d, c.retryWait), c.timeout) // as resty bounds it
+			shown = wait.Round(time.Millisecond).String()
+		}
+	}
+	c.log.notef("%s: retry %d of %d in %s", what, n, c.maxRetries, shown)
+	if wait >= noticeWait && c.notice != nil {
+		c.notice(fmt.Sprintf("%s: waiting %s before retry %d of %d", what, wait.Round(time.Second), n, c.maxRetries))
+	}
+	return wait, nil
+}
+
 // retryableStatus reports whether an answer with status may be retried
 // (for a GET): too many requests, or a gateway or service not ready.
 func retryableStatus(status int) bool {
 	return slices.Contains([]int{http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout}, status)
 }
 
-// backoff returns the wait before retry number retry+1: the answer's
-// Retry-After when it has one, else RetryWait doubled at each retry, with
-// jitter; never more than MaxRetryWait.
-func (c *Client) backoff(retry int, header http.Header) time.Duration {
-	if d, ok := parseRetryAfter(header.Get("Retry-After"), time.Now()); ok {
-		return min(d, c.maxRetryWait)
-	}
-	d := c.maxRetryWait
-	if retry < 30 && c.retryWait <= c.maxRetryWait>>retry { // doubled without overflowing
-		d = c.retryWait << retry
-	}
-	if d > 1 {
-		d = d/2 + rand.N(d) // somewhere in [d/2, 3d/2)
-	}
-	return min(d, c.maxRetryWait)
+// busyStatus reports whether an answer with status asks every client to
+// slow down: too many requests, or a service not ready.
+func busyStatus(status int) bool {
+	return status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable
 }
 
 // parseRetryAfter reads a Retry-After header: seconds, or an HTTP date.
@@ -215,18 +217,22 @@ func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 	return 0, false
 }
 
-// checkRedirect never follows the redirect of a login, follows at most 10
-// others, and keeps credentials, cookies and the extra headers off every
-// origin but the first request's.
+// checkRedirect never follows the redirect of a login, nor one of users/me
+// to another origin; it follows at most 10 others, and keeps credentials,
+// cookies and the extra headers off every origin but the first request's.
 func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
-	if path := stateOf(req.Context()).r.Path; path == loginPath || strings.HasSuffix(path, ":exchangeToken") {
+	first := via[0].URL
+	if strings.HasSuffix(first.Path, loginPath) || strings.HasSuffix(first.Path, ":exchangeToken") {
 		return fmt.Errorf("%w to %s; it was not followed, and nothing was sent there", errLoginRedirected, secret.URL(req.URL.String()))
 	}
 	if len(via) > maxRedirects {
 		return errTooManyRedirects
 	}
 	note := ""
-	if slices.ContainsFunc(append(via[1:], req), func(hop *http.Request) bool { return !sameOrigin(via[0].URL, hop.URL) }) {
+	if slices.ContainsFunc(append(via[1:], req), func(hop *http.Request) bool { return !sameOrigin(first, hop.URL) }) {
+		if strings.HasSuffix(first.Path, usersMePath) {
+			return fmt.Errorf("%w, %s; it was not followed: only the service can vouch for a credential", errIdentityRedirected, secret.URL(req.URL.String()))
+		}
 		note = " (another origin: credentials and extra headers dropped)"
 		for _, name := range append([]string{"Authorization", "Cookie", "Proxy-Authorization"}, slices.Collect(maps.Keys(c.headers))...) {
 			req.Header.Del(name)
@@ -245,85 +251,74 @@ func sameOrigin(a, b *url.URL) bool {
 }
 
 // answerReader is the transport of the client: it reads each answer whole,
-// within the size limit, into the exchange's state, and logs each hop.
+// within the size limit and the timeout, logs each hop, and tells the
+// shared backoff, if any, of a busy answer.
 type answerReader struct {
-	next  http.RoundTripper
-	limit int64
-	log   *debugLog
+	next    http.RoundTripper
+	limit   int64
+	timeout time.Duration
+	log     *debugLog
+	backoff *sharedBackoff
 }
 
 func (t *answerReader) RoundTrip(req *http.Request) (*http.Response, error) {
-	st := stateOf(req.Context())
-	var sent *sentBody
-	if st.r.ReuseBody && req.Response == nil && req.Body != nil {
-		// The first hop's body: its memory may take the answer once sent.
-		sent = &sentBody{ReadCloser: req.Body}
-		req = req.Clone(req.Context())
-		req.Body = sent
-	}
-	var logged []byte
-	if req.GetBody != nil {
-		logged = st.r.Body
-	}
-	t.log.request(req, logged)
+	t.log.request(req)
+	ctx, cancel := context.WithTimeout(req.Context(), t.timeout)
+	defer cancel()
 	start := time.Now()
-	resp, err := t.next.RoundTrip(req)
+	resp, err := t.next.RoundTrip(req.WithContext(ctx))
+	var body []byte
 	if err == nil {
-		defer resp.Body.Close()
-		var into []byte
-		if sent != nil && resp.StatusCode >= 200 && resp.StatusCode < 300 && sent.closed.Load() {
-			into = st.r.Body
-		}
-		st.answer, err = readBody(resp, into, t.limit)
+		body, err = readBody(resp, t.limit)
+		resp.Body.Close()
 	}
 	if err != nil {
 		t.log.failure(err, time.Since(start))
 		return nil, err
 	}
-	t.log.response(resp, st.answer, time.Since(start))
-	resp.Body = io.NopCloser(bytes.NewReader(st.answer))
+	t.log.response(resp, body, time.Since(start))
+	if t.backoff != nil && busyStatus(resp.StatusCode) {
+		t.backoff.hold(resp.Header)
+	}
+	resp.Body = &wholeBody{Reader: bytes.NewReader(body), body: body}
 	return resp, nil
 }
 
-// sentBody tells when the transport has closed a request's body, after
-// which it reads no more of it.
-type sentBody struct {
-	io.ReadCloser
-	closed atomic.Bool
+// wholeBody is the body of a response the transport read whole.
+type wholeBody struct {
+	*bytes.Reader
+	body []byte
 }
 
-func (b *sentBody) Close() error {
-	err := b.ReadCloser.Close()
-	b.closed.Store(true)
-	return err
+func (*wholeBody) Close() error { return nil }
+
+// answerOf returns the body of a response of the client's transport.
+func answerOf(resp *http.Response) []byte {
+	if a, ok := resp.Body.(*wholeBody); ok {
+		return a.body
+	}
+	body, _ := io.ReadAll(resp.Body)
+	return body
 }
 
 // readBody reads an answer's body whole, at most limit bytes of it once
-// decompressed: in one allocation when its length is known, in none when
-// into (memory free for it) is large enough.
-func readBody(resp *http.Response, into []byte, limit int64) ([]byte, error) {
+// decompressed, in one allocation when its length is known.
+func readBody(resp *http.Response, limit int64) ([]byte, error) {
 	if resp.ContentLength > limit {
 		return nil, errTooLarge
 	}
-	body := into[:0]
-	if n := resp.ContentLength; n >= 0 && int64(cap(body)) <= n {
-		body = heap.Bytes(int(n) + 1) // room for the read that meets the end
+	var buf bytes.Buffer
+	if resp.ContentLength > 0 {
+		buf.Grow(int(resp.ContentLength) + bytes.MinRead) // room for the read that meets the end
 	}
-	for {
-		if len(body) == cap(body) {
-			body = append(heap.Bytes(2*cap(body)+512), body...)
-		}
-		n, err := resp.Body.Read(body[len(body):cap(body)])
-		body = body[:len(body)+n]
-		switch {
-		case int64(len(body)) > limit:
-			return nil, errTooLarge
-		case err == io.EOF:
-			return body, nil
-		case err != nil:
-			return nil, fmt.Errorf("read response body: %w", err)
-		}
+	n, err := buf.ReadFrom(io.LimitReader(resp.Body, limit+1))
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("read response body: %w", err)
+	case n > limit:
+		return nil, errTooLarge
 	}
+	return buf.Bytes(), nil
 }
 
 // formatSize writes a byte count as the settings take it: 256MiB, 1000.
@@ -368,7 +363,8 @@ func (c *Client) transportError(err error) *TransportError {
 		te.Hint = "check the service URL and that the service is up"
 	default:
 		te.Message = fmt.Sprintf("request to %s failed: %s", host, innermost(err))
-		te.retry = !errors.Is(err, errTooLarge) && !errors.Is(err, errTooManyRedirects) && !errors.Is(err, errLoginRedirected)
+		te.retry = !errors.Is(err, errTooLarge) && !errors.Is(err, errTooManyRedirects) &&
+			!errors.Is(err, errLoginRedirected) && !errors.Is(err, errIdentityRedirected)
 	}
 	te.Message = c.secrets.String(te.Message)
 	return te

@@ -14,9 +14,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/go-resty/resty/v2"
 )
 
 // statusSequence answers with the given statuses in turn, then 200 {}.
@@ -159,7 +162,6 @@ func TestSend_retriesAPostThatCouldNotConnect(t *testing.T) {
 	t.Cleanup(func() { srv.Close() })
 	c := newTestClient(t, "http://"+addr, func(o *Options) {
 		o.RetryWait = 300 * time.Millisecond
-		o.MaxRetryWait = 300 * time.Millisecond
 	})
 	go func() {
 		time.Sleep(50 * time.Millisecond)
@@ -178,69 +180,90 @@ func TestSend_retriesAPostThatCouldNotConnect(t *testing.T) {
 	}
 }
 
-func TestSend_honoursRetryAfterSeconds(t *testing.T) {
-	var first time.Time
-	var gap time.Duration
+func TestSend_honoursRetryAfter(t *testing.T) {
 	svc := newFakeService(t, func(w http.ResponseWriter, _ *http.Request, n int) {
 		if n == 0 {
-			first = time.Now()
 			w.Header().Set("Retry-After", "1")
 			answer(w, http.StatusTooManyRequests, `{"code":8,"message":"slow down"}`)
 			return
 		}
-		gap = time.Since(first)
 		answer(w, http.StatusOK, `{}`)
 	})
-	c := newTestClient(t, svc.URL, func(o *Options) { o.MaxRetryWait = 5 * time.Second })
+	var log bytes.Buffer
+	c := newTestClient(t, svc.URL, func(o *Options) { o.Debug = &log })
 	if _, _, err := c.ListIdentityProviders(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if gap < 900*time.Millisecond || gap > 3*time.Second {
-		t.Errorf("retried after %s, want about 1s", gap)
+	if n := len(svc.Requests()); n != 2 || !strings.Contains(log.String(), "* HTTP 429 Too Many Requests: retry 1 of 3 in 1s\n") {
+		t.Errorf("%d requests, debug log:\n%s", n, log.String())
 	}
 }
 
-func TestBackoff_waitsAsConfigured(t *testing.T) {
-	c := &Client{retryWait: 100 * time.Millisecond, maxRetryWait: time.Second}
-	now := time.Now()
+// fakeClock is a Clock whose time moves only when it is asked to sleep.
+type fakeClock struct {
+	mu    sync.Mutex
+	now   time.Time
+	slept []time.Duration
+}
+
+func newFakeClock() *fakeClock { return &fakeClock{now: time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)} }
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.slept = append(c.slept, d)
+	c.now = c.now.Add(d)
+	return ctx.Err()
+}
+
+func (c *fakeClock) Slept() []time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]time.Duration(nil), c.slept...)
+}
+
+func TestRetryAfter_honoursTheAnswerUpToTheTimeout(t *testing.T) {
+	clock := newFakeClock()
+	c := newTestClient(t, "http://127.0.0.1:1", func(o *Options) {
+		o.Timeout, o.RetryWait, o.Clock = time.Minute, 500*time.Millisecond, clock
+	})
 	tests := []struct {
-		name     string
-		retry    int
-		header   http.Header
-		min, max time.Duration
+		name       string
+		retryAfter string // "-" for no answer at all
+		want       time.Duration
 	}{
-		{name: "first backoff with jitter", retry: 0, min: 50 * time.Millisecond, max: 150 * time.Millisecond},
-		{name: "doubled", retry: 1, min: 100 * time.Millisecond, max: 300 * time.Millisecond},
-		{name: "capped", retry: 10, max: time.Second},
-		{name: "Retry-After seconds", retry: 0, header: http.Header{"Retry-After": {"0"}}, max: 0},
-		{name: "Retry-After capped", retry: 0, header: http.Header{"Retry-After": {"120"}}, min: time.Second, max: time.Second},
-		{name: "Retry-After date", retry: 0, header: http.Header{"Retry-After": {now.Add(3 * time.Second).UTC().Format(http.TimeFormat)}},
-			min: time.Second, max: time.Second},
-		{name: "Retry-After date in the past", retry: 2, header: http.Header{"Retry-After": {now.Add(-time.Hour).UTC().Format(http.TimeFormat)}}, max: 0},
-		{name: "garbage Retry-After falls back", retry: 0, header: http.Header{"Retry-After": {"soon"}},
-			min: 50 * time.Millisecond, max: 150 * time.Millisecond},
+		{"seconds", "20", 20 * time.Second},
+		{"longer than the timeout", "600", time.Minute},
+		{"a date", clock.Now().Add(45 * time.Second).Format(http.TimeFormat), 45 * time.Second},
+		{"a date past", clock.Now().Add(-time.Hour).Format(http.TimeFormat), 500 * time.Millisecond},
+		{"zero waits the first backoff", "0", 500 * time.Millisecond},
+		{"none leaves the wait to resty's backoff", "", 0},
+		{"garbage leaves the wait to resty's backoff", "soon", 0},
+		{"no answer leaves the wait to resty's backoff", "-", 0},
 	}
-	for _, tc := range tests {
-		for range 50 {
-			h := tc.header
-			if h == nil {
-				h = http.Header{}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp := &resty.Response{Request: &resty.Request{Attempt: 1}}
+			if tt.retryAfter != "-" {
+				resp.RawResponse = &http.Response{StatusCode: http.StatusTooManyRequests, Header: http.Header{"Retry-After": {tt.retryAfter}}}
 			}
-			d := c.backoff(tc.retry, h)
-			if d < tc.min || d > tc.max {
-				t.Errorf("%s: backoff = %s, want within [%s, %s]", tc.name, d, tc.min, tc.max)
-				break
+			if got, err := c.retryAfter(nil, resp); got != tt.want || err != nil {
+				t.Errorf("retryAfter = %s, %v; want %s", got, err, tt.want)
 			}
-		}
+		})
 	}
 }
 
-func TestBackoff_longWaitsDoubledUpToTheCapWithoutOverflowing(t *testing.T) {
-	c := &Client{retryWait: time.Hour, maxRetryWait: 2 * time.Hour}
-	for _, retry := range []int{1, 29, 30, 200} {
-		if d := c.backoff(retry, http.Header{}); d < time.Hour || d > 2*time.Hour {
-			t.Errorf("retry %d: backoff = %s, want within [1h, 2h]", retry, d)
-		}
+func TestNew_retriesAsTheContractSays(t *testing.T) {
+	c := newTestClient(t, "http://127.0.0.1:1", func(o *Options) { o.Timeout, o.RetryWait = 0, 0 })
+	if c.rc.RetryCount != 3 || c.rc.RetryWaitTime != 500*time.Millisecond || c.rc.RetryMaxWaitTime != 30*time.Second {
+		t.Errorf("resty retries %d times, waiting from %s up to %s", c.rc.RetryCount, c.rc.RetryWaitTime, c.rc.RetryMaxWaitTime)
 	}
 }
 
@@ -272,7 +295,7 @@ func TestSend_cancelStopsTheBackoff(t *testing.T) {
 		w.Header().Set("Retry-After", "30")
 		answer(w, http.StatusServiceUnavailable, `{"code":14,"message":"down"}`)
 	})
-	c := newTestClient(t, svc.URL, func(o *Options) { o.MaxRetryWait = time.Minute })
+	c := newTestClient(t, svc.URL, func(o *Options) { o.Timeout = time.Minute })
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(100*time.Millisecond, cancel)
 	start := time.Now()
@@ -633,82 +656,5 @@ func TestSend_largeBodyIsReadWhole(t *testing.T) {
 	}
 	if len(list.Users) < 150000 || list.Users[len(list.Users)-1].State != UserStateActive {
 		t.Errorf("decoded %d users", len(list.Users))
-	}
-}
-
-func TestSend_readsTheAnswerIntoTheBodyItMayReuse(t *testing.T) {
-	body := []byte(`[` + strings.Repeat(`{"name":"instances/i/databases/d/catalog"}, `, 5000) + `{}]`)
-	answer := `[` + strings.Repeat(`{"name":"answer"},`, 15000) + `{}]` // larger than the body: read elsewhere
-	small := `{"name":"small answer"}`
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch r.URL.Path {
-		case "/v1/echo":
-			got, _ := io.ReadAll(r.Body)
-			w.Header().Set("Content-Type", "application/json")
-			_, _ = w.Write(got)
-		case "/v1/large":
-			_, _ = io.Copy(io.Discard, r.Body)
-			_, _ = io.WriteString(w, answer)
-		case "/v1/early":
-			// Answers before reading the body.
-			w.Header().Set("Connection", "close")
-			_, _ = io.WriteString(w, small)
-		case "/v1/moved":
-			http.Redirect(w, r, "/v1/echo", http.StatusTemporaryRedirect)
-		}
-	}))
-	defer srv.Close()
-	c, err := New(Options{BaseURL: srv.URL, Token: testToken, MaxRetries: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct {
-		path, want string
-		reused     bool
-	}{
-		{"/v1/echo", string(body), true},
-		{"/v1/large", answer, false},
-		{"/v1/moved", string(body), false}, // sent twice: the first copy's memory is not known free
-	}
-	for _, tt := range tests {
-		t.Run(tt.path, func(t *testing.T) {
-			// The transport closes the body from its own goroutine, which may
-			// come a moment after the answer: then the answer is read
-			// elsewhere, which is safe. Reuse must happen on some try, and an
-			// answer must always arrive whole.
-			reusedOnce := false
-			for range 20 {
-				sent := append([]byte(nil), body...)
-				raw, err := c.Do(context.Background(), &Request{Method: http.MethodPost, Path: tt.path, Body: sent, ReuseBody: true})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if string(raw) != tt.want {
-					t.Fatalf("answer of %d bytes differs from the %d expected", len(raw), len(tt.want))
-				}
-				if len(raw) > 0 && &raw[0] == &sent[0] {
-					reusedOnce = true
-					break
-				}
-			}
-			if reusedOnce != tt.reused {
-				t.Errorf("answer read into the body's memory: %v, want %v", reusedOnce, tt.reused)
-			}
-		})
-	}
-	// A server answering before it reads the body: whichever memory the
-	// answer goes to, it arrives whole.
-	for range 20 {
-		sent := append([]byte(nil), body...)
-		raw, err := c.Do(context.Background(), &Request{Method: http.MethodPost, Path: "/v1/early", Body: sent, ReuseBody: true})
-		if err == nil && string(raw) != small {
-			t.Fatalf("early answer %q", raw)
-		}
-	}
-	// Without ReuseBody, the body is left alone.
-	sent := append([]byte(nil), body...)
-	raw, err := c.Do(context.Background(), &Request{Method: http.MethodPost, Path: "/v1/echo", Body: sent})
-	if err != nil || &raw[0] == &sent[0] {
-		t.Errorf("answer read into a body not offered: %v", err)
 	}
 }

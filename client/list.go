@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dbgov/dbgov/internal/heap"
 	"github.com/dbgov/dbgov/internal/jsondoc"
 )
 
@@ -75,7 +74,6 @@ func (c *Client) List(ctx context.Context, r *Request, field string, limit int, 
 				return err
 			}
 		}
-		heap.Release(cap(body))
 		if next == "" || limit > 0 && n >= limit {
 			return nil
 		}

@@ -33,14 +33,12 @@ func (c *Client) GetCatalog(ctx context.Context, db DatabaseName) ([]byte, error
 }
 
 // UpdateCatalog replaces the catalog of db with catalog, JSON (see
-// UpdateCatalogJSONCall), and returns the catalog the service kept. The
-// answer may be read into catalog's memory.
+// UpdateCatalogJSONCall), and returns the catalog the service kept.
 func (c *Client) UpdateCatalog(ctx context.Context, db DatabaseName, catalog []byte, allowMissing bool) ([]byte, error) {
 	r, err := UpdateCatalogJSONCall(db, catalog, allowMissing)
 	if err != nil {
 		return nil, err
 	}
-	r.ReuseBody = true
 	return c.Send(ctx, r, nil)
 }
 

@@ -22,11 +22,6 @@ type Request struct {
 	RawQuery string
 	// Body is JSON, nil when there is none.
 	Body []byte
-	// ReuseBody lets the client read a successful answer into Body's memory
-	// once the whole of Body has been sent, when it is large enough, so that
-	// a large body and its large answer are never held together. The caller
-	// must not use Body after sending such a request.
-	ReuseBody bool
 	// NoAuth marks a call that needs no credentials; none are sent with it.
 	NoAuth bool
 	// OptionalAuth sends the credentials when there are some and, when there

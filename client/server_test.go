@@ -86,17 +86,16 @@ func answerWith(status int, body string) func(http.ResponseWriter, *http.Request
 	return func(w http.ResponseWriter, _ *http.Request, _ int) { answer(w, status, body) }
 }
 
-// newTestClient returns a client of base with a token and tiny retry waits,
+// newTestClient returns a client of base with a token and a tiny first backoff,
 // changed by the given option edits.
 func newTestClient(t *testing.T, base string, edits ...func(*Options)) *Client {
 	t.Helper()
 	opts := Options{
-		BaseURL:      base,
-		Token:        testToken,
-		UserAgent:    "dbgov/test",
-		Timeout:      5 * time.Second,
-		RetryWait:    time.Millisecond,
-		MaxRetryWait: 5 * time.Millisecond,
+		BaseURL:   base,
+		Token:     testToken,
+		UserAgent: "dbgov/test",
+		Timeout:   5 * time.Second,
+		RetryWait: time.Millisecond,
 	}
 	for _, edit := range edits {
 		edit(&opts)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -262,7 +263,7 @@ func TestRetry_aLongWaitIsAnnounced(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		var notices []string
 		c := newTestClient(t, svc.URL, func(o *Options) {
-			o.MaxRetries, o.MaxRetryWait = 1, time.Minute
+			o.MaxRetries, o.Timeout = 1, time.Minute
 			o.Notice = func(msg string) { notices = append(notices, msg); cancel() }
 		})
 		go func() { time.Sleep(2 * time.Second); cancel() }()
@@ -337,6 +338,81 @@ func TestServiceAccount_aRefusedLoginIsSentOnce(t *testing.T) {
 			}
 			if n := len(svc.Requests()); n != 1 {
 				t.Errorf("%d requests, want the one login", n)
+			}
+		})
+	}
+}
+
+func TestUsersMe_onlyTheServiceItselfAnswers(t *testing.T) {
+	other := newFakeService(t, answerWith(http.StatusOK, `{"name":"users/someone@x.com"}`))
+	tests := []struct {
+		name   string
+		target func(r *http.Request) string
+		ok     bool
+	}{
+		{"another origin", func(r *http.Request) string { return other.URL + r.URL.Path }, false},
+		{"the same origin", func(*http.Request) string { return "/v1/users/me?moved=1" }, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			svc := newFakeService(t, func(w http.ResponseWriter, r *http.Request, n int) {
+				if n == 0 {
+					http.Redirect(w, r, tt.target(r), http.StatusFound)
+					return
+				}
+				answer(w, http.StatusOK, `{"name":"users/me@x.com"}`)
+			})
+			var me User
+			_, err := newTestClient(t, svc.URL).Send(context.Background(), &Request{Method: http.MethodGet, Path: "/v1/users/me"}, &me)
+			var invalid *InvalidResponseError
+			switch {
+			case tt.ok && (err != nil || me.Name != "users/me@x.com"):
+				t.Fatalf("got %+v, %v", me, err)
+			case !tt.ok && (!errors.As(err, &invalid) || !strings.Contains(err.Error(), "redirected users/me to another origin")):
+				t.Fatalf("err = %v, want an invalid response saying users/me was redirected", err)
+			}
+		})
+	}
+	if n := len(other.Requests()); n != 0 {
+		t.Errorf("the other origin got %d requests", n)
+	}
+}
+
+func TestServiceAccount_aBusyLoginIsWaitedOutOnce(t *testing.T) {
+	tests := []struct {
+		name       string
+		busyLogins int
+		wantLogins int
+		ok         bool
+	}{
+		{"busy once", 1, 2, true},
+		{"busy twice", 2, 2, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var logins atomic.Int32
+			svc := newFakeService(t, func(w http.ResponseWriter, r *http.Request, _ int) {
+				if r.URL.Path == loginPath {
+					if int(logins.Add(1)) <= tt.busyLogins {
+						w.Header().Set("Retry-After", "0")
+						answer(w, http.StatusTooManyRequests, `{"code":8,"message":"slow down"}`)
+						return
+					}
+					answer(w, http.StatusOK, `{"token":"`+testLoginToken+`"}`)
+					return
+				}
+				answer(w, http.StatusOK, `{"name":"reviewConfigs/x"}`)
+			})
+			c := newTestClient(t, svc.URL, func(o *Options) { o.Token, o.ServiceAccount, o.ServiceKey = "", testAccount, testKey })
+			for range 20 {
+				_, _, err := c.GetReviewConfig(context.Background(), "x")
+				var apiErr *APIError
+				if tt.ok && err != nil || !tt.ok && (!errors.As(err, &apiErr) || apiErr.HTTPStatus != http.StatusTooManyRequests) {
+					t.Fatalf("err = %v", err)
+				}
+			}
+			if n := int(logins.Load()); n != tt.wantLogins {
+				t.Errorf("%d logins, want %d", n, tt.wantLogins)
 			}
 		})
 	}

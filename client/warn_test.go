@@ -18,7 +18,7 @@ func plainRemoteClient(t *testing.T, srv *httptest.Server, opts Options, warning
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.transport.next = &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+	c.rc.GetClient().Transport.(*answerReader).next = &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
 		return (&net.Dialer{}).DialContext(ctx, network, srv.Listener.Addr().String())
 	}}
 	return c

@@ -232,6 +232,10 @@ func TestTrust_aRunOverManyDatabasesLogsInOnce(t *testing.T) {
 	}{
 		{"a wrong key", always(http.StatusUnauthorized, apiError(16, "the email or password is not valid")), exitAuth, 1},
 		{"a good key", always(http.StatusOK, `{"token": "fresh"}`), exitOK, 1},
+		{"a busy login, waited out once", func(w http.ResponseWriter, _ *http.Request, _ int) {
+			w.Header().Set("Retry-After", "0")
+			respond(w, http.StatusTooManyRequests, apiError(8, "too many logins"))
+		}, exitService, 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -295,5 +299,72 @@ func TestTrust_aCatalogAnswerThatIsNotTheCatalogWritesNothing(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+func TestTrust_aRefusingServiceEndsAManyDatabaseRun(t *testing.T) {
+	t.Parallel()
+	var list strings.Builder
+	for i := range 100 {
+		fmt.Fprintf(&list, "prod/db%03d\n", i)
+	}
+	for _, status := range []int{http.StatusTooManyRequests, http.StatusServiceUnavailable} {
+		t.Run(fmt.Sprint(status), func(t *testing.T) {
+			t.Parallel()
+			srv := newServer(t, func(w http.ResponseWriter, _ *http.Request, _ int) {
+				w.Header().Set("Retry-After", "0")
+				respond(w, status, apiError(8, "slow down"))
+			})
+			run(t, opts{env: withURL(srv, nil), stdin: list.String()},
+				"policies", "list", "--databases-from", "-", "--concurrency", "4", "-o", "jsonl").expect(t, exitService).noPanic(t)
+			if n := len(srv.requests()); n > 4*4 {
+				t.Errorf("%d requests, want at most the first attempt and 3 retries of the first 4 databases", n)
+			}
+		})
+	}
+}
+
+func TestTrust_retryAfterIsHonouredUpToTheTimeout(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ retryAfter, timeout, want string }{
+		{"11", "20s", "retry 1 of 3 in 11s"},
+		{"60", "15s", "retry 1 of 3 in 15s"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.retryAfter, func(t *testing.T) {
+			t.Parallel()
+			got := make(chan struct{}, 4)
+			srv := newServer(t, func(w http.ResponseWriter, _ *http.Request, _ int) {
+				w.Header().Set("Retry-After", tt.retryAfter)
+				respond(w, http.StatusTooManyRequests, apiError(8, "slow down"))
+				got <- struct{}{}
+			})
+			res := run(t, opts{env: withURL(srv, nil), started: func(p *os.Process) {
+				select {
+				case <-got:
+				case <-time.After(10 * time.Second):
+					t.Error("dbgov never sent its request")
+				}
+				time.Sleep(300 * time.Millisecond) // into the wait before the retry
+				p.Signal(os.Interrupt)
+			}}, "review-configs", "get", "x", "--debug", "--timeout", tt.timeout).expect(t, exitInterrupted).noPanic(t)
+			res.stderrHas(t, tt.want)
+			srv.expectRequests(t, 1)
+		})
+	}
+}
+
+func TestTrust_authChecksAgainstTheServiceItself(t *testing.T) {
+	t.Parallel()
+	other := newServer(t, always(http.StatusOK, `{"name": "users/someone@x.com", "email": "someone@x.com", "userType": "USER"}`))
+	srv := newServer(t, func(w http.ResponseWriter, r *http.Request, _ int) {
+		http.Redirect(w, r, other.URL+r.URL.Path, http.StatusFound)
+	})
+	for _, args := range [][]string{{"auth", "status"}, {"auth", "login", "--token", "-", "--insecure-storage"}} {
+		run(t, opts{env: withURL(srv, nil), stdin: leakToken + "\n"}, args...).
+			expect(t, exitFailure).noPanic(t).stderrHas(t, "redirected users/me to another origin")
+	}
+	if n := len(other.requests()); n != 0 {
+		t.Errorf("the other origin got %d requests", n)
 	}
 }

@@ -17,7 +17,6 @@ import (
 	"github.com/dbgov/dbgov/config"
 	"github.com/dbgov/dbgov/internal/credstore"
 	"github.com/dbgov/dbgov/internal/exitcode"
-	"github.com/dbgov/dbgov/internal/fleet"
 	"github.com/dbgov/dbgov/internal/iostreams"
 	"github.com/dbgov/dbgov/internal/secret"
 	"github.com/dbgov/dbgov/output"
@@ -96,11 +95,7 @@ func (f *Factory) resolve() (*config.Settings, error) {
 // FleetClient returns a new client for a run over many databases, concurrency
 // at a time: a 429 or 503 answer pauses every request of it.
 func (f *Factory) FleetClient(concurrency int) (*client.Client, error) {
-	return f.newClient(func(o *client.Options) {
-		o.WrapTransport = func(rt http.RoundTripper) http.RoundTripper {
-			return fleet.Throttle(rt, client.DefaultRetryWait, client.DefaultMaxRetryWait)
-		}
-	})
+	return f.newClient(func(o *client.Options) { o.SharedBackoff, o.Concurrency = true, concurrency })
 }
 
 // newClient returns a client for the resolved settings and credential, its

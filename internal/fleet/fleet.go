@@ -7,12 +7,10 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"net/http"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/dbgov/dbgov/client"
 	"github.com/dbgov/dbgov/internal/exitcode"
@@ -147,45 +145,4 @@ func Outcome[T any](results []Result[T], differ func(T) bool) (int, string) {
 		counts = append(counts, strconv.Itoa(kinds[k])+" "+k)
 	}
 	return code, fmt.Sprintf("%d of %d databases failed (%s)", failed, len(results), strings.Join(counts, ", "))
-}
-
-// Throttle wraps a transport so that a 429 or 503 pauses every request, not
-// only the one that met it, for its Retry-After (at most maxWait) or wait.
-// Run bounds the requests in flight: each worker sends one at a time.
-func Throttle(next http.RoundTripper, wait, maxWait time.Duration) http.RoundTripper {
-	return &throttle{next: next, wait: wait, maxWait: maxWait}
-}
-
-type throttle struct {
-	next          http.RoundTripper
-	wait, maxWait time.Duration
-
-	mu    sync.Mutex
-	until time.Time // no request starts before this
-}
-
-func (t *throttle) RoundTrip(req *http.Request) (*http.Response, error) {
-	t.mu.Lock()
-	pause := time.Until(t.until)
-	t.mu.Unlock()
-	select {
-	case <-time.After(pause): // at once when no pause is due
-	case <-req.Context().Done():
-		return nil, req.Context().Err()
-	}
-	resp, err := t.next.RoundTrip(req)
-	if err == nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) {
-		d := t.wait
-		if s, perr := strconv.Atoi(strings.TrimSpace(resp.Header.Get("Retry-After"))); perr == nil && s >= 0 {
-			d = time.Duration(s) * time.Second
-		} else if at, perr := http.ParseTime(resp.Header.Get("Retry-After")); perr == nil {
-			d = time.Until(at)
-		}
-		t.mu.Lock()
-		if u := time.Now().Add(min(d, t.maxWait)); u.After(t.until) {
-			t.until = u
-		}
-		t.mu.Unlock()
-	}
-	return resp, err
 }

@@ -4,9 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -191,31 +188,5 @@ func TestOutcome_summaryCountsKinds(t *testing.T) {
 	}
 	if _, got := Outcome(rs[1:2], nil); got != "" {
 		t.Errorf("summary of a success = %q", got)
-	}
-}
-
-func TestThrottle_sharedBackoffHonoursRetryAfter(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/busy" {
-			w.Header().Set("Retry-After", "1")
-			w.WriteHeader(http.StatusTooManyRequests)
-			return
-		}
-		io.WriteString(w, "{}")
-	}))
-	defer srv.Close()
-	hc := &http.Client{Transport: Throttle(http.DefaultTransport, time.Millisecond, 5*time.Second)}
-	get := func(path string) {
-		resp, err := hc.Get(srv.URL + path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-	}
-	get("/busy")
-	start := time.Now()
-	get("/other") // another worker's request waits for the same Retry-After
-	if waited := time.Since(start); waited < 900*time.Millisecond {
-		t.Errorf("the next request went after %v, want the 1s Retry-After honoured", waited)
 	}
 }
