@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"strings"
@@ -413,6 +414,12 @@ func TestServiceAccount_aBusyLoginIsWaitedOutOnce(t *testing.T) {
 			}
 			if n := int(logins.Load()); n != tt.wantLogins {
 				t.Errorf("%d logins, want %d", n, tt.wantLogins)
+			}
+			for _, r := range svc.Requests() {
+				var body LoginRequest
+				if r.EscapedPath == loginPath && (json.Unmarshal(r.Body, &body) != nil || body.Email != testAccount) {
+					t.Errorf("login body %q, want the account and key each time", r.Body)
+				}
 			}
 		})
 	}
