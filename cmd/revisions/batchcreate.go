@@ -29,7 +29,7 @@ var help embed.FS
 
 // NewCmd builds the revisions command group.
 func NewCmd(f *factory.Factory) *cobra.Command {
-	return helptext.Command(help, &cobra.Command{Use: "revisions <command>", Aliases: []string{"revision"}, Short: "Manage the schema revisions of a database"}, newBatchCreateCmd(f),
+	return helptext.Command(help, &cobra.Command{Use: "revisions <command>", Aliases: []string{"revision"}, Short: "Manage the schema revisions of a database"}, newBatchCreateCmd(f, nil),
 		listing.Cmd(f, help, listing.Spec[client.Revision]{Use: "list (--instance I --database D | --databases-from FILE) [--limit N]",
 			Short: "List the schema revisions of a database", Collection: "revisions", Parent: listing.PerDatabase, List: revisionList}, nil))
 }
@@ -52,7 +52,10 @@ type batchCreateOptions struct {
 	SkipExisting bool
 }
 
-func newBatchCreateCmd(f *factory.Factory) *cobra.Command {
+// newBatchCreateCmd builds revisions batch-create. runF, when not nil, is
+// called with the checked options in place of the creation: for tests of
+// the flags.
+func newBatchCreateCmd(f *factory.Factory, runF func(*batchCreateOptions) error) *cobra.Command {
 	opts := &batchCreateOptions{Deps: f.Deps(), f: f}
 	cmd := helptext.Command(help, &cobra.Command{
 		Use:   "batch-create (--instance I --database D | --databases-from FILE) -f FILE",
@@ -70,6 +73,9 @@ func newBatchCreateCmd(f *factory.Factory) *cobra.Command {
 				return exitcode.Usagef("--batch-size must be between 1 and %d, not %d", maxBatchSize, opts.BatchSize)
 			}
 			opts.Database, opts.dbs = dbs[0], dbs
+			if runF != nil {
+				return runF(opts)
+			}
 			return runBatchCreate(cmd.Context(), opts)
 		},
 	})

@@ -26,7 +26,7 @@ var help embed.FS
 
 // NewCmd builds the schema command group.
 func NewCmd(f *factory.Factory) *cobra.Command {
-	return helptext.Command(help, &cobra.Command{Use: "schema <command>", Short: "Compare database schemas", DisableFlagsInUseLine: true}, newDiffCmd(f))
+	return helptext.Command(help, &cobra.Command{Use: "schema <command>", Short: "Compare database schemas", DisableFlagsInUseLine: true}, newDiffCmd(f, nil))
 }
 
 type diffOptions struct {
@@ -47,7 +47,9 @@ type diffOptions struct {
 // text with a changelog.
 const changelogHint = "the service cannot compare a schema text with a changelog: drop --changelog to compare with the database's current schema"
 
-func newDiffCmd(f *factory.Factory) *cobra.Command {
+// newDiffCmd builds schema diff. runF, when not nil, is called with the
+// checked options in place of the diff: for tests of the flags.
+func newDiffCmd(f *factory.Factory, runF func(*diffOptions) error) *cobra.Command {
 	opts := &diffOptions{IO: f.IO, OutputOptions: f.PrintFlags().Options, f: f}
 	cmd := helptext.Command(help, &cobra.Command{
 		Use:   "diff (--instance I --database D | --databases-from FILE) [--changelog C] (--schema-file FILE | --target-changelog NAME)",
@@ -68,6 +70,9 @@ func newDiffCmd(f *factory.Factory) *cobra.Command {
 				return exitcode.Usagef("--schema-file and --target-changelog cannot be used together: give one target")
 			case opts.SchemaFile == "" && opts.TargetChangelog == "":
 				return exitcode.Usagef("give the target to compare with: --schema-file FILE or --target-changelog NAME")
+			}
+			if runF != nil {
+				return runF(opts)
 			}
 			return runDiff(cmd.Context(), opts)
 		},
