@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 
+	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/dbgov/dbgov/internal/jsondoc"
@@ -46,7 +47,7 @@ func whole(doc Document) (Document, error) {
 func (l List[T]) page(raw []json.RawMessage, under string) (Document, error) {
 	items := make([]T, len(raw))
 	for i := range raw {
-		if err := json.Unmarshal(raw[i], &items[i]); err != nil {
+		if err := jsonv2.Unmarshal(raw[i], &items[i], jsondoc.Lenient...); err != nil { // less garbage than encoding/json's
 			return Document{}, fmt.Errorf("decode an item of the list: %w", err)
 		}
 	}
