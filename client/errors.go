@@ -21,7 +21,7 @@ import (
 // ErrNoCredentials is wrapped by the error of a request that needs credentials
 // when neither a token nor a service account with its key was given; nothing
 // was sent.
-var ErrNoCredentials error = exitcode.New(exitcode.Auth, "", errors.New("no credentials"))
+var ErrNoCredentials = exitcode.WithCode(errors.New("no credentials"), exitcode.Auth, "")
 
 // ErrInvalidRequest is wrapped by the error of a request that is refused before
 // anything is sent (other than for a bad name, see ErrInvalidName): an empty

@@ -198,21 +198,20 @@ func (f *Flags) runMany(ctx context.Context, fac *factory.Factory, p output.Prin
 // which databases were sent, which of their results were written (a line
 // each of -o jsonl) and which not.
 func unwritten(err error, results []fleet.Result[*Result], written []string) error {
-	sent, lost := []string{}, []string{}
 	printed := make(map[string]bool, len(written))
 	for _, db := range written {
 		printed[db] = true
 	}
+	sent, lost := 0, []string{}
 	for _, r := range results {
 		if r.Sent {
-			sent = append(sent, r.DB.String())
-			if !printed[r.DB.String()] {
+			if sent++; !printed[r.DB.String()] {
 				lost = append(lost, r.DB.String())
 			}
 		}
 	}
 	n := len(results)
-	lines := []string{fmt.Sprintf("%d of %d databases sent, %d not sent; the output failed after the results of %d", len(sent), n, n-len(sent), len(written))}
+	lines := []string{fmt.Sprintf("%d of %d databases sent, %d not sent; the output failed after the results of %d", sent, n, n-sent, len(written))}
 	if len(written) > 0 {
 		lines = append(lines, "results written: "+strings.Join(written, ", "))
 	}
@@ -220,7 +219,7 @@ func unwritten(err error, results []fleet.Result[*Result], written []string) err
 		lines = append(lines, "sent, results not written: "+strings.Join(lost, ", "))
 	}
 	return &exitcode.IncompleteError{Err: err, Lines: lines, Detail: map[string]any{
-		"databases": n, "sent": len(sent), "notSent": n - len(sent), "written": written, "notWritten": lost}}
+		"databases": n, "sent": sent, "notSent": n - sent, "written": written, "notWritten": lost}}
 }
 
 // resultJSON is the JSON of one database's result: the response as sent,

@@ -147,9 +147,9 @@ func (f *Factory) bound(s *config.Settings, what, url string) error {
 	if credstore.SameService(url) == credstore.SameService(s.URL) {
 		return nil
 	}
-	return exitcode.New(exitcode.Auth, "", fmt.Errorf("%s belongs to %s: it is not sent to %s (the URL from %s); "+
+	return exitcode.WithCode(fmt.Errorf("%s belongs to %s: it is not sent to %s (the URL from %s); "+
 		"log in for that URL with `dbgov auth login`, or give a credential for the run (--token, DBGOV_TOKEN, or a service account and key)",
-		what, secret.URL(url), secret.URL(s.URL), s.Source("url")))
+		what, secret.URL(url), secret.URL(s.URL), s.Source("url")), exitcode.Auth, "")
 }
 
 // Deps are what a verb's run takes from the factory: the streams, and the

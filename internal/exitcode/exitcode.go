@@ -61,7 +61,8 @@ func ForStatus(status int) int {
 // Coder is an error that knows its exit code, as the errors of the client,
 // the configuration and the inputs do. An error may also name its kind for
 // the JSON error line with an ExitKind method, and offer a hint with an
-// ErrorHint method.
+// ErrorHint method. Wrap another program's errors that have an ExitCode
+// method of their own (gojq's) with %v, not %w.
 type Coder interface {
 	error
 	ExitCode() int
@@ -73,44 +74,33 @@ type Answer interface {
 	Answer() (status int, message string, details []json.RawMessage)
 }
 
-// Error is an error with an exit code of its own, and the name of its kind
-// in the JSON error line.
-type Error struct {
+// WithCode gives err an exit code of its own, and kind, its name in the JSON
+// error line ("" for the code's usual name): a usage error, or a refusal
+// dbgov finds itself (a catalog object not found: 5).
+func WithCode(err error, code int, kind string) error { return &codeError{err, code, kind} }
+
+// codeError is an error with an exit code of its own and its kind.
+type codeError struct {
 	err  error
 	code int
 	kind string
 }
 
-// New gives err the exit code code, named kind in the JSON error line ("" for
-// the code's usual name).
-func New(code int, kind string, err error) *Error { return &Error{err, code, kind} }
-
-// Error returns the message of the wrapped error.
-func (e *Error) Error() string { return e.err.Error() }
-
-// Unwrap returns the wrapped error.
-func (e *Error) Unwrap() error { return e.err }
-
-// ExitCode returns the exit code given to the error.
-func (e *Error) ExitCode() int { return e.code }
-
-// ExitKind names the error's kind in the JSON error line.
-func (e *Error) ExitKind() string { return e.kind }
+func (e *codeError) Error() string    { return e.err.Error() }
+func (e *codeError) Unwrap() error    { return e.err }
+func (e *codeError) ExitCode() int    { return e.code }
+func (e *codeError) ExitKind() string { return e.kind }
 
 // NewUsage marks err as a usage error: a bad flag, argument or input.
 func NewUsage(err error) error {
 	if err == nil {
 		return nil
 	}
-	return New(Usage, "", err)
+	return WithCode(err, Usage, "")
 }
 
 // Usagef builds a usage error from a format.
 func Usagef(format string, args ...any) error { return NewUsage(fmt.Errorf(format, args...)) }
-
-// WithCode gives err an exit code of its own, and kind, its code name in the
-// JSON form: a refusal dbgov finds itself (a catalog object not found: 5).
-func WithCode(err error, code int, kind string) error { return New(code, kind, err) }
 
 // The causes a signal gives the cancelled context of a run.
 var (
