@@ -22,25 +22,28 @@ func TestFleet_catalogGetGivesResultsInTheOrderOfTheList(t *testing.T) {
 	t.Parallel()
 	c := newCLI(t, startServer(t, "--generate-databases", "5"))
 	file := c.file(t, "catalog.json", fleetCatalog)
-	created := c.runStdin(t, fleetList([]int{3, 1, 2}), "catalog", "update", "--databases-from", "-", "-f", file, "--allow-missing", "-o", "json").expect(t, 0)
+	created := c.runStdin(t, fleetList([]int{3, 1, 2}), "catalog", "update", "--databases-from", "-", "-f", file, "-o", "json").expect(t, 0)
 	if got, want := databasesAndCodes(resultsOf(t, created)), []string{fleetName(3) + " 0", fleetName(1) + " 0", fleetName(2) + " 0"}; !slices.Equal(got, want) {
 		t.Fatalf("update results %q, want %q\n%s", got, want, created.dump())
 	}
 
-	// db0004 has no catalog, missing no database: both not found (exit 5).
+	// db0004 was never given a catalog and has an empty one; missing is not found (exit 5).
 	r := c.runStdin(t, fleetList([]int{2, 4, 1}, "fleet-pg/missing"), "catalog", "get", "--databases-from", "-", "--concurrency", "2", "-o", "json").expect(t, 5)
 	results := resultsOf(t, r)
-	want := []string{fleetName(2) + " 0", fleetName(4) + " 5", fleetName(1) + " 0", "instances/fleet-pg/databases/missing 5"}
+	want := []string{fleetName(2) + " 0", fleetName(4) + " 0", fleetName(1) + " 0", "instances/fleet-pg/databases/missing 5"}
 	if got := databasesAndCodes(results); !slices.Equal(got, want) {
 		t.Fatalf("get results %q, want %q\n%s", got, want, r.dump())
 	}
 	if name := field(t, results[0], "response", "name"); name != fleetName(2)+"/catalog" {
 		t.Errorf("db0002's catalog is named %v", name)
 	}
-	if code := field(t, results[1], "error", "code"); code != "NOT_FOUND" {
-		t.Errorf("db0004's error code is %v", code)
+	if name := field(t, results[1], "response", "name"); name != fleetName(4)+"/catalog" {
+		t.Errorf("db0004's empty catalog is named %v", name)
 	}
-	if msg := field(t, r.jsonError(t), "message"); msg != "2 of 4 databases failed (2 not found)" {
+	if code := field(t, results[3], "error", "code"); code != "NOT_FOUND" {
+		t.Errorf("missing's error code is %v", code)
+	}
+	if msg := field(t, r.jsonError(t), "message"); msg != "1 of 4 databases failed (1 not found)" {
 		t.Errorf("summary %v", msg)
 	}
 
@@ -56,7 +59,7 @@ func TestFleet_catalogDiffIsADriftGate(t *testing.T) {
 	t.Parallel()
 	c := newCLI(t, startServer(t, "--generate-databases", "4"))
 	file := c.file(t, "catalog.json", fleetCatalog)
-	c.runStdin(t, fleetList([]int{1, 2, 3}), "catalog", "update", "--databases-from", "-", "-f", file, "--allow-missing", "-o", "name").expect(t, 0)
+	c.runStdin(t, fleetList([]int{1, 2, 3}), "catalog", "update", "--databases-from", "-", "-f", file, "-o", "name").expect(t, 0)
 	c.run(t, "catalog", "set", "--database", fleetName(2), "--schema", "public", "--table", "customers", "--classification", "2").expect(t, 0)
 
 	all := fleetList([]int{1, 2, 3})
@@ -80,7 +83,7 @@ func TestFleet_catalogDiffIsADriftGate(t *testing.T) {
 	// Without --exit-code differences are no failure; a failure wins over them.
 	c.runStdin(t, all, "catalog", "diff", "--databases-from", "-", "-f", file).expect(t, 0)
 	c.runStdin(t, fleetList([]int{1, 3}), "catalog", "diff", "--databases-from", "-", "-f", file, "--exit-code").expect(t, 0)
-	c.runStdin(t, fleetList([]int{2, 4}), "catalog", "diff", "--databases-from", "-", "-f", file, "--exit-code").expect(t, 5)
+	c.runStdin(t, fleetList([]int{2}, "fleet-pg/missing"), "catalog", "diff", "--databases-from", "-", "-f", file, "--exit-code").expect(t, 5)
 }
 
 func TestFleet_catalogSetAndMergeChangeEveryDatabase(t *testing.T) {
@@ -88,7 +91,7 @@ func TestFleet_catalogSetAndMergeChangeEveryDatabase(t *testing.T) {
 	c := newCLI(t, startServer(t, "--generate-databases", "3"))
 	file := c.file(t, "catalog.json", fleetCatalog)
 	dbs := fleetList([]int{1, 2, 3})
-	c.runStdin(t, dbs, "catalog", "update", "--databases-from", "-", "-f", file, "--allow-missing", "-o", "jsonl").expect(t, 0)
+	c.runStdin(t, dbs, "catalog", "update", "--databases-from", "-", "-f", file, "-o", "jsonl").expect(t, 0)
 	c.runStdin(t, dbs, "catalog", "set", "--databases-from", "-", "--schema", "public", "--table", "customers", "--column", "email", "--label", "pii=yes").expect(t, 0)
 	merge := c.file(t, "merge.yaml", "schemas: [{name: public, tables: [{name: customers, classification: \"3\"}]}]\n")
 	c.runStdin(t, dbs, "catalog", "update", "--merge", "--databases-from", "-", "-f", merge).expect(t, 0)

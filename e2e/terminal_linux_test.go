@@ -88,7 +88,7 @@ func TestTerminal_tablesFitTheWindow(t *testing.T) {
 	for _, width := range []int{60, 80, 120} {
 		revisions := c.file(t, fmt.Sprintf("revisions-%d.yaml", width), fmt.Sprintf(
 			"- {version: \"9.%d.0\", type: VERSIONED, file: migrations/9.%d.0_add_refunds.sql, sheet: projects/orders/sheets/901, release: releases/2025.01}\n"+
-				"- {version: \"9.%d.1\", type: DECLARATIVE, file: schema/orders.sql, release: releases/2025.01}\n", width, width, width))
+				"- {version: \"9.%d.1\", type: DECLARATIVE, file: schema/orders.sql, release: releases/2025.01, sheet: projects/orders/sheets/201}\n", width, width, width))
 		tests := []struct {
 			name     string
 			args     []string

@@ -171,17 +171,11 @@ func TestCatalogUpdate_replacesTheCatalog(t *testing.T) {
 		r.stdoutIs(t, "customers\n")
 	})
 
-	t.Run("a database without a catalog needs allow-missing", func(t *testing.T) {
-		r := c.run(t, append(slices.Clone(inventory), "-f", yamlFile)...).expect(t, 5)
-		r.stdoutEmpty(t)
-		r.stderrIsErrorLine(t, "(HTTP 404 NOT_FOUND)")
-	})
-
-	t.Run("allow-missing creates it", func(t *testing.T) {
-		r := c.run(t, append(slices.Clone(inventory), "-f", yamlFile, "--allow-missing", "-o", "name")...).expect(t, 0)
+	t.Run("a database never given a catalog has an empty one, which an update replaces", func(t *testing.T) {
+		c.run(t, "catalog", "get", "--instance", "prod-pg", "--database", "inventory", "-o", "json").expect(t, 0).
+			stdoutIs(t, "{\n  \"name\": \"instances/prod-pg/databases/inventory/catalog\"\n}\n")
+		r := c.run(t, append(slices.Clone(inventory), "-f", yamlFile, "-o", "name")...).expect(t, 0)
 		r.stdoutHas(t, "instances/prod-pg/databases/inventory/catalog")
-		// Now it exists, so an update without the flag works.
-		c.run(t, append(slices.Clone(inventory), "-f", yamlFile)...).expect(t, 0)
 	})
 
 	bad := []struct {
@@ -222,14 +216,17 @@ const revisionsYAML = `- version: "3.0.0"
   type: VERSIONED
   file: migrations/3.0.0_status.sql
   sheet: projects/orders/sheets/201
+  release: projects/orders/releases/3.0
 - version: "3.1.0"
   type: VERSIONED
   file: migrations/3.1.0_index.sql
   sheet: projects/orders/sheets/202
+  release: projects/orders/releases/3.1
 - version: "3.2.0"
   type: VERSIONED
   file: migrations/3.2.0.sql
   release: releases/3.2
+  sheet: projects/orders/sheets/202
 `
 
 func TestRevisionsBatchCreate_createsInBatchesAndReportsWhatWasCreated(t *testing.T) {
@@ -271,7 +268,7 @@ func TestRevisionsBatchCreate_createsInBatchesAndReportsWhatWasCreated(t *testin
 	})
 
 	t.Run("table of the created revisions", func(t *testing.T) {
-		f := c.file(t, "one.yaml", "- {version: \"4.0.0\", type: DECLARATIVE, file: schema/orders.sql, sheet: projects/orders/sheets/202}\n")
+		f := c.file(t, "one.yaml", "- {version: \"4.0.0\", type: DECLARATIVE, file: schema/orders.sql, sheet: projects/orders/sheets/202, release: projects/orders/releases/r1}\n")
 		r := c.run(t, append(slices.Clone(orders), "-f", f)...).expect(t, 0)
 		rows := tableRows(t, r.stdout)
 		if len(rows) != 1 || !strings.HasPrefix(rows[0]["NAME"], "instances/prod-pg/databases/orders/revisions/") {
@@ -284,7 +281,7 @@ func TestRevisionsBatchCreate_createsInBatchesAndReportsWhatWasCreated(t *testin
 
 	t.Run("the full request body", func(t *testing.T) {
 		f := c.file(t, "body.json", `{"parent": "instances/prod-pg/databases/orders",
-  "requests": [{"revision": {"version": "5.0.0", "type": "VERSIONED", "file": "migrations/5.0.0.sql", "release": "releases/5.0"}}]}`)
+  "requests": [{"revision": {"version": "5.0.0", "type": "VERSIONED", "file": "migrations/5.0.0.sql", "release": "releases/5.0", "sheet": "projects/orders/sheets/201"}}]}`)
 		r := c.run(t, "revisions", "batch-create", "--database", "instances/prod-pg/databases/orders", "-f", f, "-o", "name").expect(t, 0)
 		if got := lines(r.stdout); len(got) != 1 || !strings.HasPrefix(got[0], "instances/prod-pg/databases/orders/revisions/") {
 			t.Errorf("want one revision name\n%s", r.dump())
@@ -292,10 +289,10 @@ func TestRevisionsBatchCreate_createsInBatchesAndReportsWhatWasCreated(t *testin
 	})
 
 	t.Run("a duplicate version stops and prints those created", func(t *testing.T) {
-		f := c.file(t, "dup.yaml", `- {version: "6.0.0", type: VERSIONED, file: a.sql, release: releases/r}
-- {version: "6.1.0", type: VERSIONED, file: b.sql, release: releases/r}
-- {version: "3.0.0", type: VERSIONED, file: again.sql, release: releases/r}
-- {version: "6.2.0", type: VERSIONED, file: c.sql, release: releases/r}
+		f := c.file(t, "dup.yaml", `- {version: "6.0.0", type: VERSIONED, file: a.sql, release: releases/r, sheet: projects/orders/sheets/201}
+- {version: "6.1.0", type: VERSIONED, file: b.sql, release: releases/r, sheet: projects/orders/sheets/201}
+- {version: "3.0.0", type: VERSIONED, file: again.sql, release: releases/r, sheet: projects/orders/sheets/201}
+- {version: "6.2.0", type: VERSIONED, file: c.sql, release: releases/r, sheet: projects/orders/sheets/201}
 `)
 		var r result
 		sent := srv.sent(t, func() {
@@ -313,7 +310,7 @@ func TestRevisionsBatchCreate_createsInBatchesAndReportsWhatWasCreated(t *testin
 	})
 
 	t.Run("a stop midway with -o json gives one JSON error line", func(t *testing.T) {
-		f := c.file(t, "dup-json.yaml", "- {version: \"8.0.0\", type: VERSIONED, file: a.sql, release: releases/r}\n- {version: \"3.0.0\", type: VERSIONED, file: again.sql, release: releases/r}\n")
+		f := c.file(t, "dup-json.yaml", "- {version: \"8.0.0\", type: VERSIONED, file: a.sql, release: releases/r, sheet: projects/orders/sheets/201}\n- {version: \"3.0.0\", type: VERSIONED, file: again.sql, release: releases/r, sheet: projects/orders/sheets/201}\n")
 		r := c.run(t, append(slices.Clone(orders), "-f", f, "--batch-size", "1", "-o", "json")...).expect(t, 6)
 		e := r.jsonError(t)
 		if e["httpStatus"] != json.Number("409") || e["code"] != "ALREADY_EXISTS" {
@@ -325,13 +322,13 @@ func TestRevisionsBatchCreate_createsInBatchesAndReportsWhatWasCreated(t *testin
 	})
 
 	t.Run("the earlier ones stay created", func(t *testing.T) {
-		f := c.file(t, "again.yaml", "- {version: \"6.1.0\", type: VERSIONED, file: b.sql, release: releases/r}\n")
+		f := c.file(t, "again.yaml", "- {version: \"6.1.0\", type: VERSIONED, file: b.sql, release: releases/r, sheet: projects/orders/sheets/201}\n")
 		r := c.run(t, append(slices.Clone(orders), "-f", f)...).expect(t, 6)
 		r.stderrHas(t, "6.1.0", "(HTTP 409 ALREADY_EXISTS)")
 	})
 
 	t.Run("a rerun with skip-existing creates the rest", func(t *testing.T) {
-		f := c.file(t, "rerun.yaml", revisionsYAML+"- {version: \"3.3.0\", type: VERSIONED, file: migrations/3.3.0.sql, release: releases/3.3}\n")
+		f := c.file(t, "rerun.yaml", revisionsYAML+"- {version: \"3.3.0\", type: VERSIONED, file: migrations/3.3.0.sql, release: releases/3.3, sheet: projects/orders/sheets/201}\n")
 		var r result
 		sent := srv.sent(t, func() {
 			r = c.run(t, append(slices.Clone(orders), "-f", f, "--batch-size", "2", "--skip-existing", "-o", "name")...).expect(t, 0)
@@ -347,10 +344,10 @@ func TestRevisionsBatchCreate_createsInBatchesAndReportsWhatWasCreated(t *testin
 		r.stderrHas(t, "created 1/4 revisions, skipped 3 existing in ")
 	})
 
-	t.Run("the reference server refuses a file without a sheet or release", func(t *testing.T) {
+	t.Run("the reference server refuses a revision without a sheet, as the service does", func(t *testing.T) {
 		body := c.file(t, "nosheet.json", `{"requests": [{"parent": "instances/prod-pg/databases/orders", "revision": {"version": "9.9.9", "type": "VERSIONED", "file": "a.sql"}}]}`)
 		r := c.run(t, "api", "POST", "/v1/instances/prod-pg/databases/orders/revisions:batchCreate", "--input", body).expect(t, 6)
-		r.stderrIsErrorLine(t, "a revision with a file needs a sheet or a release", "(HTTP 400 INVALID_ARGUMENT)")
+		r.stderrIsErrorLine(t, `failed to get sheet from : invalid request ""`, "(HTTP 400 INVALID_ARGUMENT)")
 	})
 
 	bad := []struct {

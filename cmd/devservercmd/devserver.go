@@ -30,12 +30,14 @@ var help embed.FS
 type options struct {
 	IO *iostreams.IOStreams
 
-	Addr     string
-	SeedFile string
-	Generate devserver.GenerateOptions
-	Latency  time.Duration
-	Log      bool
-	Lifetime time.Duration
+	Addr      string
+	SeedFile  string
+	Generate  devserver.GenerateOptions
+	Latency   time.Duration
+	Log       bool
+	Lifetime  time.Duration
+	Release   string
+	PrintSeed bool
 }
 
 // NewCmd builds `dbgov dev-server`.
@@ -58,6 +60,8 @@ func NewCmd(f *factory.Factory) *cobra.Command {
 	cmd.Flags().IntVar(&opts.Generate.ColumnsPerTable, "generate-columns", 20, "columns per generated table")
 	cmd.Flags().IntVar(&opts.Generate.Databases, "generate-databases", 0, "add `N` databases instances/"+devserver.FleetInstance+"/databases/db0001 ..., some of them drifted")
 	cmd.Flags().DurationVar(&opts.Latency, "latency", 0, "delay every answer by `DURATION`")
+	cmd.Flags().StringVar(&opts.Release, "release", devserver.DefaultRelease, "answer as the service's release `X.Y.Z` does, from 3.13.0 to 3.21.1")
+	cmd.Flags().BoolVar(&opts.PrintSeed, "print-seed", false, "print the demo data, a seed to start one's own --seed file from, and exit")
 	return cmd
 }
 
@@ -70,8 +74,11 @@ func run(ctx context.Context, opts *options) error {
 		return exitcode.Usagef("--generate-* take a number of 0 or more")
 	case opts.Lifetime <= 0:
 		return exitcode.Usagef("--token-lifetime takes a positive duration such as 1h or 30s")
+	case opts.PrintSeed:
+		_, err := opts.IO.Out.Write(devserver.DemoSeed())
+		return err
 	}
-	srvOpts := devserver.Options{TokenLifetime: opts.Lifetime, Latency: opts.Latency}
+	srvOpts := devserver.Options{TokenLifetime: opts.Lifetime, Latency: opts.Latency, Release: opts.Release}
 	switch {
 	case opts.SeedFile != "":
 		data, err := input.Read(opts.SeedFile, opts.IO.In)
@@ -89,12 +96,12 @@ func run(ctx context.Context, opts *options) error {
 	if opts.Log {
 		srvOpts.Log = opts.IO.ErrOut
 	}
-	srv, err := devserver.New(srvOpts)
+	srv, err := devserver.New(srvOpts) // fails only on a bad --seed or --release
+	if err != nil && opts.SeedFile != "" {
+		err = fmt.Errorf("seed %s: %w", opts.SeedFile, err)
+	}
 	if err != nil {
-		if opts.SeedFile != "" {
-			return exitcode.NewUsage(fmt.Errorf("seed %s: %w", opts.SeedFile, err))
-		}
-		return fmt.Errorf("start the reference server: %w", err)
+		return exitcode.NewUsage(err)
 	}
 	l, err := net.Listen("tcp", opts.Addr)
 	if addrErr := (*net.AddrError)(nil); errors.As(err, &addrErr) {
@@ -121,7 +128,7 @@ func baseURL(addr *net.TCPAddr) string {
 }
 
 func banner(w io.Writer, url string, srv *devserver.Server) {
-	fmt.Fprintf(w, "dbgov reference server listening on %s\n\n", url)
+	fmt.Fprintf(w, "dbgov reference server listening on %s, answering as release %s\n\n", url, srv.Release())
 	fmt.Fprintf(w, "  export DBGOV_URL=%s DBGOV_TOKEN=%s\n\n", url, srv.AdminToken())
 	for _, t := range srv.Tokens() {
 		fmt.Fprintf(w, "token %-22s %s: %s\n", t.Token, t.User, strings.Join(t.Permissions, ", "))
@@ -129,5 +136,7 @@ func banner(w io.Writer, url string, srv *devserver.Server) {
 	for _, sa := range srv.ServiceAccounts() {
 		fmt.Fprintf(w, "service account %s, key %s\n", sa.Email, sa.Key)
 	}
+	fmt.Fprintf(w, "\nOIDC tokens of a test issuer, as GitHub Actions gets them:\n  export ACTIONS_ID_TOKEN_REQUEST_URL=%s%s?api-version=2.0 ACTIONS_ID_TOKEN_REQUEST_TOKEN=%s\n",
+		url, devserver.OIDCTokenPath, devserver.ActionsRequestToken)
 	fmt.Fprintf(w, "\nPress Ctrl-C to stop.\n")
 }

@@ -48,7 +48,7 @@ func BenchmarkBatchGetUsers_50000(b *testing.B) {
 func BenchmarkCatalogUpdate_5000Tables20Columns(b *testing.B) {
 	s := newGenerated(b, GenerateOptions{Tables: 5_000, ColumnsPerTable: 20})
 	s.mu.Lock()
-	body, err := json.Marshal(s.st.instances[GeneratedInstance][GeneratedDatabase].catalog)
+	body, err := json.Marshal(s.st.instances[GeneratedInstance].databases[GeneratedDatabase].catalog)
 	s.mu.Unlock()
 	if err != nil {
 		b.Fatal(err)

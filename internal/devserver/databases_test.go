@@ -1,12 +1,14 @@
 package devserver
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/dbgov/dbgov/client"
@@ -31,7 +33,7 @@ func TestCatalogUpdate_replacesTheWholeCatalog(t *testing.T) {
 		t.Errorf("body = %s\nwant %s", r.body, want)
 	}
 	s.mu.Lock()
-	stored := s.st.instances["prod-pg"]["orders"].catalog
+	stored := s.st.instances["prod-pg"].databases["orders"].catalog
 	s.mu.Unlock()
 	if len(stored.Schemas) != 1 || len(stored.Schemas[0].Tables) != 1 {
 		t.Errorf("the stored catalog was merged, not replaced: %+v", stored)
@@ -53,28 +55,26 @@ func TestCatalogGet_returnsTheCatalogAsUpdated(t *testing.T) {
 	if want := `{"name":"instances/prod-pg/databases/orders/catalog","schemas":[{"name":"public","tables":[{"name":"customers","classification":"1-1"}]}]}` + "\n"; r.body != want {
 		t.Errorf("body = %s\nwant %s", r.body, want)
 	}
-	wantError(t, call(t, s, http.MethodGet, "/v1/instances/prod-pg/databases/inventory/catalog", adminToken, ""), http.StatusNotFound, codeNotFound,
-		`catalog "instances/prod-pg/databases/inventory/catalog" not found`)
 	wantError(t, call(t, s, http.MethodGet, "/v1/instances/prod-pg/databases/nope/catalog", adminToken, ""), http.StatusNotFound, codeNotFound,
 		`database "instances/prod-pg/databases/nope" not found`)
 }
 
-func TestCatalogUpdate_allowMissingCreates(t *testing.T) {
+func TestCatalog_aDatabaseNeverGivenOneHasAnEmptyCatalog(t *testing.T) {
 	s := newDemo(t)
 	path := "/v1/instances/prod-pg/databases/inventory/catalog"
+	r := call(t, s, http.MethodGet, path, adminToken, "")
+	wantStatus(t, r, http.StatusOK)
+	if want := `{"name":"instances/prod-pg/databases/inventory/catalog"}` + "\n"; r.body != want {
+		t.Errorf("body = %s, want %s", r.body, want)
+	}
 	body := `{"schemas":[{"name":"public","tables":[{"name":"stock"}]}]}`
-	wantError(t, call(t, s, http.MethodPatch, path, adminToken, body), http.StatusNotFound, codeNotFound,
-		`catalog "instances/prod-pg/databases/inventory/catalog" not found`, "allowMissing")
-	wantError(t, call(t, s, http.MethodPatch, path+"?allowMissing=false", adminToken, body), http.StatusNotFound, codeNotFound)
-	r := call(t, s, http.MethodPatch, path+"?allowMissing=true", adminToken, body)
+	r = call(t, s, http.MethodPatch, path, adminToken, body)
 	wantStatus(t, r, http.StatusOK)
 	var got client.DatabaseCatalog
 	r.decode(t, &got)
 	if got.Name != "instances/prod-pg/databases/inventory/catalog" || got.Schemas[0].Tables[0].Name != "stock" {
-		t.Errorf("created catalog = %+v", got)
+		t.Errorf("updated catalog = %+v", got)
 	}
-	// Now it exists, an update needs no flag.
-	wantStatus(t, call(t, s, http.MethodPatch, path, adminToken, body), http.StatusOK)
 }
 
 func TestCatalogUpdate_refusesBadRequests(t *testing.T) {
@@ -90,8 +90,10 @@ func TestCatalogUpdate_refusesBadRequests(t *testing.T) {
 		{"label of the wrong type", catalogPath, `{"schemas":[{"tables":[{"columns":{"columns":[{"labels":{"pii":true}}]}}]}]}`, 400, codeInvalidArgument, `"schemas[0].tables[0].columns.columns[0].labels[pii]": expected a string, got a boolean`},
 		{"bad allowMissing", catalogPath + "?allowMissing=sure", `{}`, 400, codeInvalidArgument, `allowMissing: "sure" is not a boolean`},
 		{"allowMissing twice", catalogPath + "?allowMissing=true&allowMissing=false", `{}`, 400, codeInvalidArgument, "allowMissing"},
-		{"unknown instance", "/v1/instances/nope/databases/orders/catalog?allowMissing=true", `{}`, 404, codeNotFound, `instance "instances/nope" not found`},
-		{"unknown database", "/v1/instances/prod-pg/databases/nope/catalog?allowMissing=true", `{}`, 404, codeNotFound, `database "instances/prod-pg/databases/nope" not found`},
+		{"unknown instance", "/v1/instances/nope/databases/orders/catalog", `{}`, 500, codeInternal, `failed to populate raw resources database "instances/nope/databases/orders" not found`},
+		{"unknown database", "/v1/instances/prod-pg/databases/nope/catalog", `{}`, 404, codeNotFound, `database "instances/prod-pg/databases/nope" not found`},
+		{"allowMissing, which no release grants", catalogPath + "?allowMissing=true", `{}`, 403, codePermissionDenied,
+			"permission denied: allow_missing=true requires both bb.databaseCatalogs.update and bb.databaseCatalogs.create"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -100,12 +102,11 @@ func TestCatalogUpdate_refusesBadRequests(t *testing.T) {
 	}
 }
 
+// revisionRequest is one request of a batch: a revision of a sheet (202
+// when ""), from a file of a release.
 func revisionRequest(parent, typ, version, sheet string) string {
-	if sheet == "" {
-		// A file needs a sheet or a release.
-		return fmt.Sprintf(`{"parent":%q,"revision":{"type":%q,"version":%q,"release":"releases/%s","file":"migrations/%s.sql"}}`, parent, typ, version, version, version)
-	}
-	return fmt.Sprintf(`{"parent":%q,"revision":{"type":%q,"version":%q,"sheet":%q,"file":"migrations/%s.sql"}}`, parent, typ, version, sheet, version)
+	return fmt.Sprintf(`{"parent":%q,"revision":{"type":%q,"version":%q,"sheet":%q,"release":"projects/orders/releases/%s","file":"projects/orders/releases/%s/files/%s.sql"}}`,
+		parent, typ, version, cmp.Or(sheet, "projects/orders/sheets/202"), version, version, version)
 }
 
 func TestBatchCreate_createsRevisions(t *testing.T) {
@@ -139,11 +140,11 @@ func TestBatchCreate_createsRevisions(t *testing.T) {
 	if first.Statement != statement || first.StatementSize != strconv.Itoa(len(statement)) || first.SheetSha256 != hex.EncodeToString(sum[:]) {
 		t.Errorf("statement fields of a known sheet: %+v", first)
 	}
-	if first.File != "migrations/1.2.0.sql" || first.Type != client.RevisionTypeVersioned || first.Sheet != "projects/orders/sheets/201" {
+	if first.File != "projects/orders/releases/1.2.0/files/1.2.0.sql" || first.Type != client.RevisionTypeVersioned || first.Sheet != "projects/orders/sheets/201" {
 		t.Errorf("input fields not kept: %+v", first)
 	}
-	if second := got.Revisions[1]; second.Statement != "" || second.StatementSize != "" || second.SheetSha256 != "" {
-		t.Errorf("a revision without a sheet has statement fields: %+v", second)
+	if second := got.Revisions[1]; !strings.HasPrefix(second.Statement, "CREATE INDEX") {
+		t.Errorf("a revision of sheet 202 has the statement %q", second.Statement)
 	}
 	if third := got.Revisions[2]; third.Statement == "" || third.StatementSize == "" || third.SheetSha256 == "" {
 		t.Errorf("a revision with an unknown sheet lacks statement fields: %+v", third)
@@ -171,7 +172,7 @@ func storedVersions(s *Server) []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var versions []string
-	for _, r := range s.st.instances["prod-pg"]["orders"].revisions {
+	for _, r := range s.st.instances["prod-pg"].databases["orders"].revisions {
 		versions = append(versions, r.Version)
 	}
 	return versions
@@ -191,18 +192,20 @@ func TestBatchCreate_refusesBadRequests(t *testing.T) {
 			400, codeInvalidArgument, []string{"requests[1].parent"}, nil},
 		{"request parent missing", batchPath, `{"parent":"` + ordersName + `","requests":[{"revision":{"type":"VERSIONED","version":"9.0.0"}}]}`,
 			400, codeInvalidArgument, []string{"requests[0].parent"}, nil},
-		{"type missing", batchPath, `{"requests":[` + revisionRequest(ordersName, "VERSIONED", "9.0.0", "") + `,{"parent":"` + ordersName + `","revision":{"version":"9.1.0"}}]}`,
+		{"type missing", batchPath, `{"requests":[` + revisionRequest(ordersName, "VERSIONED", "9.0.0", "") + `,{"parent":"` + ordersName + `","revision":{"version":"9.1.0","sheet":"projects/orders/sheets/201"}}]}`,
 			400, codeInvalidArgument, []string{"requests[1].revision.type is required"}, []string{"9.0.0"}},
 		{"type unspecified", batchPath, `{"requests":[` + revisionRequest(ordersName, "TYPE_UNSPECIFIED", "9.0.0", "") + `]}`,
 			400, codeInvalidArgument, []string{"requests[0].revision.type is required"}, nil},
 		{"type unknown", batchPath, `{"requests":[` + revisionRequest(ordersName, "IMPERATIVE", "9.0.0", "") + `]}`,
 			400, codeInvalidArgument, []string{`"requests[0].revision.type"`, `"IMPERATIVE"`}, nil},
-		{"version missing", batchPath, `{"requests":[{"parent":"` + ordersName + `","revision":{"type":"VERSIONED"}}]}`,
+		{"version missing", batchPath, `{"requests":[{"parent":"` + ordersName + `","revision":{"type":"VERSIONED","sheet":"projects/orders/sheets/201"}}]}`,
 			400, codeInvalidArgument, []string{"requests[0].revision.version is required"}, nil},
 		{"bad sheet name", batchPath, `{"requests":[` + revisionRequest(ordersName, "VERSIONED", "9.0.0", "sheets/1") + `]}`,
 			400, codeInvalidArgument, []string{`"sheets/1"`}, nil},
-		{"file without a sheet or a release", batchPath, `{"requests":[` + revisionRequest(ordersName, "VERSIONED", "9.0.0", "projects/orders/sheets/201") + `,{"parent":"` + ordersName + `","revision":{"type":"VERSIONED","version":"9.1.0","file":"b.sql"}}]}`,
-			400, codeInvalidArgument, []string{"requests[1].revision: a revision with a file needs a sheet or a release"}, []string{"9.0.0"}},
+		{"file without a release", batchPath, `{"requests":[` + revisionRequest(ordersName, "VERSIONED", "9.0.0", "projects/orders/sheets/201") + `,{"parent":"` + ordersName + `","revision":{"type":"VERSIONED","version":"9.1.0","sheet":"projects/orders/sheets/201","file":"b.sql"}}]}`,
+			400, codeInvalidArgument, []string{"revision.release and revision.file must be set or unset"}, []string{"9.0.0"}},
+		{"sheet missing, before anything is created", batchPath, `{"requests":[` + revisionRequest(ordersName, "VERSIONED", "9.0.0", "") + `,{"parent":"` + ordersName + `","revision":{"type":"VERSIONED","version":"9.1.0"}}]}`,
+			400, codeInvalidArgument, []string{`failed to get sheet from : invalid request ""`}, nil},
 		{"version already stored", batchPath, `{"requests":[` + revisionRequest(ordersName, "VERSIONED", "1.1.0", "") + `]}`,
 			409, codeAlreadyExists, []string{`VERSIONED revision of version "1.1.0" already exists`}, nil},
 		{"unknown field", batchPath, `{"requests":[{"parent":"` + ordersName + `","revision":{"type":"VERSIONED","version":"9","statement":"x"}}]}`,
@@ -308,7 +311,7 @@ func TestListPolicies_refusesBadRequests(t *testing.T) {
 		{"unknown type", ordersPath + "/policies?policyType=BACKUP_PLAN", 400, codeInvalidArgument, `"BACKUP_PLAN"`},
 		{"type in lower case", ordersPath + "/policies?policyType=tag", 400, codeInvalidArgument, `"tag"`},
 		{"bad showDeleted", ordersPath + "/policies?showDeleted=yes", 400, codeInvalidArgument, "showDeleted"},
-		{"unknown instance", "/v1/instances/nope/databases/orders/policies", 404, codeNotFound, `instance "instances/nope" not found`},
+		{"unknown instance", "/v1/instances/nope/databases/orders/policies", 500, codeInternal, `database "instances/nope/databases/orders" not found`},
 		{"unknown database", "/v1/instances/prod-pg/databases/nope/policies", 404, codeNotFound, `database "instances/prod-pg/databases/nope" not found`},
 	}
 	for _, tt := range tests {

@@ -13,16 +13,25 @@ type statement struct {
 	byKey                 map[string]string // the same by defKey
 }
 
-// sqlDiff returns the statements, each ending in ";\n", that migrate schema a
-// to b (docs/reference-server.md lists them); equal schemas give "".
+// sqlDiff returns the statements, each ending in ";\n", and a blank line
+// after them, that migrate schema a to b in the form of the service's
+// PostgreSQL diff (docs/reference-server.md lists them); equal schemas give "".
 func sqlDiff(a, b string) string {
 	from, fromKeys := parseSchema(a)
 	to, toKeys := parseSchema(b)
 	var out strings.Builder
 	emit := func(format string, args ...any) { fmt.Fprintf(&out, format+";\n", args...) }
+	quote := func(name string) string { return `"` + strings.Trim(name, `"`) + `"` }
+	q := func(name string) string { // a table or index as PostgreSQL's diff names it: "public"."t"
+		schema, table, ok := strings.Cut(name, ".")
+		if !ok {
+			schema, table = "public", name
+		}
+		return quote(schema) + "." + quote(table)
+	}
 	for _, s := range from {
 		if _, kept := toKeys[s.key]; !kept && s.kind != "" {
-			emit("DROP %s %s", s.kind, s.name)
+			emit("DROP %s IF EXISTS %s", s.kind, q(s.name))
 		}
 	}
 	for _, s := range to {
@@ -31,7 +40,7 @@ func sqlDiff(a, b string) string {
 		case !had:
 			emit("%s", s.text)
 		case s.kind == "INDEX" && normalize(s.text) != normalize(old.text):
-			emit("DROP INDEX %s", s.name)
+			emit("DROP INDEX IF EXISTS %s", q(s.name))
 			emit("%s", s.text)
 		}
 		for _, d := range old.defs {
@@ -39,9 +48,9 @@ func sqlDiff(a, b string) string {
 			switch f := strings.Fields(d); {
 			case s.byKey[key] == d:
 			case !constraint:
-				emit("ALTER TABLE %s DROP COLUMN %s", s.name, key)
+				emit("ALTER TABLE %s DROP COLUMN IF EXISTS %s", q(s.name), quote(key))
 			case strings.EqualFold(f[0], "CONSTRAINT") && len(f) > 1:
-				emit("ALTER TABLE %s DROP CONSTRAINT %s", s.name, f[1])
+				emit("ALTER TABLE %s DROP CONSTRAINT IF EXISTS %s", q(s.name), quote(f[1]))
 			}
 		}
 		for _, d := range s.defs {
@@ -49,11 +58,14 @@ func sqlDiff(a, b string) string {
 			switch {
 			case !had || old.byKey[key] == d:
 			case constraint:
-				emit("ALTER TABLE %s ADD %s", s.name, d)
+				emit("ALTER TABLE %s ADD %s", q(s.name), d)
 			default:
-				emit("ALTER TABLE %s ADD COLUMN %s", s.name, d)
+				emit("ALTER TABLE %s ADD COLUMN %s%s", q(s.name), quote(key), d[len(key):])
 			}
 		}
+	}
+	if out.Len() > 0 {
+		out.WriteString("\n")
 	}
 	return out.String()
 }
@@ -81,7 +93,7 @@ func parseSchema(schema string) ([]statement, map[string]statement) {
 		s := statement{text: text, key: normalize(text)}
 		open, end, on := strings.IndexByte(text, '('), strings.LastIndexByte(text, ')'), slices.Index(f, "ON")
 		switch {
-		case text == "":
+		case text == "" || len(f) > 0 && (f[0] == "SET" || f[0] == "SELECT"): // a dump's settings
 			continue
 		case len(f) > 2 && f[0] == "CREATE" && f[1] == "TABLE" && 0 < open && open < end:
 			head := strings.Fields(text[:open])

@@ -1,32 +1,35 @@
 package devserver
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
 )
 
-func TestSQLDiff_generatesMigrationStatements(t *testing.T) {
+func TestSQLDiff_generatesMigrationStatementsInTheServicesForm(t *testing.T) {
 	const orders = "CREATE TABLE orders (\n  id bigint PRIMARY KEY,\n  total numeric(10, 2) NOT NULL\n);\n"
 	tests := []struct {
 		name, a, b, want string
 	}{
-		{"identical", orders, orders, ""},
-		{"spacing and comments do not count", orders, "-- orders\nCREATE TABLE orders (id bigint PRIMARY KEY, total numeric(10,  2) NOT NULL)", ""},
-		{"both empty", "", "", ""},
-		{"table created", "", orders, "CREATE TABLE orders (\n  id bigint PRIMARY KEY,\n  total numeric(10, 2) NOT NULL\n);\n"},
-		{"table dropped", orders, "", "DROP TABLE orders;\n"},
-		{"column added", orders, strings.Replace(orders, "NOT NULL\n", "NOT NULL,\n  note text DEFAULT f(1, 2) \n", 1),
-			"ALTER TABLE orders ADD COLUMN note text DEFAULT f(1, 2);\n"},
-		{"column dropped", orders, "CREATE TABLE orders (id bigint PRIMARY KEY);", "ALTER TABLE orders DROP COLUMN total;\n"},
-		{"column changed", orders, strings.Replace(orders, "numeric(10, 2)", "numeric(12, 2)", 1),
-			"ALTER TABLE orders DROP COLUMN total;\nALTER TABLE orders ADD COLUMN total numeric(12, 2) NOT NULL;\n"},
-		{"constraints", "CREATE TABLE t (a int, CONSTRAINT a_pos CHECK (a > 0));", "CREATE TABLE t (a int, UNIQUE (a));",
-			"ALTER TABLE t DROP CONSTRAINT a_pos;\nALTER TABLE t ADD UNIQUE (a);\n"},
-		{"index created", orders, orders + "CREATE UNIQUE INDEX orders_total ON orders (total);\n", "CREATE UNIQUE INDEX orders_total ON orders (total);\n"},
-		{"index dropped", orders + "CREATE INDEX i ON orders (total);", orders, "DROP INDEX i;\n"},
-		{"index changed", "CREATE INDEX i ON t (a);", "CREATE INDEX i ON t (b);", "DROP INDEX i;\nCREATE INDEX i ON t (b);\n"},
-		{"other statement added", "", "CREATE VIEW v AS SELECT 1;", "CREATE VIEW v AS SELECT 1;\n"},
+		{name: "identical", a: orders, b: orders},
+		{name: "spacing and comments do not count", a: orders, b: "-- orders\nCREATE TABLE orders (id bigint PRIMARY KEY, total numeric(10,  2) NOT NULL)"},
+		{name: "a dump's settings do not count", a: orders, b: "SET statement_timeout = 0;\nSELECT pg_catalog.set_config('search_path', '', false);\n" + orders},
+		{name: "both empty"},
+		{name: "table created", b: orders, want: "CREATE TABLE orders (\n  id bigint PRIMARY KEY,\n  total numeric(10, 2) NOT NULL\n);\n\n"},
+		{name: "table dropped", a: orders, want: `DROP TABLE IF EXISTS "public"."orders";` + "\n\n"},
+		{name: "column added", a: orders, b: strings.Replace(orders, "NOT NULL\n", "NOT NULL,\n  note text DEFAULT f(1, 2) \n", 1),
+			want: `ALTER TABLE "public"."orders" ADD COLUMN "note" text DEFAULT f(1, 2);` + "\n\n"},
+		{name: "column dropped", a: "CREATE TABLE public.items (id bigint, note text);", b: "CREATE TABLE public.items (id bigint);",
+			want: `ALTER TABLE "public"."items" DROP COLUMN IF EXISTS "note";` + "\n\n"},
+		{name: "column changed", a: orders, b: strings.Replace(orders, "numeric(10, 2)", "numeric(12, 2)", 1),
+			want: `ALTER TABLE "public"."orders" DROP COLUMN IF EXISTS "total";` + "\n" + `ALTER TABLE "public"."orders" ADD COLUMN "total" numeric(12, 2) NOT NULL;` + "\n\n"},
+		{name: "constraints", a: "CREATE TABLE t (a int, CONSTRAINT a_pos CHECK (a > 0));", b: "CREATE TABLE t (a int, UNIQUE (a));",
+			want: `ALTER TABLE "public"."t" DROP CONSTRAINT IF EXISTS "a_pos";` + "\n" + `ALTER TABLE "public"."t" ADD UNIQUE (a);` + "\n\n"},
+		{name: "index created", a: orders, b: orders + "CREATE UNIQUE INDEX orders_total ON orders (total);\n", want: "CREATE UNIQUE INDEX orders_total ON orders (total);\n\n"},
+		{name: "index dropped", a: orders + "CREATE INDEX i ON orders (total);", b: orders, want: `DROP INDEX IF EXISTS "public"."i";` + "\n\n"},
+		{name: "index changed", a: "CREATE INDEX i ON t (a);", b: "CREATE INDEX i ON t (b);", want: `DROP INDEX IF EXISTS "public"."i";` + "\nCREATE INDEX i ON t (b);\n\n"},
+		{name: "other statement added", b: "CREATE VIEW v AS SELECT 1;", want: "CREATE VIEW v AS SELECT 1;\n\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -45,51 +48,96 @@ func TestDiffSchema_comparesWithAnotherChangelog(t *testing.T) {
 	wantStatus(t, r, http.StatusOK)
 	var got struct{ Diff string }
 	r.decode(t, &got)
-	want := "ALTER TABLE public.customers ADD COLUMN phone text;\n" +
-		"ALTER TABLE public.orders ADD COLUMN status text NOT NULL DEFAULT 'pending';\n" +
-		"CREATE INDEX orders_customer_id_idx ON public.orders (customer_id);\n"
+	want := `ALTER TABLE "public"."customers" ADD COLUMN "phone" text;` + "\n" +
+		`ALTER TABLE "public"."orders" ADD COLUMN "status" text NOT NULL DEFAULT 'pending';` + "\n" +
+		"CREATE INDEX orders_customer_id_idx ON public.orders (customer_id);\n\n"
 	if got.Diff != want {
 		t.Errorf("diff =\n%s\nwant\n%s", got.Diff, want)
 	}
 }
 
-func TestDiffSchema_comparesWithAGivenSchema(t *testing.T) {
-	s := newDemo(t)
+// oldestChangelog returns the name of a database's oldest changelog, whose
+// id is a number or, from 3.16, a UUID.
+func oldestChangelog(s *Server, database string) string {
 	s.mu.Lock()
-	schema := s.st.instances["prod-pg"]["orders"].changelogs["101"]
+	defer s.mu.Unlock()
+	ids := strings.Split(database, "/")
+	return database + "/changelogs/" + s.st.instances[ids[1]].databases[ids[3]].changelogs[0].ID
+}
+
+func TestDiffSchema_comparesAChangelogWithAGivenSchemaFrom317OnPostgreSQL(t *testing.T) {
+	s := newRelease(t, "3.17.1")
+	s.mu.Lock()
+	schema := s.st.instances["prod-pg"].databases["orders"].changelogs[0].Schema
 	s.mu.Unlock()
-	body := func(target string) string {
-		return `{"name":"` + ordersName + `/changelogs/101","schema":` + quote(target) + `}`
-	}
-	r := call(t, s, http.MethodPost, diffPath, adminToken, body(schema))
+	self := oldestChangelog(s, ordersName)
+	body := func(target string) string { return `{"name":"` + self + `","schema":` + quote(target) + `}` }
+	r := call(t, s, http.MethodPost, "/v1/"+self+":diffSchema", adminToken, body(schema))
 	wantStatus(t, r, http.StatusOK)
 	if r.body != "{}\n" {
 		t.Errorf("identical schemas give %q, want {}", r.body)
 	}
-	r = call(t, s, http.MethodPost, diffPath, adminToken, body(strings.Replace(schema, "  full_name text,\n", "", 1)))
+	r = call(t, s, http.MethodPost, "/v1/"+self+":diffSchema", adminToken, body(strings.Replace(schema, "  full_name text,\n", "", 1)))
 	wantStatus(t, r, http.StatusOK)
-	if r.body != `{"diff":"ALTER TABLE public.customers DROP COLUMN full_name;\n"}`+"\n" {
+	if r.body != `{"diff":"ALTER TABLE \"public\".\"customers\" DROP COLUMN IF EXISTS \"full_name\";\n\n"}`+"\n" {
 		t.Errorf("body = %s", r.body)
 	}
-	// A changelog of another instance may be the target.
-	r = call(t, s, http.MethodPost, diffPath, adminToken,
-		`{"name":"`+ordersName+`/changelogs/101","changelog":"instances/staging-mysql/databases/orders/changelogs/301"}`)
-	wantStatus(t, r, http.StatusOK)
-	if !strings.Contains(r.body, `DROP TABLE public.customers;\nDROP TABLE public.orders;\nCREATE TABLE customers (\n  id bigint PRIMARY KEY,\n  email varchar(255) NOT NULL\n);\n`) {
-		t.Errorf("cross-instance diff = %s", r.body)
+	// A changelog of another instance may be the target, on every release.
+	for _, s := range []*Server{s, newDemo(t)} {
+		self, target := oldestChangelog(s, ordersName), oldestChangelog(s, "instances/staging-mysql/databases/orders")
+		r = call(t, s, http.MethodPost, "/v1/"+self+":diffSchema", adminToken, `{"name":"`+self+`","changelog":"`+target+`"}`)
+		wantStatus(t, r, http.StatusOK)
+		if !strings.Contains(r.body, `DROP TABLE IF EXISTS \"public\".\"customers\";\nDROP TABLE IF EXISTS \"public\".\"orders\";\nCREATE TABLE customers (\n  id bigint PRIMARY KEY,\n  email varchar(255) NOT NULL\n);\n`) {
+			t.Errorf("cross-instance diff = %s", r.body)
+		}
+	}
+}
+
+func TestDiffSchema_changelogAndSchemaTextAsTheReleaseAndEngineDo(t *testing.T) {
+	const pgDump = "SET statement_timeout = 0;\nSELECT pg_catalog.set_config('search_path', '', false);\nCREATE TABLE t (a int);\n"
+	const mysql = "instances/staging-mysql/databases/orders"
+	tests := []struct {
+		release, database string
+		changelog         bool
+		schema            string
+		status            int
+		message           string
+	}{
+		{"3.14.1", ordersName, true, "CREATE TABLE t (a int);", 500, `failed to get target schema, error: invalid request "` + ordersName + `/changelogs/101"`},
+		{"3.14.1", mysql, true, "CREATE TABLE t (a int);", 500, "invalid request"},
+		{"3.14.1", ordersName, false, pgDump, 200, ""},
+		{"3.17.1", ordersName, true, "CREATE TABLE t (a int);", 200, ""},
+		{"3.17.1", mysql, true, "CREATE TABLE t (a int);", 500, "invalid request"},
+		{"3.21.1", mysql, true, "CREATE TABLE t (a int);", 200, ""},
+		{"3.21.1", ordersName, false, pgDump, 500, "SDL does not allow SELECT statements"},
+		{"3.21.1", ordersName, true, pgDump, 500, "SDL does not allow SELECT statements"},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprint(tt.release, tt.database, tt.changelog, tt.schema[:3]), func(t *testing.T) {
+			s, name := newRelease(t, tt.release), tt.database
+			if tt.changelog {
+				name = oldestChangelog(s, tt.database)
+			}
+			r := call(t, s, http.MethodPost, "/v1/"+name+":diffSchema", adminToken, `{"name":"`+name+`","schema":`+quote(tt.schema)+`}`)
+			if tt.status != 200 {
+				wantError(t, r, tt.status, 13, tt.message)
+				return
+			}
+			wantStatus(t, r, tt.status)
+		})
 	}
 }
 
 func TestDiffSchema_comparesTheDatabasesCurrentSchema(t *testing.T) {
 	s := newDemo(t)
 	s.mu.Lock()
-	latest := s.st.instances["prod-pg"]["orders"].changelogs["102"]
+	latest := s.st.instances["prod-pg"].databases["orders"].changelogs[1].Schema
 	s.mu.Unlock()
 	tests := []struct{ name, body, want string }{
 		{"the schema of its latest changelog", `{"schema":` + quote(latest) + `}`, "{}\n"},
 		{"named in the body", `{"name":"` + ordersName + `","schema":"CREATE TABLE public.customers (id bigint PRIMARY KEY);"}`,
-			`{"diff":"DROP TABLE public.orders;\nDROP INDEX orders_customer_id_idx;\nALTER TABLE public.customers DROP COLUMN email;\n`},
-		{"with a changelog", `{"changelog":"` + ordersName + `/changelogs/101"}`, `{"diff":"DROP INDEX orders_customer_id_idx;\nALTER TABLE public.customers DROP COLUMN phone;\nALTER TABLE public.orders DROP COLUMN status;\n"}`},
+			`{"diff":"DROP TABLE IF EXISTS \"public\".\"orders\";\nDROP INDEX IF EXISTS \"public\".\"orders_customer_id_idx\";\nALTER TABLE \"public\".\"customers\" DROP COLUMN IF EXISTS \"email\";\n`},
+		{"with a changelog", `{"changelog":"` + ordersName + `/changelogs/101"}`, `{"diff":"DROP INDEX IF EXISTS \"public\".\"orders_customer_id_idx\";\nALTER TABLE \"public\".\"customers\" DROP COLUMN IF EXISTS \"phone\";\nALTER TABLE \"public\".\"orders\" DROP COLUMN IF EXISTS \"status\";\n\n"}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -142,7 +190,7 @@ func TestDiffSchema_refusesBadRequests(t *testing.T) {
 		{"missing target changelog", diffPath, `{"name":"` + self + `","changelog":"` + ordersName + `/changelogs/998"}`, 404, codeNotFound, `changelog "instances/prod-pg/databases/orders/changelogs/998" not found`},
 		{"missing target database", diffPath, `{"name":"` + self + `","changelog":"instances/prod-pg/databases/gone/changelogs/1"}`, 404, codeNotFound, `database "instances/prod-pg/databases/gone" not found`},
 		{"missing database", "/v1/instances/prod-pg/databases/nope/changelogs/1:diffSchema", `{"name":"instances/prod-pg/databases/nope/changelogs/1","schema":"x"}`, 404, codeNotFound, `database "instances/prod-pg/databases/nope" not found`},
-		{"missing instance", "/v1/instances/nope/databases/orders/changelogs/1:diffSchema", `{"name":"instances/nope/databases/orders/changelogs/1","schema":"x"}`, 404, codeNotFound, `instance "instances/nope" not found`},
+		{"missing instance", "/v1/instances/nope/databases/orders/changelogs/1:diffSchema", `{"name":"instances/nope/databases/orders/changelogs/1","schema":"x"}`, 500, codeInternal, `failed to populate raw resources database "instances/nope/databases/orders" not found`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

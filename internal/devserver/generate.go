@@ -56,7 +56,7 @@ func GenerateSeed(w io.Writer, opts GenerateOptions) error {
 		return fmt.Errorf("generate seed: %w", err)
 	}
 	for i := 1; i <= opts.Users; i++ {
-		doc.Users = append(doc.Users, generatedUser(i))
+		doc.Users = append(doc.Users, seedUser{User: generatedUser(i)})
 	}
 	db := seedDatabase{ID: GeneratedDatabase, Changelogs: []seedChangelog{{ID: "1", Schema: "CREATE SCHEMA analytics;\n"}}}
 	if opts.Tables > 0 {

@@ -44,7 +44,7 @@ func TestGenerateSeed_addsUsersAndACatalog(t *testing.T) {
 		}
 	}
 	s.mu.Lock()
-	catalog := s.st.instances[GeneratedInstance][GeneratedDatabase].catalog
+	catalog := s.st.instances[GeneratedInstance].databases[GeneratedDatabase].catalog
 	s.mu.Unlock()
 	tables, columns := 0, 0
 	for _, sc := range catalog.Schemas {

@@ -35,6 +35,7 @@ type request struct {
 type route struct {
 	method, verb string
 	pattern      []string
+	since, until release
 	open         bool   // needs no credentials
 	permission   string // needed unless open
 	handle       handler
@@ -61,24 +62,44 @@ func locked(op handler) handler {
 	return withBody("", func(s *Server, req *request, _ *struct{}) (any, *apiError) { return op(s, req) })
 }
 
+// routes are the server's operations; since and until bound the releases
+// that serve one, when not zero.
 func routes() []route {
 	body := "request body"
+	db := func(more ...string) []string { return append([]string{"instances", "{}", "databases", "{}"}, more...) }
 	return []route{
 		{method: http.MethodPost, pattern: []string{"auth", "login"}, open: true, handle: withBody("login request", (*Server).login)},
+		{method: http.MethodPost, pattern: []string{"auth"}, verb: "exchangeToken", open: true, handle: withBody(body, (*Server).exchangeToken)},
+		{method: http.MethodGet, pattern: []string{"actuator", "info"}, open: true, handle: locked((*Server).actuatorInfo)},
 		{method: http.MethodGet, pattern: []string{"idps"}, open: true, handle: locked((*Server).listIdentityProviders)},
+		{method: http.MethodGet, pattern: []string{"workspaces", "{}", "idps"}, open: true, since: sinceWorkspaceIdps, handle: locked((*Server).listIdentityProviders)},
 		{method: http.MethodGet, pattern: []string{"users", "me"}, handle: locked((*Server).currentUser)},
+		{method: http.MethodPost, pattern: []string{"users"}, open: true, handle: withBody(body, (*Server).createUser)},
 		{method: http.MethodGet, pattern: []string{"users"}, verb: "batchGet", permission: PermissionUsersGet, handle: locked((*Server).batchGetUsers)},
-		{method: http.MethodPost, pattern: []string{"users", "{}"}, verb: "undelete", permission: PermissionUsersUndelete, handle: withBody(body, (*Server).undeleteUser)},
+		{method: http.MethodPost, pattern: []string{"users", "{}"}, verb: "undelete", permission: PermissionUsersUndelete, handle: withBody(body, (*Server).undelete)},
+		{method: http.MethodGet, pattern: []string{"serviceAccounts", "{}"}, since: sinceAccounts, permission: PermissionUsersGet, handle: locked((*Server).getAccount)},
+		{method: http.MethodPost, pattern: []string{"serviceAccounts", "{}"}, verb: "undelete", since: sinceAccounts, permission: PermissionUsersUndelete, handle: withBody(body, (*Server).undelete)},
+		{method: http.MethodGet, pattern: []string{"workloadIdentities", "{}"}, since: sinceAccounts, permission: PermissionUsersGet, handle: locked((*Server).getAccount)},
+		{method: http.MethodPost, pattern: []string{"workloadIdentities", "{}"}, verb: "undelete", since: sinceAccounts, permission: PermissionUsersUndelete, handle: withBody(body, (*Server).undelete)},
 		{method: http.MethodGet, pattern: []string{"reviewConfigs", "{}"}, permission: PermissionReviewConfigGet, handle: locked((*Server).getReviewConfig)},
-		{method: http.MethodGet, pattern: []string{"instances", "{}", "databases", "{}", "catalog"}, permission: PermissionCatalogGet, handle: locked((*Server).getCatalog)},
-		{method: http.MethodPatch, pattern: []string{"instances", "{}", "databases", "{}", "catalog"}, permission: PermissionCatalogUpdate, handle: (*Server).updateCatalog},
-		{method: http.MethodPost, pattern: []string{"instances", "{}", "databases", "{}", "revisions"}, verb: "batchCreate", permission: PermissionRevisionsCreate, handle: withBody(body, (*Server).batchCreateRevisions)},
-		{method: http.MethodGet, pattern: []string{"instances", "{}", "databases", "{}", "policies"}, permission: PermissionPoliciesList, handle: locked((*Server).listPolicies)},
+		{method: http.MethodGet, pattern: db("catalog"), permission: PermissionCatalogGet, handle: locked((*Server).getCatalog)},
+		{method: http.MethodPatch, pattern: db("catalog"), permission: PermissionCatalogUpdate, handle: (*Server).updateCatalog},
+		{method: http.MethodPost, pattern: db("revisions"), verb: "batchCreate", permission: PermissionRevisionsCreate, handle: withBody(body, (*Server).batchCreateRevisions)},
+		{method: http.MethodGet, pattern: db("policies"), permission: PermissionPoliciesList, handle: locked((*Server).listPolicies)},
 		{method: http.MethodGet, pattern: []string{"environments", "{}", "policies"}, permission: PermissionPoliciesList, handle: locked((*Server).listPolicies)},
 		{method: http.MethodGet, pattern: []string{"projects", "{}", "policies"}, permission: PermissionPoliciesList, handle: locked((*Server).listPolicies)},
-		{method: http.MethodGet, pattern: []string{"policies"}, permission: PermissionPoliciesList, handle: locked((*Server).listPolicies)},
-		{method: http.MethodPost, pattern: []string{"instances", "{}", "databases", "{}", "changelogs", "{}"}, verb: "diffSchema", permission: PermissionDatabasesGet, handle: withBody(body, (*Server).diffSchema)},
-		{method: http.MethodPost, pattern: []string{"instances", "{}", "databases", "{}"}, verb: "diffSchema", permission: PermissionDatabasesGet, handle: withBody(body, (*Server).diffSchema)},
+		{method: http.MethodGet, pattern: []string{"policies"}, until: sinceWorkspaces, permission: PermissionPoliciesList, handle: locked((*Server).listPolicies)},
+		{method: http.MethodGet, pattern: []string{"workspaces", "{}", "policies"}, since: sinceWorkspaces, permission: PermissionPoliciesList, handle: locked((*Server).listPolicies)},
+		{method: http.MethodGet, pattern: []string{"instances"}, permission: PermissionDatabasesGet, handle: locked((*Server).listInstances)},
+		{method: http.MethodGet, pattern: []string{"instances", "{}", "databases"}, permission: PermissionDatabasesGet, handle: locked((*Server).listDatabases)},
+		{method: http.MethodGet, pattern: []string{"projects", "{}", "databases"}, permission: PermissionDatabasesGet, handle: locked((*Server).listDatabases)},
+		{method: http.MethodGet, pattern: []string{"workspaces", "{}", "databases"}, permission: PermissionDatabasesGet, handle: locked((*Server).listDatabases)},
+		{method: http.MethodGet, pattern: db("revisions"), permission: PermissionDatabasesGet, handle: locked((*Server).listRevisions)},
+		{method: http.MethodGet, pattern: db("changelogs"), permission: PermissionDatabasesGet, handle: locked((*Server).listChangelogs)},
+		{method: http.MethodGet, pattern: db("schema"), permission: PermissionDatabasesGet, handle: locked((*Server).schemaDump)},
+		{method: http.MethodGet, pattern: db("sdlSchema"), permission: PermissionDatabasesGet, handle: locked((*Server).schemaDump)},
+		{method: http.MethodPost, pattern: db("changelogs", "{}"), verb: "diffSchema", permission: PermissionDatabasesGet, handle: withBody(body, (*Server).diffSchema)},
+		{method: http.MethodPost, pattern: db(), verb: "diffSchema", permission: PermissionDatabasesGet, handle: withBody(body, (*Server).diffSchema)},
 	}
 }
 
@@ -133,6 +154,9 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 
 // call finds a request's route and runs its operation.
 func (s *Server) call(w http.ResponseWriter, r *http.Request) (any, *apiError) {
+	if r.URL.Path == OIDCTokenPath && r.Method == http.MethodGet {
+		return s.mintOIDC(r)
+	}
 	segments, verb := splitPath(r.URL.EscapedPath())
 	var found *route
 	var ids, allowed []string
@@ -151,8 +175,11 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request) (any, *apiError) {
 		return nil, routeError(http.StatusNotFound)
 	}
 	user, apiErr := s.authenticate(r.Header.Get("Authorization"), found)
-	if apiErr != nil {
+	switch {
+	case apiErr != nil:
 		return nil, apiErr
+	case found.pattern[0] == "workspaces" && ids[0] != WorkspaceID && !found.open && s.since(sinceWorkspaceName):
+		return nil, newError(codePermissionDenied, "permission denied: workspace mismatch")
 	}
 	query, apiErr := parseQuery(r.URL.RawQuery)
 	if apiErr != nil {
@@ -228,20 +255,25 @@ func (s *Server) login(_ *request, body *client.LoginRequest) (any, *apiError) {
 	case !known || subtle.ConstantTimeCompare([]byte(acct.Key), []byte(body.Password)) != 1:
 		return nil, newError(codeUnauthenticated, "invalid email or password")
 	}
+	return client.LoginResponse{Token: s.issue(acct.Email, acct.Permissions)}, nil
+}
+
+// issue makes a token for an account that expires after the server's token lifetime.
+func (s *Server) issue(email string, permissions []string) string {
 	now := s.now()
 	maps.DeleteFunc(s.st.tokens, func(_ string, g *grant) bool { return g.expired(now) })
 	expires := now.Add(s.lifetime)
 	// Shaped as a JWT, as the service's are: its payload says when it expires.
-	claims, _ := json.Marshal(map[string]any{"sub": "users/" + acct.Email, "exp": expires.Unix()})
+	claims, _ := json.Marshal(map[string]any{"sub": "users/" + email, "exp": expires.Unix()})
 	token := "eyJhbGciOiJub25lIn0." + base64.RawURLEncoding.EncodeToString(claims) + "." + rand.Text()
-	s.st.tokens[token] = &grant{TokenInfo{Token: token, User: "users/" + acct.Email, Permissions: acct.Permissions}, expires}
-	return client.LoginResponse{Token: token}, nil
+	s.st.tokens[token] = &grant{TokenInfo{Token: token, User: "users/" + email, Permissions: permissions}, expires}
+	return token
 }
 
 // currentUser answers GET /v1/users/me: the user the token stands for.
 func (s *Server) currentUser(req *request) (any, *apiError) {
 	if u := s.st.users[strings.TrimPrefix(req.user, "users/")]; u != nil {
-		return *u, nil // a copy: it is encoded after the lock is let go
+		return s.accountView(u, "users"), nil // a copy: it is encoded after the lock is let go
 	}
 	return client.User{Name: req.user, Email: strings.TrimPrefix(req.user, "users/")}, nil
 }

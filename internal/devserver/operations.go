@@ -1,6 +1,7 @@
 package devserver
 
 import (
+	"cmp"
 	"net/url"
 	"slices"
 	"strconv"
@@ -9,48 +10,14 @@ import (
 	"github.com/dbgov/dbgov/client"
 )
 
-// listIdentityProviders answers GET /v1/idps, secrets included.
-func (s *Server) listIdentityProviders(*request) (any, *apiError) {
+// listIdentityProviders answers GET /v1/idps and, from 3.17.1,
+// /v1/workspaces/{id}/idps, secrets included: from 3.17.1 the providers
+// belong to the workspace, and /v1/idps has none.
+func (s *Server) listIdentityProviders(req *request) (any, *apiError) {
+	if s.since(sinceWorkspaceIdps) && (len(req.ids) == 0 || req.ids[0] != WorkspaceID) {
+		return client.ListIdentityProvidersResponse{}, nil
+	}
 	return client.ListIdentityProvidersResponse{IdentityProviders: slices.Clone(s.st.idps)}, nil
-}
-
-// batchGetUsers answers GET /v1/users:batchGet?names=users/a&names=users/b
-// with the users in the order asked; one unknown user fails the call.
-func (s *Server) batchGetUsers(req *request) (any, *apiError) {
-	names := req.query["names"]
-	if len(names) == 0 {
-		return nil, invalidArgument("names is required: give one names=users/{email} query parameter per user")
-	}
-	users := make([]client.User, 0, len(names))
-	for _, name := range names {
-		id, ok := strings.CutPrefix(name, "users/")
-		switch u := s.st.users[id]; {
-		case !ok || id == "":
-			return nil, invalidArgument("invalid user name %q: want users/{email}", name)
-		case u == nil:
-			return nil, notFound("user %q not found", name)
-		default:
-			users = append(users, *u)
-		}
-	}
-	return client.BatchGetUsersResponse{Users: users}, nil
-}
-
-// undeleteUser answers POST /v1/users/{email}:undelete.
-func (s *Server) undeleteUser(req *request, body *client.UndeleteUserRequest) (any, *apiError) {
-	want, u := "users/"+req.ids[0], s.st.users[req.ids[0]]
-	switch {
-	case body.Name == "":
-		return nil, invalidArgument("name is required: the deleted user, %s", want)
-	case body.Name != want:
-		return nil, invalidArgument("name %q does not match the user of the path, %q", body.Name, want)
-	case u == nil:
-		return nil, notFound("user %q not found", want)
-	case u.State != client.UserStateDeleted:
-		return nil, invalidArgument("user %q is not deleted: it is already active", want)
-	}
-	u.State = client.UserStateActive
-	return *u, nil
 }
 
 // getReviewConfig answers GET /v1/reviewConfigs/{id}.
@@ -68,17 +35,17 @@ func (s *Server) getCatalog(req *request) (any, *apiError) {
 	switch {
 	case apiErr != nil:
 		return nil, apiErr
-	case db.catalog == nil:
-		return nil, notFound("catalog %q not found", databaseName(req.ids[0], req.ids[1])+"/catalog")
+	case db.catalog == nil: // every database has one, empty at first
+		return client.DatabaseCatalog{Name: db.name + "/catalog"}, nil
 	}
 	return *db.catalog, nil
 }
 
-// updateCatalog answers PATCH .../catalog, replacing it; its query comes before its body.
+// updateCatalog answers PATCH .../catalog, replacing it; its query comes
+// before its body. allowMissing=true needs a permission no release defines.
 func (s *Server) updateCatalog(req *request) (any, *apiError) {
-	allowMissing, apiErr := boolParam(req.query, "allowMissing", "allow_missing")
-	if apiErr != nil {
-		return nil, apiErr
+	if allowMissing, apiErr := boolParam(req.query, "allowMissing", "allow_missing"); apiErr != nil || allowMissing {
+		return nil, cmp.Or(apiErr, newError(codePermissionDenied, "permission denied: allow_missing=true requires both bb.databaseCatalogs.update and bb.databaseCatalogs.create"))
 	}
 	return withBody("catalog", func(s *Server, req *request, catalog *client.DatabaseCatalog) (any, *apiError) {
 		want := databaseName(req.ids[0], req.ids[1]) + "/catalog"
@@ -89,9 +56,6 @@ func (s *Server) updateCatalog(req *request) (any, *apiError) {
 		db, apiErr := s.database(req.ids[0], req.ids[1])
 		if apiErr != nil {
 			return nil, apiErr
-		}
-		if db.catalog == nil && !allowMissing {
-			return nil, notFound("catalog %q not found (allowMissing=true creates it)", want)
 		}
 		db.catalog = catalog
 		return *catalog, nil
@@ -106,8 +70,11 @@ func (s *Server) batchCreateRevisions(req *request, body *client.BatchCreateRevi
 		return nil, invalidArgument("parent %q does not match the database of the path, %q", body.Parent, parent)
 	}
 	for i, r := range body.Requests {
-		if r.Parent != parent {
+		switch {
+		case r.Parent != parent:
 			return nil, invalidArgument("requests[%d].parent %q does not equal the batch parent %q", i, r.Parent, parent)
+		case !validSheetName(r.Revision.Sheet):
+			return nil, invalidArgument("failed to get sheet from %s: invalid request %q", r.Revision.Sheet, r.Revision.Sheet)
 		}
 	}
 	db, apiErr := s.database(req.ids[0], req.ids[1])
@@ -122,21 +89,15 @@ func (s *Server) batchCreateRevisions(req *request, body *client.BatchCreateRevi
 			return nil, invalidArgument("requests[%d].revision.type is required: VERSIONED or DECLARATIVE", i)
 		case in.Version == "":
 			return nil, invalidArgument("requests[%d].revision.version is required", i)
-		case in.Sheet != "" && !validSheetName(in.Sheet):
-			return nil, invalidArgument("requests[%d].revision.sheet %q is not of the form projects/{project}/sheets/{sheet}", i, in.Sheet)
-		case in.File != "" && in.Sheet == "" && in.Release == "":
-			return nil, invalidArgument("requests[%d].revision: a revision with a file needs a sheet or a release", i)
+		case (in.File == "") != (in.Release == ""):
+			return nil, invalidArgument("revision.release and revision.file must be set or unset")
 		case db.hasRevision(in.Type, in.Version):
 			return nil, newError(codeAlreadyExists, "a %s revision of version %q already exists in %s", in.Type, in.Version, parent)
 		}
 		db.lastID++
-		rev := client.Revision{Name: parent + "/revisions/" + strconv.Itoa(db.lastID), Release: in.Release, File: in.File,
+		rev := client.Revision{Name: parent + "/revisions/" + s.st.id(parent+"/revisions", strconv.Itoa(db.lastID)), Release: in.Release, File: in.File,
 			Version: in.Version, Sheet: in.Sheet, TaskRun: in.TaskRun, Type: in.Type, CreateTime: formatTime(s.now())}
-		if statement, known := s.st.sheets[rev.Sheet]; known {
-			rev.Statement = statement
-		} else if rev.Sheet != "" {
-			rev.Statement = "-- statement of " + rev.Sheet + " (a sheet the server does not hold)\n"
-		}
+		rev.Statement = cmp.Or(s.st.sheets[rev.Sheet], "-- statement of "+rev.Sheet+" (a sheet the server does not hold)\n")
 		fillStatementFields(&rev)
 		db.revisions = append(db.revisions, rev)
 		resp.Revisions = append(resp.Revisions, rev)
@@ -145,20 +106,30 @@ func (s *Server) batchCreateRevisions(req *request, body *client.BatchCreateRevi
 }
 
 // listPolicies answers GET /v1/{parent}/policies of a database, an
-// environment, a project or the workspace, filtered.
+// environment, a project or the workspace, filtered, as the release has them:
+// from 3.15 none of type DATA_SOURCE_QUERY, no DATA_QUERY of an environment
+// and none of a database (400, as every release of the service answers);
+// from 3.16 the workspace's are named workspaces/{id}/policies/{p}.
 func (s *Server) listPolicies(req *request) (any, *apiError) {
+	types := client.PolicyTypes()
+	if s.since(sinceAccounts) {
+		types = slices.DeleteFunc(types, func(t client.PolicyType) bool { return t == client.PolicyTypeDataSourceQuery })
+	}
 	policyType, _, apiErr := singleParam(req.query, "policyType", "policy_type")
 	if apiErr != nil {
 		return nil, apiErr
 	}
 	filter := client.PolicyType(policyType)
 	all := filter == "" || filter == client.PolicyTypeUnspecified
-	if !all && !filter.Known() {
-		return nil, invalidArgument("invalid policyType %q: want one of %s", policyType, strings.Join(enumNames(client.PolicyTypes()), ", "))
+	if !all && !slices.Contains(types, filter) {
+		return nil, invalidArgument("invalid policyType %q: want one of %s", policyType, strings.Join(enumNames(types), ", "))
 	}
 	showDeleted, apiErr := boolParam(req.query, "showDeleted", "show_deleted")
-	if apiErr != nil {
+	switch {
+	case apiErr != nil:
 		return nil, apiErr
+	case len(req.ids) == 2 && s.since(sinceAccounts):
+		return nil, invalidArgument("unknown request name %s", databaseName(req.ids[0], req.ids[1]))
 	}
 	policies := s.st.policies
 	if len(req.ids) == 2 {
@@ -170,8 +141,15 @@ func (s *Server) listPolicies(req *request) (any, *apiError) {
 	}
 	var resp client.ListPoliciesResponse
 	for _, p := range policies {
+		if strings.HasPrefix(p.Name, "policies/") && s.since(sinceWorkspaces) {
+			p.Name = "workspaces/" + WorkspaceID + "/" + p.Name
+		}
+		if q := p.QueryDataPolicy; q != nil && s.since(sinceAccounts) {
+			p.QueryDataPolicy = &client.QueryDataPolicy{DisableExport: q.DisableExport, MaximumResultRows: q.MaximumResultRows, DisableCopyData: q.DisableCopyData}
+		}
 		ofParent := len(req.ids) == 2 || strings.HasPrefix(p.Name, req.path+"/")
-		if ofParent && (all || p.Type == filter) && (showDeleted || !p.Deleted) {
+		gone := !slices.Contains(types, p.Type) || p.Type == client.PolicyTypeDataQuery && strings.HasPrefix(p.Name, "environments/") && s.since(sinceAccounts)
+		if ofParent && !gone && (all || p.Type == filter) && (showDeleted || !p.Deleted) {
 			resp.Policies = append(resp.Policies, p.Policy)
 		}
 	}
@@ -197,37 +175,52 @@ func (s *Server) diffSchema(req *request, body *client.DiffSchemaRequest) (any, 
 	if apiErr != nil {
 		return nil, apiErr
 	}
-	from, to := db.currentSchema(), body.Schema
+	from, to := db.current(), body.Schema
 	if len(req.ids) == 3 {
 		from, apiErr = s.changelog(req.ids[0], req.ids[1], req.ids[2])
 	}
 	if apiErr == nil && body.Changelog != "" {
 		to, apiErr = s.changelog(target[1], target[3], target[5])
 	}
-	if apiErr != nil {
+	switch sdl := s.sdl(db); {
+	case apiErr != nil:
 		return nil, apiErr
+	case body.Schema != "" && len(req.ids) == 3 && !sdl:
+		return nil, newError(codeInternal, "failed to get target schema, error: invalid request %q", self)
+	case sdl && slices.ContainsFunc(strings.Split(body.Schema, ";"), func(st string) bool { return strings.HasPrefix(strings.ToUpper(strings.TrimSpace(st)), "SELECT") }):
+		return nil, newError(codeInternal, "SDL does not allow SELECT statements")
 	}
 	return client.DiffSchemaResponse{Diff: sqlDiff(from, to)}, nil
 }
 
-// currentSchema is the schema of the database's highest numbered changelog.
-func (db *database) currentSchema() string {
-	schema, latest := "", -1
-	for id, s := range db.changelogs {
-		if n, err := strconv.Atoi(id); err == nil && n > latest {
-			schema, latest = s, n
-		}
+// current is the database's schema: its newest changelog's.
+func (db *database) current() string {
+	if len(db.changelogs) == 0 {
+		return ""
 	}
-	return schema
+	return db.changelogs[len(db.changelogs)-1].Schema
 }
 
-// database finds a database; the caller holds s.mu.
-func (s *Server) database(instance, name string) (*database, *apiError) {
-	dbs := s.st.instances[instance]
-	if dbs == nil {
-		return nil, notFound("instance %q not found", "instances/"+instance)
+// sdl reports whether the release diffs a database's schema text through the
+// service's declarative format (SDL): PostgreSQL and CockroachDB from 3.17, MySQL from 3.21.
+func (s *Server) sdl(db *database) bool {
+	switch e := db.instance.Engine; {
+	case e == client.EnginePostgres || e == "COCKROACHDB":
+		return s.since(sinceWorkspaceName)
+	case e == client.EngineMySQL:
+		return s.since(sinceMySQLSDL)
 	}
-	db := dbs[name]
+	return false
+}
+
+// database finds a database; the caller holds s.mu. An unknown instance is
+// 500, as the service's access check answers it.
+func (s *Server) database(instance, name string) (*database, *apiError) {
+	in := s.st.instances[instance]
+	if in == nil {
+		return nil, newError(codeInternal, "failed to populate raw resources database %q not found", databaseName(instance, name))
+	}
+	db := in.databases[name]
 	if db == nil {
 		return nil, notFound("database %q not found", databaseName(instance, name))
 	}
@@ -240,11 +233,24 @@ func (s *Server) changelog(instance, db, id string) (string, *apiError) {
 	if apiErr != nil {
 		return "", apiErr
 	}
-	schema, ok := d.changelogs[id]
-	if !ok {
+	i := slices.IndexFunc(d.changelogs, func(c seedChangelog) bool { return c.ID == id })
+	if i < 0 {
 		return "", notFound("changelog %q not found", databaseName(instance, db)+"/changelogs/"+id)
 	}
-	return schema, nil
+	return d.changelogs[i].Schema, nil
+}
+
+// listAnswer is a list as protobuf JSON writes it: an empty list and an empty
+// next page token left out.
+func listAnswer[T any](field string, items []T, next string) map[string]any {
+	out := map[string]any{}
+	if len(items) > 0 {
+		out[field] = items
+	}
+	if next != "" {
+		out["nextPageToken"] = next
+	}
+	return out
 }
 
 // singleParam returns the one value of a query parameter of any of names.

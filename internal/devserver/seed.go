@@ -21,17 +21,21 @@ type seedDoc struct {
 	Policies          []seedPolicy              `json:"policies,omitempty"`
 	Sheets            []seedSheet               `json:"sheets,omitempty"`
 	ReviewConfigs     []client.ReviewConfig     `json:"reviewConfigs,omitempty"`
-	Users             []client.User             `json:"users,omitempty"`
+	Users             []seedUser                `json:"users,omitempty"`
 	IdentityProviders []client.IdentityProvider `json:"identityProviders,omitempty"`
 }
 
 type seedInstance struct {
-	ID        string         `json:"id"`
-	Databases []seedDatabase `json:"databases,omitempty"`
+	ID          string         `json:"id"`
+	Title       string         `json:"title,omitempty"`
+	Engine      client.Engine  `json:"engine,omitempty"`      // POSTGRES when absent
+	Environment string         `json:"environment,omitempty"` // environments/{e}
+	Databases   []seedDatabase `json:"databases,omitempty"`
 }
 
 type seedDatabase struct {
 	ID         string                  `json:"id"`
+	Project    string                  `json:"project,omitempty"` // projects/default when absent
 	Catalog    *client.DatabaseCatalog `json:"catalog,omitempty"`
 	Changelogs []seedChangelog         `json:"changelogs,omitempty"`
 	Revisions  []client.Revision       `json:"revisions,omitempty"`
@@ -41,6 +45,13 @@ type seedDatabase struct {
 type seedChangelog struct {
 	ID     string `json:"id"`
 	Schema string `json:"schema,omitempty"`
+}
+
+// seedUser is a user, service account or workload identity, with the
+// permissions of the tokens a workload identity's exchange gives.
+type seedUser struct {
+	client.User
+	Permissions []string `json:"permissions,omitempty"`
 }
 
 // seedPolicy is a policy with the deleted mark the service keeps beside it.
@@ -58,10 +69,13 @@ type seedSheet struct {
 type state struct {
 	tokens          map[string]*grant
 	serviceAccounts map[string]ServiceAccountInfo
-	instances       map[string]map[string]*database
+	instances       map[string]*instance
+	databases       []*database // in the service's order: by project, then name
 	sheets          map[string]string
 	reviewConfigs   map[string]*client.ReviewConfig
-	users           map[string]*client.User
+	users           map[string]*seedUser
+	userList        []*seedUser // in the order created
+	uuids           bool        // changelogs and revisions have UUID ids
 	idps            []client.IdentityProvider
 	policies        []seedPolicy // of environments, projects and the workspace
 }
@@ -74,12 +88,19 @@ type grant struct {
 
 func (g *grant) expired(now time.Time) bool { return !g.expires.IsZero() && !now.Before(g.expires) }
 
+type instance struct {
+	seedInstance
+	databases map[string]*database
+}
+
 type database struct {
-	catalog    *client.DatabaseCatalog
-	changelogs map[string]string
-	revisions  []client.Revision
-	lastID     int
-	policies   []seedPolicy
+	name, project string
+	instance      *instance
+	catalog       *client.DatabaseCatalog
+	changelogs    []seedChangelog // oldest first
+	revisions     []client.Revision
+	lastID        int
+	policies      []seedPolicy
 }
 
 // loadSeed reads a seed and decodes it strictly, naming the first problem.
@@ -95,16 +116,18 @@ func loadSeed(r io.Reader) (*seedDoc, error) {
 	return &doc, nil
 }
 
-// newState builds the server's state from a seed, checking its ids, names and permissions.
-func newState(doc *seedDoc) (*state, error) {
+// newState builds the server's state from a seed, checking its ids, names and
+// permissions; with uuids, changelogs and revisions get UUID ids.
+func newState(doc *seedDoc, uuids bool) (*state, error) {
 	st := &state{
 		tokens:          map[string]*grant{},
 		serviceAccounts: map[string]ServiceAccountInfo{},
-		instances:       map[string]map[string]*database{},
+		instances:       map[string]*instance{},
 		sheets:          map[string]string{},
 		reviewConfigs:   map[string]*client.ReviewConfig{},
-		users:           map[string]*client.User{},
+		users:           map[string]*seedUser{},
 		idps:            doc.IdentityProviders,
+		uuids:           uuids,
 	}
 	for i, t := range doc.Tokens {
 		switch err := checkPermissions(t.Permissions); {
@@ -147,18 +170,24 @@ func newState(doc *seedDoc) (*state, error) {
 		case st.instances[inst.ID] != nil:
 			return nil, fmt.Errorf("instances[%d]: instance %q given twice", i, inst.ID)
 		}
-		st.instances[inst.ID] = map[string]*database{}
+		in := &instance{seedInstance: inst, databases: map[string]*database{}}
+		in.Engine, in.Databases = cmp.Or(in.Engine, client.EnginePostgres), nil
+		st.instances[inst.ID] = in
 		for j, sd := range inst.Databases {
-			db, err := st.newDatabase(inst.ID, sd)
-			if err == nil && st.instances[inst.ID][sd.ID] != nil {
+			db, err := st.newDatabase(in, sd)
+			if err == nil && in.databases[sd.ID] != nil {
 				err = fmt.Errorf("database %q given twice", sd.ID)
 			}
 			if err != nil {
 				return nil, fmt.Errorf("instances[%d].databases[%d]: %w", i, j, err)
 			}
-			st.instances[inst.ID][sd.ID] = db
+			in.databases[sd.ID] = db
+			st.databases = append(st.databases, db)
 		}
 	}
+	slices.SortStableFunc(st.databases, func(a, b *database) int {
+		return cmp.Or(cmp.Compare(a.project, b.project), cmp.Compare(a.name, b.name))
+	})
 	for i, p := range doc.Policies {
 		parts := strings.Split(p.Name, "/")
 		switch n := len(parts); {
@@ -185,23 +214,24 @@ func newState(doc *seedDoc) (*state, error) {
 	}
 	for i := range doc.Users {
 		u := &doc.Users[i]
-		if err := completeUser(u); err != nil {
+		switch err := cmp.Or(completeUser(&u.User), checkPermissions(u.Permissions)); {
+		case err != nil:
 			return nil, fmt.Errorf("users[%d]: %w", i, err)
-		}
-		if st.users[u.Email] != nil {
+		case st.users[u.Email] != nil:
 			return nil, fmt.Errorf("users[%d]: user %q given twice", i, u.Name)
 		}
 		st.users[u.Email] = u
+		st.userList = append(st.userList, u)
 	}
 	return st, nil
 }
 
-func (st *state) newDatabase(instance string, sd seedDatabase) (*database, error) {
+func (st *state) newDatabase(in *instance, sd seedDatabase) (*database, error) {
 	if !validID(sd.ID) {
 		return nil, fmt.Errorf("id %q is empty or holds a slash", sd.ID)
 	}
-	dbName := databaseName(instance, sd.ID)
-	db := &database{changelogs: map[string]string{}, catalog: sd.Catalog}
+	dbName := databaseName(in.ID, sd.ID)
+	db := &database{name: dbName, project: cmp.Or(sd.Project, "projects/default"), instance: in, catalog: sd.Catalog}
 	if c := db.catalog; c != nil {
 		if c.Name != "" && c.Name != dbName+"/catalog" {
 			return nil, fmt.Errorf("catalog name %q is not %q", c.Name, dbName+"/catalog")
@@ -212,10 +242,13 @@ func (st *state) newDatabase(instance string, sd seedDatabase) (*database, error
 		if !validID(cl.ID) {
 			return nil, fmt.Errorf("changelogs[%d]: id %q is empty or holds a slash", i, cl.ID)
 		}
-		if _, dup := db.changelogs[cl.ID]; dup {
+		if slices.ContainsFunc(sd.Changelogs[:i], func(c seedChangelog) bool { return c.ID == cl.ID }) {
 			return nil, fmt.Errorf("changelogs[%d]: changelog %q given twice", i, cl.ID)
 		}
-		db.changelogs[cl.ID] = cl.Schema
+	}
+	db.changelogs = slices.Clone(sd.Changelogs)
+	for i := range db.changelogs {
+		db.changelogs[i].ID = st.id(dbName+"/changelogs", db.changelogs[i].ID)
 	}
 	for i, rev := range sd.Revisions {
 		id, ok := strings.CutPrefix(rev.Name, dbName+"/revisions/")
@@ -232,6 +265,7 @@ func (st *state) newDatabase(instance string, sd seedDatabase) (*database, error
 			rev.Statement = st.sheets[rev.Sheet]
 		}
 		fillStatementFields(&rev)
+		rev.Name = dbName + "/revisions/" + st.id(dbName+"/revisions", id)
 		db.revisions = append(db.revisions, rev)
 		db.lastID = max(db.lastID, n)
 	}
@@ -285,6 +319,17 @@ func checkPermissions(perms []string) error {
 		return fmt.Errorf("unknown permission %q (known: %s)", perms[i], strings.Join(Permissions(), ", "))
 	}
 	return nil
+}
+
+// id is the id of a changelog or revision numbered n in a collection: n
+// itself, or with uuids a UUID made from both.
+func (st *state) id(collection, n string) string {
+	if _, err := strconv.Atoi(n); !st.uuids || err != nil {
+		return n
+	}
+	h := sha256.Sum256([]byte(collection + "/" + n))
+	h[6], h[8] = h[6]&0x0f|0x40, h[8]&0x3f|0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", h[0:4], h[4:6], h[6:8], h[8:10], h[10:16])
 }
 
 // validID reports whether id can be one path segment of a resource name.

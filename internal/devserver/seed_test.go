@@ -109,7 +109,7 @@ func TestNew_loadsASeed(t *testing.T) {
 	}
 	// Revisions go on from the highest seeded number; seeded statements come from sheets.
 	s.mu.Lock()
-	db := s.st.instances["i1"]["d1"]
+	db := s.st.instances["i1"].databases["d1"]
 	seeded := db.revisions[0]
 	catalogName := db.catalog.Name
 	s.mu.Unlock()
@@ -120,13 +120,13 @@ func TestNew_loadsASeed(t *testing.T) {
 		t.Errorf("catalog name = %q", catalogName)
 	}
 	r = call(t, s, http.MethodPost, "/v1/instances/i1/databases/d1/revisions:batchCreate", "t-all",
-		`{"requests":[{"parent":"instances/i1/databases/d1","revision":{"type":"VERSIONED","version":"2"}}]}`)
+		`{"requests":[{"parent":"instances/i1/databases/d1","revision":{"type":"VERSIONED","version":"2","sheet":"projects/p/sheets/s"}}]}`)
 	if !strings.Contains(r.body, `"name":"instances/i1/databases/d1/revisions/8"`) {
 		t.Errorf("created revision = %s", r.body)
 	}
 	r = call(t, s, http.MethodPost, "/v1/instances/i1/databases/d1/changelogs/c1:diffSchema", "t-all",
 		`{"name":"instances/i1/databases/d1/changelogs/c1","changelog":"instances/i1/databases/d1/changelogs/c2"}`)
-	if r.body != `{"diff":"DROP TABLE a;\nCREATE TABLE b (x int);\n"}`+"\n" {
+	if r.body != `{"diff":"DROP TABLE IF EXISTS \"public\".\"a\";\nCREATE TABLE b (x int);\n\n"}`+"\n" {
 		t.Errorf("diff = %s", r.body)
 	}
 	r = call(t, s, http.MethodPost, "/v1/auth/login", "", `{"email":"bot@x.com","password":"k"}`)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"crypto/rand"
 	_ "embed"
 	"errors"
 	"fmt"
@@ -40,6 +41,9 @@ const (
 	TokenLifetime  = time.Hour // of a login's token when Options.TokenLifetime is 0
 )
 
+// DemoSeed returns the demo data, a seed document to start one's own from.
+func DemoSeed() []byte { return slices.Clone(demoSeed) }
+
 // demoSeed is the demo data, held when Options.Seed is nil: a model for one's own.
 //
 //go:embed demo_seed.json
@@ -52,6 +56,7 @@ type Options struct {
 	Now           func() time.Time // the clock of creation times and token expiry; nil is time.Now
 	Latency       time.Duration    // delays every answer, as a distant service would
 	TokenLifetime time.Duration    // of a login's token; 0 is TokenLifetime
+	Release       string           // the service's release to answer as, from 3.13.0; "" is DefaultRelease
 }
 
 // Server is an in-memory reference implementation of the /v1 API.
@@ -64,6 +69,9 @@ type Server struct {
 	accounts []ServiceAccountInfo
 	handler  http.Handler
 	routes   []route
+	release  release
+	version  string // the release as actuator info says it
+	key      []byte // signs the test issuer's OIDC tokens
 
 	mu sync.Mutex
 	st *state
@@ -86,16 +94,24 @@ type ServiceAccountInfo struct {
 
 // New builds a server holding opts' seed or the demo data; a bad seed's error names its problem.
 func New(opts Options) (*Server, error) {
+	rel, err := parseRelease(cmp.Or(opts.Release, DefaultRelease))
+	if err != nil {
+		return nil, err
+	}
 	doc, err := loadSeed(cmp.Or[io.Reader](opts.Seed, bytes.NewReader(demoSeed)))
 	if err != nil {
 		return nil, err
 	}
-	st, err := newState(doc)
-	if err != nil {
+	s := &Server{now: opts.Now, lifetime: cmp.Or(opts.TokenLifetime, TokenLifetime), log: opts.Log, release: rel,
+		version: cmp.Or(opts.Release, DefaultRelease), key: []byte(rand.Text()), tokens: doc.Tokens, accounts: doc.ServiceAccounts}
+	if s.st, err = newState(doc, s.since(sinceWorkspaces)); err != nil {
 		return nil, fmt.Errorf("check seed: %w", err)
 	}
-	s := &Server{now: opts.Now, lifetime: cmp.Or(opts.TokenLifetime, TokenLifetime), log: opts.Log, st: st, routes: routes(),
-		tokens: doc.Tokens, accounts: doc.ServiceAccounts}
+	for _, rt := range routes() {
+		if s.since(rt.since) && (rt.until == release{} || !s.since(rt.until)) {
+			s.routes = append(s.routes, rt)
+		}
+	}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -143,6 +159,9 @@ func (s *Server) AdminToken() string {
 	}
 	return ""
 }
+
+// Release returns the release of the service the server answers as.
+func (s *Server) Release() string { return s.version }
 
 // Tokens returns the tokens of the seed and what each may do.
 func (s *Server) Tokens() []TokenInfo {

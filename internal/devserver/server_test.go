@@ -46,6 +46,16 @@ func newDemo(t *testing.T) *Server {
 	return s
 }
 
+// newRelease returns a server holding the demo data that answers as a release.
+func newRelease(t *testing.T, release string) *Server {
+	t.Helper()
+	s, err := New(Options{Now: newClock().Now, Release: release})
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	return s
+}
+
 // response is one answer of the handler.
 type response struct {
 	status int

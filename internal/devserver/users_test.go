@@ -79,7 +79,7 @@ func TestUndelete_restoresADeletedUser(t *testing.T) {
 	}
 	// A second undelete finds the user active.
 	r = call(t, s, http.MethodPost, "/v1/users/bob@example.com:undelete", adminToken, `{"name": "users/bob@example.com"}`)
-	wantError(t, r, http.StatusBadRequest, codeInvalidArgument, `"users/bob@example.com"`, "active")
+	wantError(t, r, http.StatusBadRequest, codeInvalidArgument, `user "bob@example.com" is already active`)
 }
 
 func TestUndelete_refusesBadRequests(t *testing.T) {
@@ -88,8 +88,8 @@ func TestUndelete_refusesBadRequests(t *testing.T) {
 		status, code     int
 		msg              string
 	}{
-		{"active user", "alice@example.com", `{"name":"users/alice@example.com"}`, 400, codeInvalidArgument, "already active"},
-		{"unknown user", "ghost@example.com", `{"name":"users/ghost@example.com"}`, 404, codeNotFound, `"users/ghost@example.com"`},
+		{"active user", "alice@example.com", `{"name":"users/alice@example.com"}`, 400, codeInvalidArgument, `user "alice@example.com" is already active`},
+		{"unknown user", "ghost@example.com", `{"name":"users/ghost@example.com"}`, 404, codeNotFound, `user "ghost@example.com" not found`},
 		{"name of another user", "bob@example.com", `{"name":"users/erin@example.com"}`, 400, codeInvalidArgument, `"users/erin@example.com"`},
 		{"name without prefix", "bob@example.com", `{"name":"bob@example.com"}`, 400, codeInvalidArgument, "does not match"},
 		{"no name", "bob@example.com", `{}`, 400, codeInvalidArgument, "name is required"},

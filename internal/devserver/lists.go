@@ -1,0 +1,120 @@
+package devserver
+
+import (
+	"cmp"
+	"encoding/base64"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/dbgov/dbgov/client"
+)
+
+// pgDumpHeader is how the service's dump of a PostgreSQL schema begins, as pg_dump's does.
+const pgDumpHeader = "SET statement_timeout = 0;\nSET client_encoding = 'UTF8';\nSELECT pg_catalog.set_config('search_path', '', false);\n\n"
+
+// instanceView is an instance as the service answers it.
+type instanceView struct {
+	Name        string        `json:"name"`
+	Title       string        `json:"title,omitempty"`
+	Engine      client.Engine `json:"engine"`
+	Environment string        `json:"environment,omitempty"`
+	State       string        `json:"state"`
+}
+
+// page cuts from items the page a list request asks for, as the service
+// pages: pageSize items (10 when not positive, at most 1000) from the offset
+// its pageToken holds, and the token of the next page, "" after the last.
+func page[T any](req *request, items []T) ([]T, string, *apiError) {
+	size, sizeErr := strconv.Atoi(cmp.Or(req.query.Get("pageSize"), "0"))
+	data, tokenErr := base64.StdEncoding.DecodeString(req.query.Get("pageToken"))
+	offset, offsetErr := strconv.Atoi(cmp.Or(string(data), "0"))
+	switch {
+	case sizeErr != nil:
+		return nil, "", invalidArgument("invalid pageSize %q: not a number", req.query.Get("pageSize"))
+	case tokenErr != nil || offsetErr != nil || offset < 0:
+		return nil, "", invalidArgument("invalid page token %q", req.query.Get("pageToken"))
+	}
+	from, to, next := min(offset, len(items)), min(offset+min(cmp.Or(max(size, 0), 10), 1000), len(items)), ""
+	if to < len(items) {
+		next = base64.StdEncoding.EncodeToString([]byte(strconv.Itoa(to)))
+	}
+	return items[from:to], next, nil
+}
+
+// listInstances answers GET /v1/instances, by id.
+func (s *Server) listInstances(req *request) (any, *apiError) {
+	ids, next, apiErr := page(req, slices.Sorted(maps.Keys(s.st.instances)))
+	var out []instanceView
+	for _, id := range ids {
+		out = append(out, s.st.instances[id].view())
+	}
+	return listAnswer("instances", out, next), apiErr
+}
+
+func (in *instance) view() instanceView {
+	return instanceView{"instances/" + in.ID, cmp.Or(in.Title, in.ID), in.Engine, in.Environment, "ACTIVE"}
+}
+
+// listDatabases answers GET /v1/{instances/I,projects/P,workspaces/W}/databases,
+// by project, then name; filter is read as the service reads it and not applied.
+func (s *Server) listDatabases(req *request) (any, *apiError) {
+	if in := s.st.instances[req.ids[0]]; in == nil && strings.HasPrefix(req.path, "instances/") {
+		return nil, notFound("instance %q not found", "instances/"+req.ids[0])
+	}
+	parent := strings.TrimSuffix(req.path, "/databases")
+	dbs, next, apiErr := page(req, slices.DeleteFunc(slices.Clone(s.st.databases), func(db *database) bool {
+		return !strings.HasPrefix(parent, "workspaces/") && parent != db.project && !strings.HasPrefix(db.name, parent+"/")
+	}))
+	var out []map[string]any
+	for _, db := range dbs {
+		out = append(out, map[string]any{"name": db.name, "state": "ACTIVE", "project": db.project,
+			"effectiveEnvironment": db.instance.Environment, "instanceResource": db.instance.view()})
+	}
+	return listAnswer("databases", out, next), apiErr
+}
+
+// listRevisions answers GET .../revisions, by version from the highest;
+// deleted ones only with showDeleted.
+func (s *Server) listRevisions(req *request) (any, *apiError) {
+	db, apiErr := s.database(req.ids[0], req.ids[1])
+	showDeleted, boolErr := boolParam(req.query, "showDeleted", "show_deleted")
+	if apiErr = cmp.Or(apiErr, boolErr); apiErr != nil {
+		return nil, apiErr
+	}
+	revs := slices.DeleteFunc(slices.Clone(db.revisions), func(r client.Revision) bool { return r.DeleteTime != "" && !showDeleted })
+	slices.SortStableFunc(revs, func(a, b client.Revision) int { return cmp.Compare(b.Version, a.Version) })
+	revs, next, apiErr := page(req, revs)
+	return listAnswer("revisions", revs, next), apiErr
+}
+
+// listChangelogs answers GET .../changelogs, the newest first.
+func (s *Server) listChangelogs(req *request) (any, *apiError) {
+	db, apiErr := s.database(req.ids[0], req.ids[1])
+	if apiErr != nil {
+		return nil, apiErr
+	}
+	var all []map[string]string
+	for _, c := range slices.Backward(db.changelogs) {
+		all = append(all, map[string]string{"name": db.name + "/changelogs/" + c.ID, "status": "DONE"})
+	}
+	all, next, apiErr := page(req, all)
+	return listAnswer("changelogs", all, next), apiErr
+}
+
+// schemaDump answers GET .../schema, the database's schema as the service
+// dumps it, and .../sdlSchema, the schema in the declarative form the
+// service's diff reads back, as base64 bytes.
+func (s *Server) schemaDump(req *request) (any, *apiError) {
+	db, apiErr := s.database(req.ids[0], req.ids[1])
+	switch {
+	case apiErr != nil:
+		return nil, apiErr
+	case strings.HasSuffix(req.path, "/sdlSchema"):
+		return map[string]any{"schema": []byte(db.current()), "contentType": "text/plain; charset=utf-8"}, nil
+	case db.instance.Engine == client.EnginePostgres:
+		return map[string]string{"schema": pgDumpHeader + db.current()}, nil
+	}
+	return map[string]string{"schema": db.current()}, nil
+}
