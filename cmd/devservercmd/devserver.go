@@ -113,7 +113,7 @@ func run(ctx context.Context, opts *options) error {
 	if !addr.IP.IsLoopback() {
 		fmt.Fprintf(opts.IO.ErrOut, "warning: listening on %s, reachable from other hosts; the demo tokens are public\n", l.Addr())
 	}
-	banner(opts.IO.Out, baseURL(addr), srv)
+	banner(opts.IO.Out, baseURL(addr), srv, opts.Release)
 	return srv.Serve(ctx, l)
 }
 
@@ -127,8 +127,8 @@ func baseURL(addr *net.TCPAddr) string {
 	return "http://" + net.JoinHostPort(host.String(), strconv.Itoa(addr.Port))
 }
 
-func banner(w io.Writer, url string, srv *devserver.Server) {
-	fmt.Fprintf(w, "dbgov reference server listening on %s, answering as release %s\n\n", url, srv.Release())
+func banner(w io.Writer, url string, srv *devserver.Server, release string) {
+	fmt.Fprintf(w, "dbgov reference server listening on %s, answering as release %s\n\n", url, release)
 	fmt.Fprintf(w, "  export DBGOV_URL=%s DBGOV_TOKEN=%s\n\n", url, srv.AdminToken())
 	for _, t := range srv.Tokens() {
 		fmt.Fprintf(w, "token %-22s %s: %s\n", t.Token, t.User, strings.Join(t.Permissions, ", "))

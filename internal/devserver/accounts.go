@@ -31,23 +31,19 @@ const (
 
 // accountKinds are the kinds of account by the collection of their routes:
 // users, and from 3.15 service accounts and workload identities.
-var accountKinds = map[string]struct {
-	userType     client.UserType
-	suffix, word string
-}{
-	"users":              {"", "", "user"},
-	"serviceAccounts":    {client.UserTypeServiceAccount, "service.bytebase.com", "service account"},
-	"workloadIdentities": {client.UserTypeWorkloadIdentity, "workload.bytebase.com", "workload identity"},
+var accountKinds = map[string]struct{ suffix, word string }{
+	"users":              {"", "user"},
+	"serviceAccounts":    {"service.bytebase.com", "service account"},
+	"workloadIdentities": {"workload.bytebase.com", "workload identity"},
 }
 
 // accountCollection is the collection an account is found in on the release.
 func (s *Server) accountCollection(u *seedUser) string {
-	for c, k := range accountKinds {
-		if k.userType != "" && k.userType == u.UserType && s.since(sinceAccounts) {
-			return c
-		}
+	c := map[client.UserType]string{client.UserTypeServiceAccount: "serviceAccounts", client.UserTypeWorkloadIdentity: "workloadIdentities"}[u.UserType]
+	if c == "" || !s.since(sinceAccounts) {
+		return "users"
 	}
-	return "users"
+	return c
 }
 
 // endUserEmail refuses, from 3.15, a user's email that names another kind of account.

@@ -12,7 +12,7 @@ import (
 )
 
 // newGenerated returns a server holding a generated seed.
-func newGenerated(b *testing.B, opts GenerateOptions) *Server {
+func newGenerated(b testing.TB, opts GenerateOptions) *Server {
 	b.Helper()
 	var seed bytes.Buffer
 	if err := GenerateSeed(&seed, opts); err != nil {
@@ -43,6 +43,25 @@ func BenchmarkBatchGetUsers_50000(b *testing.B) {
 		b.SetBytes(int64(rec.Body.Len()))
 	}
 	b.ReportMetric(float64(len(target)), "query-bytes")
+}
+
+// BenchmarkListDatabases_50000 pages through a fleet of 50,000 databases,
+// 1000 a page, as a client listing them in bounded memory does.
+func BenchmarkListDatabases_50000(b *testing.B) {
+	s := newGenerated(b, GenerateOptions{Databases: 50_000})
+	for b.Loop() {
+		for n, token := 0, ""; n == 0 || token != ""; n++ {
+			var page struct{ NextPageToken string }
+			req := httptest.NewRequest(http.MethodGet, "/v1/workspaces/"+WorkspaceID+"/databases?pageSize=1000&pageToken="+url.QueryEscape(token), nil)
+			req.Header.Set("Authorization", "Bearer "+adminToken)
+			rec := httptest.NewRecorder()
+			s.ServeHTTP(rec, req)
+			if err := json.Unmarshal(rec.Body.Bytes(), &page); rec.Code != http.StatusOK || err != nil || n > 51 {
+				b.Fatalf("page %d: status %d: %.200s", n, rec.Code, rec.Body)
+			}
+			token = page.NextPageToken
+		}
+	}
 }
 
 func BenchmarkCatalogUpdate_5000Tables20Columns(b *testing.B) {

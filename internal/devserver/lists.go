@@ -14,15 +14,6 @@ import (
 // pgDumpHeader is how the service's dump of a PostgreSQL schema begins, as pg_dump's does.
 const pgDumpHeader = "SET statement_timeout = 0;\nSET client_encoding = 'UTF8';\nSELECT pg_catalog.set_config('search_path', '', false);\n\n"
 
-// instanceView is an instance as the service answers it.
-type instanceView struct {
-	Name        string        `json:"name"`
-	Title       string        `json:"title,omitempty"`
-	Engine      client.Engine `json:"engine"`
-	Environment string        `json:"environment,omitempty"`
-	State       string        `json:"state"`
-}
-
 // page cuts from items the page a list request asks for, as the service
 // pages: pageSize items (10 when not positive, at most 1000) from the offset
 // its pageToken holds, and the token of the next page, "" after the last.
@@ -46,31 +37,35 @@ func page[T any](req *request, items []T) ([]T, string, *apiError) {
 // listInstances answers GET /v1/instances, by id.
 func (s *Server) listInstances(req *request) (any, *apiError) {
 	ids, next, apiErr := page(req, slices.Sorted(maps.Keys(s.st.instances)))
-	var out []instanceView
+	var out []map[string]any
 	for _, id := range ids {
 		out = append(out, s.st.instances[id].view())
 	}
 	return listAnswer("instances", out, next), apiErr
 }
 
-func (in *instance) view() instanceView {
-	return instanceView{"instances/" + in.ID, cmp.Or(in.Title, in.ID), in.Engine, in.Environment, "ACTIVE"}
+// view is an instance as the service answers it.
+func (in *instance) view() map[string]any {
+	v := map[string]any{"name": "instances/" + in.ID, "title": cmp.Or(in.Title, in.ID), "engine": in.Engine, "state": "ACTIVE"}
+	if in.Environment != "" {
+		v["environment"] = in.Environment
+	}
+	return v
 }
 
 // listDatabases answers GET /v1/{instances/I,projects/P,workspaces/W}/databases,
-// by project, then name; filter is read as the service reads it and not applied.
+// by project, then name (an unknown parent has none); filter is not applied.
 func (s *Server) listDatabases(req *request) (any, *apiError) {
-	if in := s.st.instances[req.ids[0]]; in == nil && strings.HasPrefix(req.path, "instances/") {
-		return nil, notFound("instance %q not found", "instances/"+req.ids[0])
-	}
 	parent := strings.TrimSuffix(req.path, "/databases")
 	dbs, next, apiErr := page(req, slices.DeleteFunc(slices.Clone(s.st.databases), func(db *database) bool {
 		return !strings.HasPrefix(parent, "workspaces/") && parent != db.project && !strings.HasPrefix(db.name, parent+"/")
 	}))
 	var out []map[string]any
 	for _, db := range dbs {
-		out = append(out, map[string]any{"name": db.name, "state": "ACTIVE", "project": db.project,
-			"effectiveEnvironment": db.instance.Environment, "instanceResource": db.instance.view()})
+		out = append(out, map[string]any{"name": db.name, "state": "ACTIVE", "project": db.project, "instanceResource": db.instance.view()})
+		if env := db.instance.Environment; env != "" {
+			out[len(out)-1]["effectiveEnvironment"] = env
+		}
 	}
 	return listAnswer("databases", out, next), apiErr
 }

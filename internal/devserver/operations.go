@@ -255,29 +255,19 @@ func listAnswer[T any](field string, items []T, next string) map[string]any {
 
 // singleParam returns the one value of a query parameter of any of names.
 func singleParam(q url.Values, names ...string) (string, bool, *apiError) {
-	var values []string
-	for _, n := range names {
-		values = append(values, q[n]...)
-	}
-	switch len(values) {
-	case 0:
-		return "", false, nil
-	case 1:
-		return values[0], true, nil
-	default:
+	values := slices.Concat(q[names[0]], q[names[len(names)-1]])
+	if len(values) > 1 {
 		return "", false, invalidArgument("query parameter %s is given %d times; it takes one value", names[0], len(values))
 	}
+	return strings.Join(values, ""), len(values) == 1, nil
 }
 
 // boolParam reads a boolean query parameter; absent is false.
 func boolParam(q url.Values, names ...string) (bool, *apiError) {
 	v, given, apiErr := singleParam(q, names...)
-	if apiErr != nil || !given {
-		return false, apiErr
-	}
 	b, err := strconv.ParseBool(v)
-	if err != nil {
+	if given && err != nil {
 		return false, invalidArgument("query parameter %s: %q is not a boolean (true or false)", names[0], v)
 	}
-	return b, nil
+	return b, apiErr
 }

@@ -44,7 +44,6 @@ func (s *Server) since(r release) bool { return slices.Compare(s.release[:], r[:
 
 // actuatorInfo answers GET /v1/actuator/info, the fields the release has.
 func (s *Server) actuatorInfo(*request) (any, *apiError) {
-	users := len(s.st.userList)
 	info := map[string]any{"version": s.version, "gitCommit": "0000000000000000000000000000000000000000",
 		"activatedInstanceCount": len(s.st.instances), "totalInstanceCount": len(s.st.instances)}
 	switch {
@@ -60,9 +59,9 @@ func (s *Server) actuatorInfo(*request) (any, *apiError) {
 		info["restriction"] = map[string]any{"passwordRestriction": map[string]int{"minLength": 8}}
 	}
 	if s.since(sinceWorkspaces) {
-		info["activatedUserCount"] = users
+		info["activatedUserCount"] = len(s.st.userList)
 	} else {
-		info["userStats"] = []map[string]any{{"userType": "USER", "state": "ACTIVE", "count": users}}
+		info["userStats"] = []map[string]any{{"userType": "USER", "state": "ACTIVE", "count": len(s.st.userList)}}
 	}
 	return info, nil
 }

@@ -160,9 +160,6 @@ func (s *Server) AdminToken() string {
 	return ""
 }
 
-// Release returns the release of the service the server answers as.
-func (s *Server) Release() string { return s.version }
-
 // Tokens returns the tokens of the seed and what each may do.
 func (s *Server) Tokens() []TokenInfo {
 	out := slices.Clone(s.tokens)
