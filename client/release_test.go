@@ -36,7 +36,7 @@ func TestParseRelease_readsXYZOnly(t *testing.T) {
 func TestRelease_hasEachChangeFromItsRelease(t *testing.T) {
 	tests := []struct {
 		release Release
-		change  Change
+		change  Release
 		want    bool
 	}{
 		{Release{3, 13, 0}, SheetsBySHA256, false},
@@ -54,7 +54,7 @@ func TestRelease_hasEachChangeFromItsRelease(t *testing.T) {
 	}
 	for _, tt := range tests {
 		if got := tt.release.Has(tt.change); got != tt.want {
-			t.Errorf("%v.Has(%d) = %t, want %t", tt.release, tt.change, got, tt.want)
+			t.Errorf("%v.Has(%v) = %t, want %t", tt.release, tt.change, got, tt.want)
 		}
 	}
 }
@@ -79,13 +79,13 @@ func TestServer_learnsTheReleaseOnceFromTheUnauthenticatedDescription(t *testing
 	}{
 		{name: "a release", status: 200, info: `{"version":"3.21.1","workspace":"workspaces/ab12cd34ef56gh78"}`, want: Release{3, 21, 1}, workspace: "ab12cd34ef56gh78", requests: 1},
 		{name: "a release before 3.17 with its raw workspace id", status: 200, info: `{"version":"3.16.1","workspaceId":"b7e1"}`, want: Release{3, 16, 1}, workspace: "b7e1", requests: 1},
-		{name: "newer than the newest", status: 200, info: `{"version":"3.23.0"}`, want: NewestRelease, warning: "service release 3.23.0 is newer than 3.21.1", requests: 1},
-		{name: "older than the oldest", status: 200, info: `{"version":"3.9.2"}`, want: OldestRelease, warning: "service release 3.9.2 is older than 3.13.0", requests: 1},
-		{name: "a development build told by its fields", status: 200, info: `{"version":"development","workspace":"workspaces/x","activeVcsUserCount":2}`, want: NewestRelease, workspace: "x", requests: 1},
+		{name: "newer than the newest", status: 200, info: `{"version":"3.23.0"}`, want: NewestRelease, warning: "the service's release 3.23.0 is not one dbgov knows (3.13.0 to 3.21.1); dbgov treats it as 3.21.1", requests: 1},
+		{name: "older than the oldest", status: 200, info: `{"version":"3.9.2"}`, want: OldestRelease, warning: "release 3.9.2 is not one dbgov knows (3.13.0 to 3.21.1); dbgov treats it as 3.13.0", requests: 1},
+		{name: "a development build told by its fields", status: 200, info: `{"version":"development","workspace":"workspaces/x","restriction":{},"replicaCount":1,"activeVcsUserCount":2}`, want: NewestRelease, workspace: "x", requests: 1},
 		{name: "a build before 3.17 told by its fields", status: 200, info: `{"version":"development","workspaceId":"x","replicaCount":1,"restriction":{},"activatedUserCount":3}`, want: Release{3, 16, 0}, workspace: "x", requests: 1},
 		{name: "a 3.14 build told by its fields", status: 200, info: `{"version":"cloud-20250101","workspaceId":"x","replicaCount":1,"userStats":[{}]}`, want: Release{3, 14, 0}, workspace: "x", requests: 1},
 		{name: "a 3.13 build told by its fields", status: 200, info: `{"version":"development","workspaceId":"x","needAdminSetup":true,"userStats":[{}]}`, want: Release{3, 13, 0}, workspace: "x", requests: 1},
-		{name: "a service asking for credentials is newer", status: 401, info: `{"code":16,"message":"unauthenticated"}`, want: NewestRelease, warning: "asks for credentials", requests: 1},
+		{name: "a service asking for credentials is newer", status: 401, info: `{"code":16,"message":"unauthenticated"}`, want: NewestRelease, warning: "(not told without credentials)", requests: 1},
 		{name: "said by the user", version: "3.15.0", want: Release{3, 15, 0}},
 		{name: "kept from an earlier run", cached: `{"version":"3.14.1"}`, want: Release{3, 14, 1}},
 		{name: "a cache that holds no description", cached: `[1]`, status: 200, info: `{"version":"3.17.0"}`, want: Release{3, 17, 0}, requests: 1},
@@ -142,7 +142,7 @@ func TestServer_failsWithTheReasonAndSaysItCannotLearnTheRelease(t *testing.T) {
 	}{
 		{"a proxy that does not forward it", 404, `<html>not here</html>`, "404"},
 		{"not a description", 200, `{"name":"x"}`, "does not describe the service"},
-		{"not JSON", 200, `nope`, "not valid JSON"},
+		{"not JSON", 200, `nope`, "not a JSON object"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

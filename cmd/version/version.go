@@ -27,9 +27,8 @@ var help embed.FS
 type options struct {
 	IO      *iostreams.IOStreams
 	Printer func() (output.Printer, error)
-	// Server returns the client of the service and its URL; a nil client
-	// when no URL is set.
-	Server func() (*client.Client, string, error)
+	// Server describes the service at the URL set; nil when none is.
+	Server func(context.Context) (*serverInfo, error)
 
 	Version, Commit string
 	ClientOnly      bool
@@ -42,13 +41,20 @@ func NewCmd(f *factory.Factory) *cobra.Command {
 	pf := f.PrintFlags()
 	pf.Format = nil
 	opts := &options{IO: f.IO, Printer: pf.ToPrinter, Version: f.Version, Commit: f.Commit,
-		Server: func() (*client.Client, string, error) {
+		Server: func(ctx context.Context) (*serverInfo, error) {
 			s, err := f.Settings()
 			if err != nil || s.URL == "" {
-				return nil, "", nil
+				return nil, nil
 			}
 			c, err := f.ClientWith(factory.Auth{}) // the service describes itself to anyone
-			return c, s.URL, err
+			var srv *client.Server
+			if err == nil {
+				srv, err = c.Server(ctx)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", secret.URL(s.URL), err)
+			}
+			return &serverInfo{URL: secret.URL(s.URL), Server: srv, Release: srv.Release.String()}, nil
 		}}
 	cmd := helptext.Command(help, &cobra.Command{
 		Use:   "version [--client]",
@@ -60,19 +66,10 @@ func NewCmd(f *factory.Factory) *cobra.Command {
 	return cmd
 }
 
-// clientInfo describes dbgov.
-type clientInfo struct {
-	Version  string `json:"version"`
-	Commit   string `json:"commit"`
-	Go       string `json:"go"`
-	Platform string `json:"platform"`
-}
-
-// serverInfo describes the service.
+// serverInfo describes the service, and the release dbgov treats it as.
 type serverInfo struct {
 	URL string `json:"url"`
 	*client.Server
-	// Release is the release dbgov treats the service as.
 	Release string `json:"release"`
 }
 
@@ -81,13 +78,19 @@ func run(ctx context.Context, opts *options) error {
 	if err != nil {
 		return err
 	}
+	type clientInfo struct {
+		Version  string `json:"version"`
+		Commit   string `json:"commit"`
+		Go       string `json:"go"`
+		Platform string `json:"platform"`
+	}
 	doc := struct {
 		Client clientInfo  `json:"client"`
 		Server *serverInfo `json:"server,omitempty"`
 	}{Client: clientInfo{opts.Version, opts.Commit, runtime.Version(), runtime.GOOS + "/" + runtime.GOARCH}}
 	var serverErr error
 	if !opts.ClientOnly {
-		doc.Server, serverErr = askServer(ctx, opts)
+		doc.Server, serverErr = opts.Server(ctx)
 	}
 	raw, err := json.Marshal(doc)
 	if err != nil {
@@ -95,31 +98,13 @@ func run(ctx context.Context, opts *options) error {
 	}
 	cl := doc.Client
 	text := fmt.Sprintf("dbgov %s (commit %s, %s, %s)\n", cl.Version, cl.Commit, cl.Go, cl.Platform)
-	if s := doc.Server; s != nil {
-		as := ""
-		if s.Version != s.Release {
-			as = " (as " + s.Release + ")"
-		}
-		text += fmt.Sprintf("service %s%s at %s\n", cmp.Or(s.Version, "of a release it does not tell"), as, s.URL)
+	if s := doc.Server; s != nil && s.Version == s.Release {
+		text += fmt.Sprintf("service %s at %s\n", s.Version, s.URL)
+	} else if s != nil {
+		text += fmt.Sprintf("service %s (as %s) at %s\n", cmp.Or(s.Version, "of a release it does not tell"), s.Release, s.URL)
 	}
 	err = p.Print(ctx, opts.IO.Out, output.Document{Raw: raw, Text: &text})
-	if serverErr != nil {
-		return serverErr
-	}
-	return err
-}
-
-// askServer describes the service when a URL is set, else returns nil.
-func askServer(ctx context.Context, opts *options) (*serverInfo, error) {
-	c, url, err := opts.Server()
-	if c == nil || err != nil {
-		return nil, err
-	}
-	s, err := c.Server(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", secret.URL(url), err)
-	}
-	return &serverInfo{URL: secret.URL(url), Server: s, Release: s.Release.String()}, nil
+	return cmp.Or(serverErr, err)
 }
 
 // Stamp fills a version or commit that -ldflags left at its default ("dev",

@@ -50,7 +50,7 @@ func TestVersion_printsTheServiceReleaseWhenAURLIsSet(t *testing.T) {
 	}{
 		{name: "a release", status: 200, body: info, want: []string{"service 3.21.1 at URL"}},
 		{name: "a development build", status: 200, body: `{"version":"development","workspace":"workspaces/ab12","restriction":{},"replicaCount":1}`, want: []string{"service development (as 3.21.1) at URL"}},
-		{name: "a release newer than dbgov knows", status: 200, body: `{"version":"3.30.0"}`, want: []string{"service 3.30.0 (as 3.21.1) at URL"}, stderr: "warning: service release 3.30.0 is newer than 3.21.1"},
+		{name: "a release newer than dbgov knows", status: 200, body: `{"version":"3.30.0"}`, want: []string{"service 3.30.0 (as 3.21.1) at URL"}, stderr: "warning: the service's release 3.30.0 is not one dbgov knows"},
 		{name: "client alone", args: []string{"--client"}},
 		{name: "no URL", noURL: true},
 		{name: "a service that cannot say", status: 404, body: `{"code":5,"message":"not found"}`, code: 5, stderr: "--server-version"},
