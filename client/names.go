@@ -204,6 +204,9 @@ type PolicyParent struct {
 	Database *DatabaseName
 	// Environment or Project is the parent's id; both empty: the workspace.
 	Environment, Project string
+	// Workspace is the workspace's id, where its policies are listed under
+	// it (from 3.16); empty: /v1/policies.
+	Workspace string
 }
 
 // String returns the parent's resource name, or "the workspace".
@@ -228,6 +231,8 @@ func (p PolicyParent) path() (string, error) {
 		return "/v1/environments/" + escapeID(p.Environment) + "/policies", ValidateID("environment", p.Environment)
 	case p.Project != "":
 		return "/v1/projects/" + escapeID(p.Project) + "/policies", ValidateID("project", p.Project)
+	case p.Workspace != "":
+		return "/v1/workspaces/" + escapeID(p.Workspace) + "/policies", ValidateID("workspace", p.Workspace)
 	}
 	return "/v1/policies", nil
 }

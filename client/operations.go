@@ -48,22 +48,68 @@ func (c *Client) GetReviewConfig(ctx context.Context, id string) (*ReviewConfig,
 	return call[ReviewConfig](ctx, c, r, err)
 }
 
-// UndeleteUser restores a deleted user; an active user is refused with INVALID_ARGUMENT.
+// UndeleteUser restores a deleted account; an active one is refused with
+// INVALID_ARGUMENT.
 func (c *Client) UndeleteUser(ctx context.Context, email string) (*User, []byte, error) {
-	r, err := UndeleteUserCall(email)
+	r, err := c.UndeleteCall(ctx, email)
 	return call[User](ctx, c, r, err)
 }
 
+// UndeleteCall builds the undelete of email's account where the service's
+// release has it: a service account or a workload identity on a route of
+// its own from 3.15, any other account as users/EMAIL:undelete.
+func (c *Client) UndeleteCall(ctx context.Context, email string) (*Request, error) {
+	r, err := UndeleteUserCall(email)
+	if coll := accountCollection(email); err == nil && coll != "" {
+		var s *Server
+		if s, err = c.Server(ctx); err == nil && s.Release.Has(AccountsApart) {
+			r.Path = "/v1/" + coll + "/" + escapeID(email) + ":undelete"
+			r.Body, err = marshalBody("undelete request", &UndeleteUserRequest{Name: coll + "/" + email})
+		}
+	}
+	return r, err
+}
+
 // ListPolicies lists the policies of a database, an environment, a project
-// or the workspace.
+// or the workspace, where the service's release keeps them.
 func (c *Client) ListPolicies(ctx context.Context, parent PolicyParent, opts ListPoliciesOptions) (*ListPoliciesResponse, []byte, error) {
+	err := c.CheckPolicyType(ctx, opts.PolicyType)
+	if s := (*Server)(nil); err == nil && parent == (PolicyParent{}) {
+		if s, err = c.Server(ctx); err == nil && s.Release.Has(WorkspacePolicies) {
+			parent.Workspace, err = c.Workspace(ctx)
+		}
+	}
+	if err != nil {
+		return nil, nil, err
+	}
 	r, err := ListPoliciesUnderCall(parent, opts)
 	return call[ListPoliciesResponse](ctx, c, r, err)
 }
 
-// ListIdentityProviders lists the identity providers; it needs no credentials.
+// CheckPolicyType refuses a policy type that the service's release does
+// not have, before anything but its description is sent.
+func (c *Client) CheckPolicyType(ctx context.Context, t PolicyType) error {
+	if t != PolicyTypeDataSourceQuery {
+		return nil
+	}
+	s, err := c.Server(ctx)
+	if err == nil && s.Release.Has(NoDataSourceQuery) {
+		err = fmt.Errorf("%w: the service's release %s has no %s policies (none since %s)", ErrInvalidRequest, s.Version, t, NoDataSourceQuery)
+	}
+	return err
+}
+
+// ListIdentityProviders lists the identity providers, those of the
+// workspace from 3.17.1 (where /v1/idps lists none); it needs no credentials.
 func (c *Client) ListIdentityProviders(ctx context.Context) (*ListIdentityProvidersResponse, []byte, error) {
-	return call[ListIdentityProvidersResponse](ctx, c, ListIdentityProvidersCall(), nil)
+	r := ListIdentityProvidersCall()
+	s, err := c.Server(ctx)
+	if err == nil && s.Release.Has(WorkspaceIdps) {
+		var id string
+		id, err = c.Workspace(ctx)
+		r.Path = "/v1/workspaces/" + escapeID(id) + "/idps"
+	}
+	return call[ListIdentityProvidersResponse](ctx, c, r, err)
 }
 
 // ListPoliciesUnderCall builds GET /v1/{parent}/policies: the request of

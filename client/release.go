@@ -239,3 +239,20 @@ func accountCollection(email string) string {
 func AccountType(email string) UserType {
 	return map[string]UserType{"serviceAccounts": UserTypeServiceAccount, "workloadIdentities": UserTypeWorkloadIdentity, "": UserTypeUser}[accountCollection(email)]
 }
+
+// AccountCall builds GET /v1/serviceAccounts/EMAIL or
+// /v1/workloadIdentities/EMAIL, where the service keeps such an account from
+// 3.15; nil for the email of a person.
+func AccountCall(email string) *Request {
+	if coll := accountCollection(email); coll != "" && ValidateID("user", email) == nil {
+		return &Request{Method: http.MethodGet, Path: "/v1/" + coll + "/" + escapeID(email)}
+	}
+	return nil
+}
+
+// AccountEmail reads the email of an account's name: users/EMAIL, or the
+// serviceAccounts/EMAIL or workloadIdentities/EMAIL of such an account.
+func AccountEmail(name string) (string, bool) {
+	coll, email, _ := strings.Cut(name, "/")
+	return email, coll == "users" || coll != "" && coll == accountCollection(email)
+}

@@ -59,6 +59,9 @@ func TestRelease_hasEachChangeFromItsRelease(t *testing.T) {
 	}
 }
 
+// learn makes a test client learn the service's release by asking.
+func learn(o *Options) { o.ServerVersion = "" }
+
 // serverMemory is a ServerCache in memory.
 type serverMemory struct{ info []byte }
 
@@ -147,7 +150,7 @@ func TestServer_failsWithTheReasonAndSaysItCannotLearnTheRelease(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := newFakeService(t, answerWith(tt.status, tt.body))
-			_, err := newTestClient(t, srv.URL).Server(context.Background())
+			_, err := newTestClient(t, srv.URL, learn).Server(context.Background())
 			if !errors.Is(err, ErrServerRelease) || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err %v, want ErrServerRelease holding %q", err, tt.want)
 			}
@@ -164,7 +167,7 @@ func TestWorkspace_asksWhoAmIWhenTheDescriptionNamesNone(t *testing.T) {
 			answer(w, 200, `{"name":"users/a@x.com","workspace":"workspaces/w1"}`)
 		}
 	})
-	c := newTestClient(t, srv.URL)
+	c := newTestClient(t, srv.URL, learn)
 	for range 2 {
 		if id, err := c.Workspace(context.Background()); id != "w1" || err != nil {
 			t.Fatalf("Workspace = %q, %v", id, err)
@@ -172,5 +175,52 @@ func TestWorkspace_asksWhoAmIWhenTheDescriptionNamesNone(t *testing.T) {
 	}
 	if n := len(srv.Requests()); n != 2 {
 		t.Errorf("%d requests, want the description and users/me once", n)
+	}
+}
+
+var ctx = context.Background()
+
+func TestReleases_routeEachCallWhereTheReleaseServesIt(t *testing.T) {
+	ws := "ab12cd34ef56gh78"
+	tests := []struct {
+		release string
+		call    func(c *Client) error
+		want    string // the path of the last request; "" when refused before sending
+	}{
+		{"3.14.1", func(c *Client) error { _, _, err := c.ListPolicies(ctx, PolicyParent{}, ListPoliciesOptions{}); return err }, "/v1/policies"},
+		{"3.16.0", func(c *Client) error { _, _, err := c.ListPolicies(ctx, PolicyParent{}, ListPoliciesOptions{}); return err }, "/v1/workspaces/" + ws + "/policies"},
+		{"3.21.1", func(c *Client) error { _, _, err := c.ListPolicies(ctx, PolicyParent{}, ListPoliciesOptions{}); return err }, "/v1/workspaces/" + ws + "/policies"},
+		{"3.21.1", func(c *Client) error {
+			_, _, err := c.ListPolicies(ctx, PolicyParent{Project: "p"}, ListPoliciesOptions{})
+			return err
+		}, "/v1/projects/p/policies"},
+		{"3.14.1", func(c *Client) error {
+			_, _, err := c.ListPolicies(ctx, PolicyParent{Project: "p"}, ListPoliciesOptions{PolicyType: PolicyTypeDataSourceQuery})
+			return err
+		}, "/v1/projects/p/policies"},
+		{"3.15.0", func(c *Client) error {
+			_, _, err := c.ListPolicies(ctx, PolicyParent{Project: "p"}, ListPoliciesOptions{PolicyType: PolicyTypeDataSourceQuery})
+			return err
+		}, ""},
+		{"3.17.0", func(c *Client) error { _, _, err := c.ListIdentityProviders(ctx); return err }, "/v1/idps"},
+		{"3.17.1", func(c *Client) error { _, _, err := c.ListIdentityProviders(ctx); return err }, "/v1/workspaces/" + ws + "/idps"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.release+" "+tt.want, func(t *testing.T) {
+			srv := newFakeService(t, func(w http.ResponseWriter, r *http.Request, _ int) {
+				answer(w, 200, `{"version":"`+tt.release+`","workspace":"workspaces/`+ws+`"}`)
+			})
+			err := tt.call(newTestClient(t, srv.URL, learn))
+			reqs := srv.Requests()
+			if tt.want == "" {
+				if !errors.Is(err, ErrInvalidRequest) || len(reqs) != 1 {
+					t.Errorf("err %v after %d requests, want ErrInvalidRequest after the description", err, len(reqs))
+				}
+				return
+			}
+			if got := reqs[len(reqs)-1].EscapedPath; err != nil || got != tt.want {
+				t.Errorf("sent %s (%v), want %s", got, err, tt.want)
+			}
+		})
 	}
 }

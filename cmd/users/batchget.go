@@ -1,9 +1,13 @@
 package users
 
 import (
+	"cmp"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"net/url"
 	"slices"
 	"strings"
@@ -57,7 +61,19 @@ func runBatchGet(ctx context.Context, opts *batchGetOptions) error {
 	if err != nil {
 		return err
 	}
-	calls, err := batchGetCalls(opts.Emails)
+	// From 3.15 the service keeps service accounts and workload identities
+	// apart: each is read from its own route, the others in batches.
+	people, accounts := opts.Emails, []string(nil)
+	isAccount := func(e string) bool { return client.AccountCall(e) != nil }
+	if slices.ContainsFunc(people, isAccount) {
+		if s, err := c.Server(ctx); err != nil {
+			return err
+		} else if s.Release.Has(client.AccountsApart) {
+			accounts = slices.DeleteFunc(slices.Clone(people), func(e string) bool { return !isAccount(e) })
+			people = slices.DeleteFunc(slices.Clone(people), isAccount)
+		}
+	}
+	calls, err := batchGetCalls(people)
 	if err != nil {
 		return exitcode.NewUsage(err)
 	}
@@ -66,11 +82,16 @@ func runBatchGet(ctx context.Context, opts *batchGetOptions) error {
 	o, err := opts.Output()
 	a := answer{fields: err == nil && o.ReadsTables()}
 	for _, call := range calls {
-		if err := a.add(ctx, c, call, len(calls)); err != nil {
+		if err := a.add(ctx, c, call, len(calls)+len(accounts)); err != nil {
 			return fmt.Errorf("get %s: %w", describeUsers(opts.Emails), err)
 		}
 	}
-	if err := a.check(opts.Emails); err != nil {
+	for _, email := range accounts {
+		if err := a.add(ctx, c, client.AccountCall(email), len(calls)+len(accounts)); err != nil && !isNotFound(err) {
+			return fmt.Errorf("get %s: %w", describeUsers(opts.Emails), err)
+		}
+	}
+	if err := a.check(ctx, c, opts.Emails); err != nil {
 		return fmt.Errorf("get %s: %w", describeUsers(opts.Emails), err)
 	}
 	return p.Print(ctx, opts.IO.Out, output.Document{
@@ -100,9 +121,19 @@ func (a *answer) add(ctx context.Context, c *client.Client, call *client.Request
 	if a.fields {
 		out = &rows
 	}
+	account := !strings.HasSuffix(call.Path, ":batchGet") // one account, taken as a list of one
+	if account {
+		rows.Users, out = make([]userRow, 1), &rows.Users[0]
+	}
 	raw, err := c.Send(ctx, call, out)
 	if err != nil {
 		return err
+	}
+	if account {
+		raw = slices.Concat([]byte(`{"users":[`), raw, []byte(`]}`))
+		if !a.fields {
+			err = json.Unmarshal(raw, &names)
+		}
 	}
 	a.rows = append(a.rows, rows.Users...)
 	a.names = append(a.names, userList.Names(rows.Users)...)
@@ -166,15 +197,21 @@ func (a *answer) appendUsers(raw []byte) error {
 
 // check reports an answer that does not hold exactly the users of emails:
 // one missing, or one not asked for (or given twice). Emails are compared
-// whatever their case, as the service compares them.
-func (a *answer) check(emails []string) error {
-	asked := make(map[string]int, len(emails))
-	for _, e := range emails {
+// whatever their case, as the service compares them. From 3.15 the service
+// leaves out the users it lacks: those are not found. The table's rows are
+// put in the order asked.
+func (a *answer) check(ctx context.Context, c *client.Client, emails []string) error {
+	asked, order := make(map[string]int, len(emails)), make(map[string]int, len(emails))
+	for i, e := range emails {
 		asked[strings.ToLower(e)]++
+		order[strings.ToLower(e)] = i
 	}
+	slices.SortStableFunc(a.rows, func(x, y userRow) int {
+		return order[strings.ToLower(x.Email)] - order[strings.ToLower(y.Email)]
+	})
 	var foreign, missing []string
 	for _, name := range a.names {
-		email, ok := strings.CutPrefix(name, "users/")
+		email, ok := client.AccountEmail(name)
 		switch key := strings.ToLower(email); {
 		case ok && asked[key] > 0:
 			asked[key]--
@@ -190,6 +227,11 @@ func (a *answer) check(emails []string) error {
 			missing = append(missing, "users/"+e)
 		}
 	}
+	if len(missing) > 0 && len(foreign) == 0 {
+		if s, err := c.Server(ctx); err != nil || s.Release.Has(client.AccountsApart) {
+			return cmp.Or(err, exitcode.WithCode(fmt.Errorf("not found: %s", strings.Join(missing, ", ")), exitcode.NotFound, "NOT_FOUND"))
+		}
+	}
 	var problems []string
 	if len(missing) > 0 {
 		problems = append(problems, fmt.Sprintf("lacks %d of the %d users asked for (%s)", len(missing), len(emails), listSome(missing)))
@@ -201,6 +243,12 @@ func (a *answer) check(emails []string) error {
 		return nil
 	}
 	return fmt.Errorf("%w: the answer %s", jsondoc.ErrInvalid, strings.Join(problems, " and "))
+}
+
+// isNotFound reports a 404 answer: an account the service does not have.
+func isNotFound(err error) bool {
+	var api *client.APIError
+	return errors.As(err, &api) && api.HTTPStatus == http.StatusNotFound
 }
 
 // listSome names the first few of names.
