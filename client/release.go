@@ -200,11 +200,19 @@ func (c *Client) Workspace(ctx context.Context) (string, error) {
 	if err != nil || s.Workspace != "" {
 		return cmp.Or(s, &Server{}).Workspace, err
 	}
-	var me struct{ Workspace string }
-	if _, err := c.Send(ctx, &Request{Method: http.MethodGet, Path: "/v1/users/me"}, &me); err != nil {
-		return "", fmt.Errorf("find the workspace: %w", err)
+	id := ""
+	if c.serverVersion != "" { // the release was told, not the workspace
+		if d, err := c.describe(ctx); err == nil {
+			id = d.Workspace
+		}
 	}
-	id := strings.TrimPrefix(me.Workspace, "workspaces/")
+	if id == "" {
+		var me struct{ Workspace string }
+		if _, err := c.Send(ctx, &Request{Method: http.MethodGet, Path: "/v1/users/me"}, &me); err != nil {
+			return "", fmt.Errorf("find the workspace: %w", err)
+		}
+		id = strings.TrimPrefix(me.Workspace, "workspaces/")
+	}
 	if id == "" {
 		return "", &InvalidResponseError{Err: errors.New("neither actuator/info nor users/me names the workspace")}
 	}
@@ -255,4 +263,65 @@ func AccountCall(email string) *Request {
 func AccountEmail(name string) (string, bool) {
 	coll, email, _ := strings.Cut(name, "/")
 	return email, coll == "users" || coll != "" && coll == accountCollection(email)
+}
+
+// nameForms are the forms of the last part of a name that changed between
+// releases: before since, and from since ("" for any id).
+var nameForms = []struct {
+	kind          string
+	since         Release
+	before, after string
+}{
+	{"sheet", SheetsBySHA256, "a number", "the SHA-256 of its statement (64 hex digits)"},
+	{"release", ReleasesByID, "a number", ""},
+	{"changelog", UUIDNames, "a number", "a UUID"},
+	{"revision", UUIDNames, "a number", "a UUID"},
+}
+
+// NameProblem says why id, the last part of the name of a sheet, a release,
+// a changelog or a revision (kind), cannot be one on release r; "" when it
+// can.
+func (r Release) NameProblem(kind, id string) string {
+	for _, f := range nameForms {
+		form, when := f.before, "before "+f.since.String()
+		if r.Has(f.since) {
+			form, when = f.after, "from "+f.since.String()
+		}
+		lower, ok := strings.ToLower(id), id != ""
+		switch {
+		case form == "a number":
+			ok = ok && strings.Trim(id, "0123456789") == ""
+		case form == "a UUID":
+			ok = len(id) == 36 && strings.Trim(lower, "0123456789abcdef-") == ""
+		case form != "": // a SHA-256 digest
+			ok = len(id) == 64 && strings.Trim(lower, "0123456789abcdef") == ""
+		}
+		if f.kind == kind && !ok {
+			return fmt.Sprintf("%s %q cannot be a %s of release %s: %s, a %s is named by %s", kind, id, kind, r, when, kind, form)
+		}
+	}
+	return ""
+}
+
+// ThroughSDL reports whether the service's release compares the schema text
+// of db through its declarative format (SDL): for PostgreSQL and
+// CockroachDB from 3.17, MySQL from 3.21. There a changelog compares with
+// schema text, and the schema to compare with is the SDL one. The
+// instance's engine is read only when the release may.
+func (c *Client) ThroughSDL(ctx context.Context, db DatabaseName) (bool, error) {
+	s, err := c.Server(ctx)
+	if err != nil || !s.Release.Has(SDLDiffPostgres) {
+		return false, err
+	}
+	var inst Instance
+	if _, err := c.Send(ctx, &Request{Method: http.MethodGet, Path: "/v1/instances/" + escapeID(db.Instance)}, &inst); err != nil {
+		return false, fmt.Errorf("read the engine of instance %s: %w", db.Instance, err)
+	}
+	return inst.Engine == EnginePostgres || inst.Engine == "COCKROACHDB" || inst.Engine == EngineMySQL && s.Release.Has(SDLDiffMySQL), nil
+}
+
+// SchemaCall builds GET /v1/instances/I/databases/D/schema, or .../sdlSchema
+// (sdl) for the schema in the service's declarative format.
+func SchemaCall(db DatabaseName, sdl bool) (*Request, error) {
+	return &Request{Method: http.MethodGet, Path: db.path() + map[bool]string{true: "/sdlSchema", false: "/schema"}[sdl]}, db.Validate()
 }

@@ -224,3 +224,31 @@ func TestReleases_routeEachCallWhereTheReleaseServesIt(t *testing.T) {
 		})
 	}
 }
+
+func TestNameProblem_namesTakeTheFormOfTheRelease(t *testing.T) {
+	sha := strings.Repeat("ab12", 16)
+	uuid := "0b9c3a52-5d7e-4b6f-9a51-1f0e2d3c4b5a"
+	tests := []struct {
+		release    Release
+		kind, id   string
+		wantReason string // "" when the id fits
+	}{
+		{Release{3, 13, 0}, "sheet", "101", ""},
+		{Release{3, 13, 0}, "sheet", sha, "before 3.14.0, a sheet is named by a number"},
+		{Release{3, 14, 0}, "sheet", sha, ""},
+		{Release{3, 14, 1}, "sheet", "101", "from 3.14.0, a sheet is named by the SHA-256"},
+		{Release{3, 14, 0}, "release", "v1.2", "before 3.14.1, a release is named by a number"},
+		{Release{3, 14, 1}, "release", "v1.2", ""},
+		{Release{3, 15, 0}, "changelog", "101", ""},
+		{Release{3, 15, 0}, "changelog", uuid, "before 3.16.0, a changelog is named by a number"},
+		{Release{3, 16, 0}, "changelog", "101", "from 3.16.0, a changelog is named by a UUID"},
+		{Release{3, 21, 1}, "revision", uuid, ""},
+		{Release{3, 21, 1}, "file", "x", ""},
+	}
+	for _, tt := range tests {
+		got := tt.release.NameProblem(tt.kind, tt.id)
+		if (tt.wantReason == "") != (got == "") || !strings.Contains(got, tt.wantReason) {
+			t.Errorf("%v.NameProblem(%s, %s) = %q, want %q", tt.release, tt.kind, tt.id, got, tt.wantReason)
+		}
+	}
+}

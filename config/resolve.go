@@ -37,6 +37,8 @@ type Settings struct {
 	CACert string
 	// MaxResponseSize is the largest answer read, in bytes.
 	MaxResponseSize int64
+	// ServerVersion is the service's release as the user says it; "" to ask.
+	ServerVersion string
 	// Debug is set by --debug or DBGOV_DEBUG=1 (or true).
 	Debug bool
 	// NoTokenCache is set by DBGOV_NO_TOKEN_CACHE=1 (or true).

@@ -450,7 +450,7 @@ func TestStatus_showsTheReleaseAndATypeTheServiceNoLongerSays(t *testing.T) {
 	reg.Register("POST", "/v1/auth/login", 200, `{"token":"sa-token"}`)
 	reg.Register("GET", "/v1/users/me", 200, `{"name":"users/`+sa+`","email":"`+sa+`","workspace":"workspaces/w1"}`)
 	reg.Register("GET", "/v1/actuator/info", 200, `{"version":"3.21.1","workspace":"workspaces/w1"}`).Times(1)
-	u := newUser(t, reg.URL())
+	u := newUser(t, reg.URL()).with("DBGOV_SERVER_VERSION", "")
 	u.run(t, "bbs_key\n", "auth", "login", "--service-account", sa, "--service-key", "-").Expect(t, 0).
 		StderrHas(t, "as "+sa+" (SERVICE_ACCOUNT)")
 	res := u.run(t, "", "auth", "status", "-o", "json").Expect(t, 0)

@@ -222,6 +222,7 @@ func (f *Factory) ClientWith(a Auth, change ...func(*client.Options)) (*client.C
 		Notice:                f.IO.Note,
 		Secrets:               f.Secrets(),
 		ServerCache:           credstore.NewServerCache(credstore.CacheDir(f.Getenv), s.URL),
+		ServerVersion:         s.ServerVersion,
 	}
 	if a.Tokens != nil { // not a nil pointer in the interface
 		opts.TokenCache = a.Tokens

@@ -6,7 +6,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"net/http"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -26,7 +26,7 @@ var help embed.FS
 
 // NewCmd builds the schema command group.
 func NewCmd(f *factory.Factory) *cobra.Command {
-	return helptext.Command(help, &cobra.Command{Use: "schema <command>", Short: "Compare database schemas", DisableFlagsInUseLine: true}, newDiffCmd(f, nil))
+	return helptext.Command(help, &cobra.Command{Use: "schema <command>", Short: "Compare database schemas, and dump one as the service reads it", DisableFlagsInUseLine: true}, newDiffCmd(f, nil), newDumpCmd(f))
 }
 
 type diffOptions struct {
@@ -42,10 +42,6 @@ type diffOptions struct {
 
 	schema string // the target schema, read from SchemaFile
 }
-
-// changelogHint is the hint for the service's failure to compare a schema
-// text with a changelog.
-const changelogHint = "the service cannot compare a schema text with a changelog: drop --changelog to compare with the database's current schema"
 
 // newDiffCmd builds schema diff. runF, when not nil, is called with the
 // checked options in place of the diff: for tests of the flags.
@@ -113,12 +109,13 @@ func runDiff(ctx context.Context, opts *diffOptions) error {
 // of opts. Changelogs naming another database are refused before sending.
 func diffOne(ctx context.Context, c *client.Client, opts *diffOptions, db client.DatabaseName) (*client.DiffSchemaResponse, []byte, error) {
 	req := client.DiffSchemaRequest{Schema: opts.schema}
+	var ids []string // the changelogs named, compared from and to
 	if opts.TargetChangelog != "" {
 		id, err := client.ParseChangelog(db, opts.TargetChangelog)
 		if err != nil {
 			return nil, nil, exitcode.NewUsage(fmt.Errorf("--target-changelog: %w", err))
 		}
-		req.Changelog = db.String() + "/changelogs/" + id
+		req.Changelog, ids = db.String()+"/changelogs/"+id, append(ids, id)
 	}
 	from := "database " + db.String()
 	var call *client.Request
@@ -128,23 +125,51 @@ func diffOne(ctx context.Context, c *client.Client, opts *diffOptions, db client
 	} else if id, perr := client.ParseChangelog(db, opts.Changelog); perr != nil {
 		err = perr
 	} else {
-		from = "changelog " + db.String() + "/changelogs/" + id
+		from, ids = "changelog "+db.String()+"/changelogs/"+id, append(ids, id)
 		call, err = client.DiffSchemaCall(db, id, &req)
 	}
 	if err != nil {
 		return nil, nil, exitcode.NewUsage(err)
 	}
+	if err := checkRelease(ctx, c, opts, db, ids); err != nil {
+		return nil, nil, fmt.Errorf("diff the schema of %s: %w", from, err)
+	}
 	var res client.DiffSchemaResponse
 	raw, err := c.Send(ctx, call, &res)
 	if err != nil {
 		err = fmt.Errorf("diff the schema of %s: %w", from, err)
-		var api *client.APIError
-		if opts.Changelog != "" && req.Schema != "" && errors.As(err, &api) && api.HTTPStatus == http.StatusInternalServerError {
-			err = exitcode.WithHint(err, changelogHint)
+		if api := (*client.APIError)(nil); errors.As(err, &api) && strings.Contains(api.Message, "SDL does not allow") {
+			err = exitcode.WithHint(err, sdlHint)
 		}
 		return nil, nil, err
 	}
 	return &res, raw, nil
+}
+
+// checkRelease refuses, before sending, a diff the service's release cannot
+// make: changelog ids not of its form, or a changelog compared with schema
+// text where it does not diff through its declarative format.
+func checkRelease(ctx context.Context, c *client.Client, opts *diffOptions, db client.DatabaseName, ids []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	s, err := c.Server(ctx)
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		if p := s.Release.NameProblem("changelog", id); p != "" {
+			return exitcode.Usagef("%s", p)
+		}
+	}
+	if opts.Changelog == "" || opts.SchemaFile == "" {
+		return nil
+	}
+	if sdl, err := c.ThroughSDL(ctx, db); err != nil || sdl {
+		return err
+	}
+	return exitcode.WithHint(exitcode.Usagef("release %s cannot compare a changelog of %s with schema text: it does so only for PostgreSQL and CockroachDB (from %s) and MySQL (from %s)",
+		s.Release, db, client.SDLDiffPostgres, client.SDLDiffMySQL), "compare with the database's current schema instead: schema diff without --changelog")
 }
 
 // refuseNames refuses -o name before anything is sent: a diff names no

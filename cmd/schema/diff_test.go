@@ -33,6 +33,29 @@ CREATE INDEX orders_customer_idx ON orders (customer_id);
 // schemaBody is the request body that sends targetSchema.
 var schemaBody = mustJSON(map[string]string{"name": changelogName, "schema": targetSchema})
 
+// A changelog compares with schema text only where the service diffs
+// through its declarative format: PostgreSQL from 3.17, whose changelogs are
+// named by UUID. The tests of schema text against a changelog run there.
+const (
+	sdlChangelog = "0b9c3a52-5d7e-4b6f-9a51-1f0e2d3c4b5a"
+	sdlDiffPath  = "/v1/instances/prod-pg/databases/orders/changelogs/" + sdlChangelog + ":diffSchema"
+	sdlName      = "instances/prod-pg/databases/orders/changelogs/" + sdlChangelog
+)
+
+var sdlBody = mustJSON(map[string]string{"name": sdlName, "schema": targetSchema})
+
+// sdlArgs are baseArgs for a changelog of a PostgreSQL database on 3.17.1.
+func sdlArgs(more ...string) []string {
+	return append([]string{"schema", "diff", "--instance", "prod-pg", "--database", "orders", "--changelog", sdlChangelog, "--server-version", "3.17.1"}, more...)
+}
+
+// pgRegistry is a fake service whose instance prod-pg is PostgreSQL.
+func pgRegistry(t *testing.T) *httpmock.Registry {
+	reg := httpmock.New(t)
+	reg.Register(http.MethodGet, "/v1/instances/prod-pg", 200, `{"name": "instances/prod-pg", "engine": "POSTGRES"}`)
+	return reg
+}
+
 func baseArgs(more ...string) []string {
 	return append([]string{"schema", "diff", "--instance", "prod-pg", "--database", "orders", "--changelog", "101"}, more...)
 }
@@ -42,9 +65,10 @@ func writeSchema(t *testing.T, text string) string { return cmdtest.WriteFile(t,
 
 func TestDiff_formats(t *testing.T) {
 	diff := cmdtest.Command{
-		Args: baseArgs("--schema-file", writeSchema(t, targetSchema)),
+		Args: sdlArgs("--schema-file", writeSchema(t, targetSchema)),
 		Serve: func(reg *httpmock.Registry, _ bool) {
-			reg.Register(http.MethodPost, diffPath, 200, diffAnswer).Query("").JSONBody(schemaBody)
+			reg.Register(http.MethodGet, "/v1/instances/prod-pg", 200, `{"engine": "POSTGRES"}`)
+			reg.Register(http.MethodPost, sdlDiffPath, 200, diffAnswer).Query("").JSONBody(sdlBody)
 		},
 		JQ:       ".diff | split(\"\\n\") | map(select(startswith(\"CREATE\"))) | .[]",
 		Template: `{{len .diff}} bytes of migration{{"\n"}}`,
@@ -53,9 +77,9 @@ func TestDiff_formats(t *testing.T) {
 }
 
 func TestDiff_tablePrintsTheDiffItself(t *testing.T) {
-	reg := httpmock.New(t)
-	reg.Register(http.MethodPost, diffPath, 200, `{"diff": "DROP TABLE \"legacy\";\n"}`).JSONBody(schemaBody)
-	res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, baseArgs("--schema-file", writeSchema(t, targetSchema))...).Expect(t, 0)
+	reg := pgRegistry(t)
+	reg.Register(http.MethodPost, sdlDiffPath, 200, `{"diff": "DROP TABLE \"legacy\";\n"}`).JSONBody(sdlBody)
+	res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, sdlArgs("--schema-file", writeSchema(t, targetSchema))...).Expect(t, 0)
 	if want := "DROP TABLE \"legacy\";\n"; res.Stdout != want {
 		t.Errorf("stdout %q, want %q", res.Stdout, want)
 	}
@@ -75,9 +99,9 @@ func TestDiff_emptyDiff(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			reg := httpmock.New(t)
-			reg.Register(http.MethodPost, diffPath, 200, `{}`).JSONBody(schemaBody)
-			args := baseArgs(append([]string{"--schema-file", writeSchema(t, targetSchema)}, tt.args...)...)
+			reg := pgRegistry(t)
+			reg.Register(http.MethodPost, sdlDiffPath, 200, `{}`).JSONBody(sdlBody)
+			args := sdlArgs(append([]string{"--schema-file", writeSchema(t, targetSchema)}, tt.args...)...)
 			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, args...).Expect(t, 0)
 			if res.Stdout != tt.want || res.Stderr != "" {
 				t.Errorf("stdout %q, stderr %q; want stdout %q and no stderr", res.Stdout, res.Stderr, tt.want)
@@ -97,9 +121,9 @@ func TestDiff_exitCodeWhenSchemasDiffer(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			reg := httpmock.New(t)
-			reg.Register(http.MethodPost, diffPath, 200, `{"diff": "DROP TABLE \"legacy\";\n"}`).JSONBody(schemaBody)
-			args := baseArgs(append([]string{"--schema-file", writeSchema(t, targetSchema), "--exit-code"}, tt.args...)...)
+			reg := pgRegistry(t)
+			reg.Register(http.MethodPost, sdlDiffPath, 200, `{"diff": "DROP TABLE \"legacy\";\n"}`).JSONBody(sdlBody)
+			args := sdlArgs(append([]string{"--schema-file", writeSchema(t, targetSchema), "--exit-code"}, tt.args...)...)
 			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, args...).Expect(t, 9)
 			if res.Stdout != tt.wantStdout {
 				t.Errorf("stdout %q, want %q", res.Stdout, tt.wantStdout)
@@ -115,9 +139,9 @@ func TestDiff_ambiguousAnswerIsInvalid(t *testing.T) {
 	// encoding/json keeps the last of two keys: the diff would read as empty.
 	for _, body := range []string{`{"diff": "DROP TABLE \"legacy\";", "diff": ""}`, `{"diff": "DROP TABLE \"legacy\";", "Diff": ""}`} {
 		for _, format := range [][]string{nil, {"-o", "json"}, {"-o", "yaml"}, {"--jq", ".diff"}} {
-			reg := httpmock.New(t)
-			reg.Register(http.MethodPost, diffPath, 200, body)
-			args := baseArgs(append([]string{"--schema-file", writeSchema(t, targetSchema), "--exit-code"}, format...)...)
+			reg := pgRegistry(t)
+			reg.Register(http.MethodPost, sdlDiffPath, 200, body)
+			args := sdlArgs(append([]string{"--schema-file", writeSchema(t, targetSchema), "--exit-code"}, format...)...)
 			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, args...).Expect(t, 1).StderrHas(t, "invalid response: ")
 			if res.Stdout != "" {
 				t.Errorf("%s %v: stdout %q", body, format, res.Stdout)
@@ -136,16 +160,18 @@ func TestDiff_requests(t *testing.T) {
 	}{
 		{
 			name:  "schema from standard input",
-			args:  baseArgs("--schema-file", "-"),
+			args:  sdlArgs("--schema-file", "-"),
 			stdin: targetSchema,
-			body:  schemaBody,
+			path:  sdlDiffPath,
+			body:  sdlBody,
 		},
 		{
 			name: "changelog and database given as full names",
-			args: []string{"schema", "diff", "--database", "instances/prod-pg/databases/orders",
-				"--changelog", changelogName, "--schema-file", "-"},
+			args: []string{"schema", "diff", "--database", "instances/prod-pg/databases/orders", "--server-version", "3.17.1",
+				"--changelog", sdlName, "--schema-file", "-"},
 			stdin: targetSchema,
-			body:  schemaBody,
+			path:  sdlDiffPath,
+			body:  sdlBody,
 		},
 		{
 			name: "target changelog id is made a full name",
@@ -174,6 +200,9 @@ func TestDiff_requests(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			reg := httpmock.New(t)
+			if tt.path == sdlDiffPath {
+				reg = pgRegistry(t)
+			}
 			if tt.path == "" {
 				tt.path = diffPath
 			}
@@ -235,7 +264,7 @@ func TestDiff_errors(t *testing.T) {
 		want   string
 	}{
 		{"missing changelog comes back as a service failure", 500, `{"code": 13, "message": "changelog \"101\" not found"}`,
-			7, "dbgov: diff the schema of changelog " + changelogName + ": changelog \"101\" not found (HTTP 500 INTERNAL)\n"},
+			7, "dbgov: diff the schema of changelog " + sdlName + ": changelog \"101\" not found (HTTP 500 INTERNAL)\n"},
 		{"not found", 404, `{"code": 5, "message": "database \"orders\" not found"}`,
 			5, "database \"orders\" not found (HTTP 404 NOT_FOUND)"},
 		{"rejected", 400, `{"code": 3, "message": "invalid schema"}`, 6, "invalid schema (HTTP 400 INVALID_ARGUMENT)"},
@@ -245,45 +274,69 @@ func TestDiff_errors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			reg := httpmock.New(t)
-			reg.Register(http.MethodPost, diffPath, tt.status, tt.body).JSONBody(schemaBody)
-			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, baseArgs("--schema-file", writeSchema(t, targetSchema), "--exit-code")...).Expect(t, tt.code)
+			reg := pgRegistry(t)
+			reg.Register(http.MethodPost, sdlDiffPath, tt.status, tt.body).JSONBody(sdlBody)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, sdlArgs("--schema-file", writeSchema(t, targetSchema), "--exit-code")...).Expect(t, tt.code)
 			if res.Stdout != "" {
 				t.Errorf("stdout %q", res.Stdout)
 			}
 			res.StderrHas(t, tt.want)
-			if !strings.HasPrefix(res.Stderr, "dbgov: diff the schema of changelog "+changelogName+": ") {
+			if !strings.HasPrefix(res.Stderr, "dbgov: diff the schema of changelog "+sdlName+": ") {
 				t.Errorf("stderr %q does not say what failed", res.Stderr)
 			}
 		})
 	}
 }
 
-func TestDiff_schemaTextAgainstChangelogHintsAtTheDatabase(t *testing.T) {
-	const internal = `{"code": 13, "message": "failed to get schema"}`
-	hint := "hint: the service cannot compare a schema text with a changelog: drop --changelog to compare with the database's current schema\n"
+func TestDiff_schemaTextAgainstAChangelogOnlyWhereTheReleaseDiffsThroughSDL(t *testing.T) {
+	const refused = "hint: compare with the database's current schema instead: schema diff without --changelog\n"
 	tests := []struct {
-		name     string
-		path     string
-		status   int
-		args     []string
-		wantHint bool
+		release, engine, changelog string
+		sent                       bool // else refused with exit 2
 	}{
-		{"schema text against a changelog", diffPath, 500, baseArgs("--schema-file", "-"), true},
-		{"changelog against a changelog", diffPath, 500, baseArgs("--target-changelog", "102"), false},
-		{"schema text against the database", dbDiffPath, 500, []string{"schema", "diff", "--instance", "prod-pg", "--database", "orders", "--schema-file", "-"}, false},
-		{"schema text against a changelog, unavailable", diffPath, 503, baseArgs("--schema-file", "-"), false},
+		{"3.14.1", "", "101", false}, // every engine: the engine is not asked
+		{"3.16.1", "", sdlChangelog, false},
+		{"3.17.0", "POSTGRES", sdlChangelog, true},
+		{"3.17.1", "COCKROACHDB", sdlChangelog, true},
+		{"3.17.1", "MYSQL", sdlChangelog, false},
+		{"3.21.0", "MYSQL", sdlChangelog, true},
+		{"3.21.1", "TIDB", sdlChangelog, false},
+		{"3.21.1", "MARIADB", sdlChangelog, false},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
+		t.Run(tt.release+" "+tt.engine, func(t *testing.T) {
 			reg := httpmock.New(t)
-			reg.Register(http.MethodPost, tt.path, tt.status, internal)
-			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), Stdin: targetSchema}, tt.args...).Expect(t, 7)
-			if got := strings.Contains(res.Stderr, hint); got != tt.wantHint {
-				t.Errorf("hint shown %v, want %v:\n%s", got, tt.wantHint, res.Stderr)
+			if tt.engine != "" {
+				reg.Register(http.MethodGet, "/v1/instances/prod-pg", 200, `{"engine": "`+tt.engine+`"}`)
+			}
+			path := "/v1/instances/prod-pg/databases/orders/changelogs/" + tt.changelog + ":diffSchema"
+			if tt.sent {
+				reg.Register(http.MethodPost, path, 200, `{}`)
+			}
+			args := []string{"schema", "diff", "--instance", "prod-pg", "--database", "orders", "--changelog", tt.changelog, "--schema-file", "-"}
+			opts := cmdtest.Options{URL: reg.URL(), Stdin: targetSchema, Env: map[string]string{"DBGOV_SERVER_VERSION": tt.release}}
+			if res := cmdtest.Run(t, opts, args...); !tt.sent {
+				res.Expect(t, 2).StderrHas(t, "cannot compare a changelog of instances/prod-pg/databases/orders with schema text", refused)
+			} else {
+				res.Expect(t, 0)
 			}
 		})
 	}
+}
+
+func TestDiff_namesTheReferenceFileWhenTheDeclarativeFormatRefusesTheText(t *testing.T) {
+	reg := httpmock.New(t)
+	reg.Register(http.MethodPost, dbDiffPath, 500, `{"code": 13, "message": "failed to get target schema, error: SDL does not allow SELECT statements"}`)
+	cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), Stdin: "SELECT pg_catalog.set_config('search_path', '', false);\n"},
+		"schema", "diff", "--instance", "prod-pg", "--database", "orders", "--schema-file", "-").Expect(t, 7).
+		StderrHas(t, "SDL does not allow SELECT statements", "hint: this release reads schema text in its own declarative format: make the reference file with `dbgov schema dump`")
+}
+
+func TestDiff_changelogsTakeTheFormOfTheRelease(t *testing.T) {
+	cmdtest.Refused(t, cmdtest.Options{Env: map[string]string{"DBGOV_SERVER_VERSION": "3.16.0"}}, baseArgs("--target-changelog", "102"),
+		`changelog "102" cannot be a changelog of release 3.16.0: from 3.16.0, a changelog is named by a UUID`)
+	cmdtest.Refused(t, cmdtest.Options{}, []string{"schema", "diff", "--instance", "prod-pg", "--database", "orders", "--changelog", sdlChangelog, "--target-changelog", "102"},
+		`changelog "`+sdlChangelog+`" cannot be a changelog of release 3.14.1: before 3.16.0, a changelog is named by a number`)
 }
 
 func TestDiff_errorAsJSON(t *testing.T) {

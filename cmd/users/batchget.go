@@ -123,7 +123,8 @@ func (a *answer) add(ctx context.Context, c *client.Client, call *client.Request
 	}
 	account := !strings.HasSuffix(call.Path, ":batchGet") // one account, taken as a list of one
 	if account {
-		rows.Users, out = make([]userRow, 1), &rows.Users[0]
+		rows.Users = make([]userRow, 1)
+		out = &rows.Users[0]
 	}
 	raw, err := c.Send(ctx, call, out)
 	if err != nil {

@@ -1,6 +1,7 @@
 package users
 
 import (
+	"cmp"
 	"strconv"
 	"strings"
 
@@ -29,7 +30,7 @@ var userList = output.List[userRow]{
 		{Header: "NAME", Kind: output.Name, MinWidth: 20, Value: func(u *userRow) string { return u.Name }},
 		{Header: "EMAIL", Priority: 5, Value: func(u *userRow) string { return u.Email }},
 		{Header: "TITLE", Priority: 2, MinWidth: 10, Value: func(u *userRow) string { return u.Title }},
-		{Header: "TYPE", Priority: 3, Value: func(u *userRow) string { return string(u.UserType) }},
+		{Header: "TYPE", Priority: 3, Value: func(u *userRow) string { return string(cmp.Or(u.UserType, client.AccountType(u.Email))) }},
 		{Header: "STATE", Priority: 1, Value: func(u *userRow) string { return string(u.State) }},
 		{Header: "MFA", Priority: 1, Value: func(u *userRow) string { return strconv.FormatBool(u.MfaEnabled) }},
 		{Header: "GROUPS", Priority: 4, MinWidth: 15, Value: func(u *userRow) string { return strings.Join(u.Groups, ", ") }},

@@ -36,6 +36,9 @@ func TestStamp_fillsWhatTheBuildLeftFromTheBuildInfo(t *testing.T) {
 	}
 }
 
+// ask has a run ask the service its release.
+var ask = map[string]string{"DBGOV_SERVER_VERSION": ""}
+
 func TestVersion_printsTheServiceReleaseWhenAURLIsSet(t *testing.T) {
 	const info = `{"version":"3.21.1","gitCommit":"d2ee0c2e06","workspace":"workspaces/ab12"}`
 	tests := []struct {
@@ -61,7 +64,7 @@ func TestVersion_printsTheServiceReleaseWhenAURLIsSet(t *testing.T) {
 			if tt.status != 0 {
 				reg.Register("GET", "/v1/actuator/info", tt.status, tt.body)
 			}
-			opts := cmdtest.Options{URL: reg.URL()}
+			opts := cmdtest.Options{URL: reg.URL(), Env: ask}
 			if tt.noURL {
 				opts.URL = ""
 			}
@@ -84,7 +87,7 @@ func TestVersion_printsTheServiceReleaseWhenAURLIsSet(t *testing.T) {
 func TestVersion_jsonHoldsClientAndServer(t *testing.T) {
 	reg := httpmock.New(t)
 	reg.Register("GET", "/v1/actuator/info", 200, `{"version":"3.14.1","gitCommit":"abc","workspaceId":"w1","restriction":{}}`)
-	res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, "version", "-o", "json").Expect(t, 0)
+	res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), Env: ask}, "version", "-o", "json").Expect(t, 0)
 	var doc struct {
 		Client map[string]string
 		Server map[string]string
@@ -104,8 +107,21 @@ func TestVersion_jsonHoldsClientAndServer(t *testing.T) {
 func TestVersion_asksTheServiceOnceAnHour(t *testing.T) {
 	reg := httpmock.New(t)
 	reg.Register("GET", "/v1/actuator/info", 200, `{"version":"3.17.1"}`).Times(1)
-	opts := cmdtest.Options{URL: reg.URL(), Env: map[string]string{"XDG_CACHE_HOME": t.TempDir()}}
+	opts := cmdtest.Options{URL: reg.URL(), Env: map[string]string{"XDG_CACHE_HOME": t.TempDir(), "DBGOV_SERVER_VERSION": ""}}
 	for range 2 {
 		cmdtest.Run(t, opts, "version").Expect(t, 0).StdoutHas(t, "service 3.17.1 at")
+	}
+}
+
+func TestVersion_serverVersionSaysTheReleaseInstead(t *testing.T) {
+	reg := httpmock.New(t)
+	for _, args := range [][]string{{"--server-version", "3.16.1"}, {"--server-version", "3.30.0"}} {
+		res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), Env: ask}, append([]string{"version"}, args...)...).Expect(t, 0)
+		res.StdoutHas(t, "service "+args[1])
+	}
+	cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), Env: map[string]string{"DBGOV_SERVER_VERSION": "3.16"}}, "idps", "list").Expect(t, 2).
+		StderrHas(t, "server_version from DBGOV_SERVER_VERSION", `"3.16" is not of the form X.Y.Z`)
+	if n := len(reg.Requests()); n != 0 {
+		t.Errorf("%d requests sent", n)
 	}
 }

@@ -23,7 +23,7 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 type Options struct {
 	URL   string            // DBGOV_URL; empty leaves it unset
 	Token string            // DBGOV_TOKEN; "-" leaves it unset, empty means "test-token"
-	Env   map[string]string // more environment
+	Env   map[string]string // more environment; DBGOV_SERVER_VERSION is 3.14.1 unless Env says (say "" to ask the service)
 	Stdin string
 	TTY   bool // stdout and stderr are terminals
 	InTTY bool // stdin is a terminal
@@ -57,6 +57,9 @@ func Run(t testing.TB, opts Options, args ...string) Result {
 		// Caches are the run's own: answers kept for one test's server
 		// would be read by another's on the same port.
 		"XDG_CACHE_HOME": t.TempDir(),
+		// The release the seed's tests were written for, so that they send
+		// exactly the requests they expect.
+		"DBGOV_SERVER_VERSION": "3.14.1",
 	}
 	if opts.URL != "" {
 		env["DBGOV_URL"] = opts.URL

@@ -1,0 +1,60 @@
+package schema
+
+import (
+	"cmp"
+	"context"
+	"encoding/base64"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dbgov/dbgov/client"
+	"github.com/dbgov/dbgov/cmd/arity"
+	"github.com/dbgov/dbgov/cmd/dbname"
+	"github.com/dbgov/dbgov/cmd/factory"
+	"github.com/dbgov/dbgov/cmd/helptext"
+	"github.com/dbgov/dbgov/output"
+)
+
+// sdlHint is the hint for a schema text the service's declarative format
+// refuses, such as a pg_dump file on 3.21.
+const sdlHint = "this release reads schema text in its own declarative format: make the reference file with `dbgov schema dump` and compare with that"
+
+func newDumpCmd(f *factory.Factory) *cobra.Command {
+	var db dbname.Flags
+	cmd := helptext.Command(help, &cobra.Command{
+		Use:   "dump (--instance I --database D | --databases-from FILE)",
+		Short: "Print a database's schema as the service's schema diff reads it back",
+		Args:  arity.Exact(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if _, err := db.Databases(f); err != nil {
+				return err
+			}
+			return db.Run(cmd.Context(), f, dump)
+		},
+	})
+	db.AddMany(cmd)
+	return cmd
+}
+
+// dump reads the schema of db in the form the release's schema diff reads:
+// the declarative one (sdlSchema, its schema base64 bytes) where it has it.
+func dump(ctx context.Context, c *client.Client, db client.DatabaseName) (dbname.Result, error) {
+	sdl, err := c.ThroughSDL(ctx, db)
+	r, cerr := client.SchemaCall(db, sdl)
+	var res struct{ Schema string }
+	var raw []byte
+	if err == nil && cerr == nil {
+		raw, err = c.Send(ctx, r, &res)
+	}
+	text := []byte(res.Schema)
+	if err == nil && sdl {
+		if text, err = base64.StdEncoding.DecodeString(res.Schema); err != nil {
+			err = &client.InvalidResponseError{Method: r.Method, Path: r.Path, HTTPStatus: 200, Err: fmt.Errorf("schema is not base64: %w", err)}
+		}
+	}
+	if err = cmp.Or(cerr, err); err != nil {
+		return dbname.Result{}, fmt.Errorf("read the schema of %s: %w", db, err)
+	}
+	return dbname.Result{Doc: output.Document{Raw: raw, Text: func() string { return string(text) }}}, nil
+}
