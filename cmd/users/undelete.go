@@ -11,7 +11,6 @@ import (
 	"github.com/dbgov/dbgov/cmd/dryrun"
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/cmd/helptext"
-	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/output"
 )
 
@@ -39,9 +38,9 @@ func runUndelete(ctx context.Context, opts *undeleteOptions) error {
 		return err
 	}
 	if opts.DryRun {
-		r, err := client.UndeleteUserCall(opts.Email)
+		r, err := c.UndeleteCall(ctx, opts.Email)
 		if err != nil {
-			return exitcode.NewUsage(err)
+			return err
 		}
 		return dryrun.Print(ctx, opts.IO.Out, p, c, r)
 	}
