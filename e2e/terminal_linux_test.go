@@ -87,8 +87,8 @@ func TestTerminal_tablesFitTheWindow(t *testing.T) {
 	c := newCLI(t, srv).with("TERM", "xterm")
 	for _, width := range []int{60, 80, 120} {
 		revisions := c.file(t, fmt.Sprintf("revisions-%d.yaml", width), fmt.Sprintf(
-			"- {version: \"9.%d.0\", type: VERSIONED, file: migrations/9.%d.0_add_refunds.sql, sheet: projects/orders/sheets/901, release: releases/2025.01}\n"+
-				"- {version: \"9.%d.1\", type: DECLARATIVE, file: schema/orders.sql, release: releases/2025.01, sheet: projects/orders/sheets/201}\n", width, width, width))
+			"- {version: \"9.%d.0\", type: VERSIONED, file: migrations/9.%d.0_add_refunds.sql, sheet: projects/orders/sheets/fa88d374b9cf5e059fad4a2fe406feae4c49cbf4803083ec521d3c75ee22557c, release: releases/2025.01}\n"+
+				"- {version: \"9.%d.1\", type: DECLARATIVE, file: schema/orders.sql, release: releases/2025.01, sheet: projects/orders/sheets/43974ed74066b207c30ffd0fed5146762e6c60745ac977004bc14507c7c42b50}\n", width, width, width))
 		tests := []struct {
 			name     string
 			args     []string

@@ -215,12 +215,12 @@ func TestCatalogUpdate_replacesTheCatalog(t *testing.T) {
 const revisionsYAML = `- version: "3.0.0"
   type: VERSIONED
   file: migrations/3.0.0_status.sql
-  sheet: projects/orders/sheets/201
+  sheet: projects/orders/sheets/43974ed74066b207c30ffd0fed5146762e6c60745ac977004bc14507c7c42b50
   release: projects/orders/releases/3.0
 - version: "3.1.0"
   type: VERSIONED
   file: migrations/3.1.0_index.sql
-  sheet: projects/orders/sheets/202
+  sheet: projects/orders/sheets/c17edaae86e4016a583e098582f6dbf3eccade8ef83747df9ba617ded9d31309
   release: projects/orders/releases/3.1
 - version: "3.2.0"
   type: VERSIONED
@@ -268,7 +268,7 @@ func TestRevisionsBatchCreate_createsInBatchesAndReportsWhatWasCreated(t *testin
 	})
 
 	t.Run("table of the created revisions", func(t *testing.T) {
-		f := c.file(t, "one.yaml", "- {version: \"4.0.0\", type: DECLARATIVE, file: schema/orders.sql, sheet: projects/orders/sheets/202, release: projects/orders/releases/r1}\n")
+		f := c.file(t, "one.yaml", "- {version: \"4.0.0\", type: DECLARATIVE, file: schema/orders.sql, sheet: projects/orders/sheets/c17edaae86e4016a583e098582f6dbf3eccade8ef83747df9ba617ded9d31309, release: projects/orders/releases/r1}\n")
 		r := c.run(t, append(slices.Clone(orders), "-f", f)...).expect(t, 0)
 		rows := tableRows(t, r.stdout)
 		if len(rows) != 1 || !strings.HasPrefix(rows[0]["NAME"], "instances/prod-pg/databases/orders/revisions/") {

@@ -12,7 +12,7 @@ import (
 const (
 	goodCatalog = `{"schemas": [{"name": "public", "tables": [{"name": "customers", "classification": "1-2",
   "columns": {"columns": [{"name": "email", "semanticType": "email", "labels": {"pii": "yes"}}]}}]}]}`
-	goodRevisions = `[{"version": "1.0.0", "type": "VERSIONED", "file": "V1__init.sql", "sheet": "projects/shop/sheets/101"}]`
+	goodRevisions = `[{"version": "1.0.0", "type": "VERSIONED", "sheet": "projects/shop/sheets/16dc368a89b428b2485484313ba67a3912ca03f2b2b42429174a4f8b3dc84e44"}]`
 	goodSchema    = "CREATE TABLE t (id int);\n"
 )
 

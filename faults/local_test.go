@@ -77,7 +77,7 @@ func TestInput_fieldNamesMatchExactly(t *testing.T) {
 func TestInput_enumValuesInAnyCase(t *testing.T) {
 	t.Parallel()
 	srv := newServer(t, always(http.StatusOK, `{"revisions": [{"name": "instances/prod-pg/databases/orders/revisions/1", "version": "1", "type": "VERSIONED"}]}`))
-	path := writeFile(t, "revisions.yaml", []byte("- {version: '1', type: versioned}\n"))
+	path := writeFile(t, "revisions.yaml", []byte("- {version: '1', type: versioned, sheet: projects/p/sheets/"+strings.Repeat("0a", 32)+"}\n"))
 	run(t, opts{env: withURL(srv, nil)}, "revisions", "batch-create", "--instance", "prod-pg", "--database", "orders", "-f", path, "-o", "name").expect(t, exitOK)
 	if reqs := srv.expectRequests(t, 1); len(reqs) == 1 && !strings.Contains(string(reqs[0].Body), `"type":"VERSIONED"`) {
 		t.Errorf("sent %s, want the type as the service spells it", reqs[0].Body)

@@ -97,8 +97,8 @@ type result struct {
 }
 
 // run runs dbgov with args in a clean environment: no DBGOV_* variable of
-// the test's own environment, HOME and the config directory in a fresh
-// directory, no colour.
+// the test's own environment but DBGOV_SERVER_VERSION=3.14.1, HOME and the
+// config directory in a fresh directory, no colour.
 func run(t *testing.T, o opts, args ...string) result {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), runLimit)
@@ -118,6 +118,9 @@ func run(t *testing.T, o opts, args ...string) result {
 		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
 		"NO_COLOR=1",
 		"LANG=C.UTF-8",
+		// The release the fake services answer as: a run does not ask them
+		// (o.env may say "" to have it ask).
+		"DBGOV_SERVER_VERSION=3.14.1",
 	}
 	for k, v := range o.env {
 		cmd.Env = append(cmd.Env, k+"="+v)

@@ -565,7 +565,7 @@ func TestSecurity_terminalEscapesShownEscaped(t *testing.T) {
  "classification": "`+v("1")+`", "columns": {"columns": [{"name": "`+v("c")+`", "semanticType": "`+v("email")+`", "labels": {"`+v("k")+`": "`+v("v")+`"}}]}}]}]}`)
 				case strings.HasSuffix(p, ":batchCreate"):
 					respond(w, 200, `{"revisions": [{"name": "`+v("rev")+`", "version": "`+v("1.0.0")+`", "type": "`+v("VERSIONED")+`",
- "file": "`+v("f.sql")+`", "sheet": "`+v("projects/p/sheets/1")+`", "statement": "`+v("SELECT 1")+`"}]}`)
+ "file": "`+v("f.sql")+`", "sheet": "`+v("projects/p/sheets/6b86b273ff34fce19d6b804eff5a3f5747ada4eaa22f1d49c01e52ddb7875b4b")+`", "statement": "`+v("SELECT 1")+`"}]}`)
 				case strings.HasSuffix(p, ":diffSchema"):
 					respond(w, 200, `{"diff": "ALTER TABLE t ADD COLUMN c int;\n-- `+v("note")+`\n"}`)
 				case strings.HasSuffix(p, "/policies"):
@@ -588,7 +588,7 @@ func TestSecurity_terminalEscapesShownEscaped(t *testing.T) {
 				{"users", "undelete", "a@x.com"},
 				{"catalog", "update", "--instance", "i", "--database", "d", "-f", catalog},
 				{"revisions", "batch-create", "--instance", "i", "--database", "d", "-f", revisions},
-				{"schema", "diff", "--instance", "i", "--database", "d", "--changelog", "1", "--schema-file", schema},
+				{"schema", "diff", "--instance", "i", "--database", "d", "--schema-file", schema},
 				{"policies", "list", "--instance", "i", "--database", "d"},
 				{"idps", "list"},
 			}

@@ -52,7 +52,7 @@ func signalWhileBlocked(t *testing.T, b blocked, sig os.Signal) signalled {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, dbgovBin, b.args...)
 	home := t.TempDir()
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "NO_COLOR=1"}
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "NO_COLOR=1", "DBGOV_SERVER_VERSION=3.14.1"}
 	for k, v := range b.env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
@@ -222,7 +222,7 @@ func TestSignal_batchCreateStillSaysWhatWasCreated(t *testing.T) {
 	})
 	var revs []string
 	for i := 1; i <= 4; i++ {
-		revs = append(revs, fmt.Sprintf(`{"version": "1.0.%d", "type": "VERSIONED"}`, i))
+		revs = append(revs, fmt.Sprintf(`{"version": "1.0.%d", "type": "VERSIONED", "sheet": "projects/p/sheets/%064d"}`, i, i))
 	}
 	file := writeFile(t, "revisions.json", []byte("["+strings.Join(revs, ",")+"]"))
 	var stdout bytes.Buffer

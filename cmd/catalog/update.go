@@ -2,9 +2,7 @@ package catalog
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"net/http"
 
 	"github.com/spf13/cobra"
 
@@ -32,15 +30,15 @@ func newUpdateCmd(f *factory.Factory) *cobra.Command {
 			switch {
 			case opts.File == "":
 				return errNoFile
-			case opts.Merge && opts.AllowMissing:
-				return exitcode.Usagef("--merge needs a catalog to merge into: it cannot be used with --allow-missing")
+			case opts.AllowMissing:
+				return exitcode.Usagef("--allow-missing: no release of the service grants it (3.13 to 3.21.1 answer 403 for everyone, and every database has a catalog); nothing was sent")
 			case opts.Merge:
 				return runMerge(ctx, opts)
 			}
 			return runUpdate(ctx, opts)
 		})
 	cmd.Flags().StringVarP(&opts.File, "file", "f", "", "catalog `file`, JSON or YAML; - reads standard input")
-	cmd.Flags().BoolVar(&opts.AllowMissing, "allow-missing", false, "create the catalog when the database has none")
+	cmd.Flags().BoolVar(&opts.AllowMissing, "allow-missing", false, "refused: no release of the service grants it")
 	cmd.Flags().BoolVar(&opts.Merge, "merge", false, "lay the file over the current catalog instead of replacing it")
 	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "print the request that would be sent, and send nothing")
 	return cmd
@@ -63,7 +61,7 @@ func runUpdate(ctx context.Context, opts *updateOptions) error {
 		if cat.Name != "" && cat.Name != db.CatalogName() {
 			return dbname.Result{}, exitcode.Usagef("%s: catalog name %q is not the catalog of %s (%s)", input.Name(opts.File), cat.Name, db, db.CatalogName())
 		}
-		req, err := client.UpdateCatalogJSONCall(db, cat.Body(db.CatalogName()), opts.AllowMissing)
+		req, err := client.UpdateCatalogJSONCall(db, cat.Body(db.CatalogName()), false)
 		if err != nil {
 			return dbname.Result{}, err
 		}
@@ -76,12 +74,7 @@ func runUpdate(ctx context.Context, opts *updateOptions) error {
 			err = checkAnswer(db, raw)
 		}
 		if err != nil {
-			err = fmt.Errorf("update the catalog of %s: %w", db, err)
-			var api *client.APIError
-			if opts.AllowMissing && errors.As(err, &api) && api.HTTPStatus == http.StatusForbidden {
-				err = exitcode.WithHint(err, "the service refuses --allow-missing (no role holds the permission it checks for it): run again without the flag")
-			}
-			return dbname.Result{}, err
+			return dbname.Result{}, fmt.Errorf("update the catalog of %s: %w", db, err)
 		}
 		return dbname.Result{Doc: catalogDoc(db, raw, opts.DB.Many()), Written: "the catalog of " + db.String()}, nil
 	})

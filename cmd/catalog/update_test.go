@@ -99,7 +99,6 @@ func TestUpdate_sendsTheFileWithItsNameFilled(t *testing.T) {
 		{"json on stdin", update("--file", "-"), string(jsonFile), ""},
 		{"its own name given", update("-f", named), "", ""},
 		{"full database name", []string{"catalog", "update", "--database", "instances/prod-pg/databases/orders", "-f", "testdata/catalog.json"}, "", ""},
-		{"allow missing", update("-f", "testdata/catalog.yaml", "--allow-missing"), "", "allowMissing=true"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -164,7 +163,6 @@ func TestUpdate_dryRunSendsNothing(t *testing.T) {
 	}{
 		{"table", nil},
 		{"json", []string{"-o", "json"}},
-		{"allow_missing", []string{"--allow-missing", "--jq", ".url"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -242,7 +240,7 @@ func TestUpdate_usage(t *testing.T) {
 		{"bad database id", update("-f", "testdata/catalog.yaml", "--database", "a/b"), "a/b"},
 		{"an argument", update("-f", "testdata/catalog.yaml", "extra"), "takes no arguments"},
 		{"unknown flag", update("-f", "testdata/catalog.yaml", "--replace"), "unknown flag: --replace"},
-		{"merge with allow-missing", update("-f", "testdata/catalog.yaml", "--merge", "--allow-missing"), "--merge"},
+		{"merge with allow-missing", update("-f", "testdata/catalog.yaml", "--merge", "--allow-missing"), "--allow-missing"},
 		{"bad output", update("-f", "testdata/catalog.yaml", "-o", "xml"), "xml"},
 	}
 	for _, tt := range tests {

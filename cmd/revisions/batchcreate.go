@@ -122,6 +122,13 @@ func runBatchCreate(ctx context.Context, opts *batchCreateOptions) error {
 	for i := 1; i < len(opts.dbs) && err == nil && !input.IsList(data); i++ {
 		_, err = readRevisions(name, data, opts.dbs[i]) // the parents of a body
 	}
+	var s *client.Server
+	if err == nil {
+		s, err = c.Server(ctx)
+	}
+	if err == nil {
+		err = refuse(name, checkRelease(s.Release, revs))
+	}
 	if err != nil {
 		return err
 	}

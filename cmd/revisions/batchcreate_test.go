@@ -28,17 +28,17 @@ const (
 // sentThree is the body dbgov sends for testdata/revisions.yaml and
 // testdata/request.json.
 const sentThree = `{"parent": "instances/prod-pg/databases/orders", "requests": [
- {"parent": "instances/prod-pg/databases/orders", "revision": {"version": "1.0.0", "type": "VERSIONED", "file": "migrations/1.0.0_init.sql", "sheet": "projects/orders/sheets/101", "release": "releases/2024.05"}},
- {"parent": "instances/prod-pg/databases/orders", "revision": {"version": "1.1.0", "type": "VERSIONED", "file": "migrations/1.1.0_add_email.sql", "sheet": "projects/orders/sheets/102", "release": "releases/2024.05"}},
- {"parent": "instances/prod-pg/databases/orders", "revision": {"version": "2024.06", "type": "DECLARATIVE", "file": "schema/orders.sql", "sheet": "projects/orders/sheets/103"}}]}`
+ {"parent": "instances/prod-pg/databases/orders", "revision": {"version": "1.0.0", "type": "VERSIONED", "file": "migrations/1.0.0_init.sql", "sheet": "projects/orders/sheets/16dc368a89b428b2485484313ba67a3912ca03f2b2b42429174a4f8b3dc84e44", "release": "releases/2024.05"}},
+ {"parent": "instances/prod-pg/databases/orders", "revision": {"version": "1.1.0", "type": "VERSIONED", "file": "migrations/1.1.0_add_email.sql", "sheet": "projects/orders/sheets/37834f2f25762f23e1f74a531cbe445db73d6765ebe60878a7dfbecd7d4af6e1", "release": "releases/2024.05"}},
+ {"parent": "instances/prod-pg/databases/orders", "revision": {"version": "2024.06", "type": "DECLARATIVE", "file": "schema/orders.sql", "sheet": "projects/orders/sheets/454f63ac30c8322997ef025edff6abd23e0dbe7b8a3d5126a894e4a168c1b59b", "release": "releases/2024.06"}}]}`
 
 // createdThree is the service's answer to sentThree, with a field this
 // version does not know and a hostile file name.
 const createdThree = `{"revisions": [
  {"name": "instances/prod-pg/databases/orders/revisions/101", "release": "releases/2024.05", "file": "migrations/1.0.0_init.sql", "version": "1.0.0",
-  "sheet": "projects/orders/sheets/101", "type": "VERSIONED", "createTime": "2024-05-02T10:00:00Z", "sheetSha256": "9f2c0e", "statementSize": "2048", "futureField": {"x": 1}},
+  "sheet": "projects/orders/sheets/16dc368a89b428b2485484313ba67a3912ca03f2b2b42429174a4f8b3dc84e44", "type": "VERSIONED", "createTime": "2024-05-02T10:00:00Z", "sheetSha256": "9f2c0e", "statementSize": "2048", "futureField": {"x": 1}},
  {"name": "instances/prod-pg/databases/orders/revisions/102", "release": "releases/2024.05", "file": "migrations/1.1.0_add_email.sql\u001b[8m", "version": "1.1.0",
-  "sheet": "projects/orders/sheets/102", "type": "VERSIONED", "createTime": "2024-05-02T10:00:01Z", "sheetSha256": "41aa07", "statementSize": "312"},
+  "sheet": "projects/orders/sheets/37834f2f25762f23e1f74a531cbe445db73d6765ebe60878a7dfbecd7d4af6e1", "type": "VERSIONED", "createTime": "2024-05-02T10:00:01Z", "sheetSha256": "41aa07", "statementSize": "312"},
  {"name" : "instances/prod-pg/databases/orders/revisions/103", "file": "schema/orders.sql", "version": "2024.06", "type": "DECLARATIVE", "createTime": "2024-05-02T10:00:02Z"}
 ]}`
 
@@ -68,7 +68,7 @@ func generated(t testing.TB, n int) string {
 		if i > 1 {
 			b.WriteString(",\n")
 		}
-		fmt.Fprintf(&b, `{"version": "1.0.%d", "type": "VERSIONED", "file": "migrations/1.0.%d.sql", "sheet": "projects/orders/sheets/%d"}`, i, i, i)
+		fmt.Fprintf(&b, `{"version": "1.0.%d", "type": "VERSIONED", "file": "migrations/1.0.%d.sql", "release": "releases/1.0", "sheet": "projects/orders/sheets/%064d"}`, i, i, i)
 	}
 	b.WriteString("]\n")
 	path := filepath.Join(t.TempDir(), "revisions.json")
@@ -86,7 +86,7 @@ func sentBatch(first, last int) string {
 		if i > first {
 			b.WriteString(",")
 		}
-		fmt.Fprintf(&b, `{"parent": %q, "revision": {"version": "1.0.%d", "type": "VERSIONED", "file": "migrations/1.0.%d.sql", "sheet": "projects/orders/sheets/%d"}}`, parent, i, i, i)
+		fmt.Fprintf(&b, `{"parent": %q, "revision": {"version": "1.0.%d", "type": "VERSIONED", "file": "migrations/1.0.%d.sql", "release": "releases/1.0", "sheet": "projects/orders/sheets/%064d"}}`, parent, i, i, i)
 	}
 	b.WriteString("]}")
 	return b.String()
@@ -152,14 +152,14 @@ func TestBatchCreate_fillsEveryParent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	jsonList := `[{"version": "1.0.0", "type": "VERSIONED", "file": "migrations/1.0.0_init.sql", "sheet": "projects/orders/sheets/101", "release": "releases/2024.05"},
-	 {"version": "1.1.0", "type": "VERSIONED", "file": "migrations/1.1.0_add_email.sql", "sheet": "projects/orders/sheets/102", "release": "releases/2024.05"},
-	 {"version": "2024.06", "type": "DECLARATIVE", "file": "schema/orders.sql", "sheet": "projects/orders/sheets/103"}]`
+	jsonList := `[{"version": "1.0.0", "type": "VERSIONED", "file": "migrations/1.0.0_init.sql", "sheet": "projects/orders/sheets/16dc368a89b428b2485484313ba67a3912ca03f2b2b42429174a4f8b3dc84e44", "release": "releases/2024.05"},
+	 {"version": "1.1.0", "type": "VERSIONED", "file": "migrations/1.1.0_add_email.sql", "sheet": "projects/orders/sheets/37834f2f25762f23e1f74a531cbe445db73d6765ebe60878a7dfbecd7d4af6e1", "release": "releases/2024.05"},
+	 {"version": "2024.06", "type": "DECLARATIVE", "file": "schema/orders.sql", "sheet": "projects/orders/sheets/454f63ac30c8322997ef025edff6abd23e0dbe7b8a3d5126a894e4a168c1b59b", "release": "releases/2024.06"}]`
 	yamlBody := `requests:
-  - revision: {version: "1.0.0", type: VERSIONED, file: migrations/1.0.0_init.sql, sheet: projects/orders/sheets/101, release: releases/2024.05}
-  - revision: {version: "1.1.0", type: VERSIONED, file: migrations/1.1.0_add_email.sql, sheet: projects/orders/sheets/102, release: releases/2024.05}
+  - revision: {version: "1.0.0", type: VERSIONED, file: migrations/1.0.0_init.sql, sheet: projects/orders/sheets/16dc368a89b428b2485484313ba67a3912ca03f2b2b42429174a4f8b3dc84e44, release: releases/2024.05}
+  - revision: {version: "1.1.0", type: VERSIONED, file: migrations/1.1.0_add_email.sql, sheet: projects/orders/sheets/37834f2f25762f23e1f74a531cbe445db73d6765ebe60878a7dfbecd7d4af6e1, release: releases/2024.05}
   - parent: instances/prod-pg/databases/orders
-    revision: {version: "2024.06", type: DECLARATIVE, file: schema/orders.sql, sheet: projects/orders/sheets/103}
+    revision: {version: "2024.06", type: DECLARATIVE, file: schema/orders.sql, sheet: projects/orders/sheets/454f63ac30c8322997ef025edff6abd23e0dbe7b8a3d5126a894e4a168c1b59b, release: releases/2024.06}
 `
 	tests := []struct {
 		name  string
@@ -415,6 +415,7 @@ func TestBatchCreate_dryRunSendsNothing(t *testing.T) {
 func TestBatchCreate_refusesBadInput(t *testing.T) {
 	write := func(name, content string) string { return cmdtest.WriteFile(t, name, content) }
 	other := "instances/prod-pg/databases/inventory"
+	sheet := "projects/p/sheets/" + strings.Repeat("0a", 32)
 	tests := []struct {
 		name  string
 		file  string
@@ -434,16 +435,22 @@ func TestBatchCreate_refusesBadInput(t *testing.T) {
 		{"missing file", filepath.Join(t.TempDir(), "nope.yaml"), "", []string{"nope.yaml", "no such file"}},
 		{"empty list", write("none.json", "[]"), "", []string{"none.json holds no revisions"}},
 		{"no requests", write("none.yaml", "parent: "+parent+"\n"), "", []string{"none.yaml holds no revisions"}},
-		{"type missing", write("notype.yaml", "- {version: \"1.0\", type: VERSIONED}\n- {version: \"1.1\", type: VERSIONED}\n- {version: \"1.2\"}\n"),
+		{"type missing", write("notype.yaml", "- {version: \"1.0\", type: VERSIONED, sheet: "+sheet+"}\n- {version: \"1.1\", type: VERSIONED, sheet: "+sheet+"}\n- {version: \"1.2\", sheet: "+sheet+"}\n"),
 			"", []string{`notype.yaml: entry 3 (version "1.2"): type is required (VERSIONED or DECLARATIVE); nothing was sent`}},
 		{"type unspecified", write("unspec.json", `[{"version": "1.2", "type": "TYPE_UNSPECIFIED"}]`),
 			"", []string{`entry 1 (version "1.2"): type TYPE_UNSPECIFIED is not allowed`}},
-		{"version missing", write("nover.json", `[{"version": "1.0", "type": "VERSIONED"}, {"type": "VERSIONED", "file": "a.sql", "sheet": "projects/p/sheets/1"}]`),
+		{"version missing", write("nover.json", `[{"version": "1.0", "type": "VERSIONED", "sheet": "`+sheet+`"}, {"type": "VERSIONED", "sheet": "`+sheet+`"}]`),
 			"", []string{"nover.json: entry 2: version is required"}},
 		{"bad sheet", write("sheet.json", `[{"version": "1.0", "type": "VERSIONED", "sheet": "sheets/12"}]`),
 			"", []string{`entry 1 (version "1.0"): sheet "sheets/12" is not of the form projects/{project}/sheets/{id}`}},
-		{"file without a sheet or a release", write("file.yaml", "- {version: \"1.0\", type: VERSIONED, file: a.sql, release: releases/1}\n- {version: \"1.1\", type: VERSIONED, file: b.sql}\n"),
-			"", []string{`file.yaml: entry 2 (version "1.1"): a revision with a file needs a sheet or a release; nothing was sent`}},
+		{"sheet missing", write("nosheet.yaml", "- {version: \"1.0\", type: VERSIONED, file: a.sql, release: releases/1, sheet: "+sheet+"}\n- {version: \"1.1\", type: VERSIONED, file: b.sql, release: releases/1}\n"),
+			"", []string{`nosheet.yaml: entry 2 (version "1.1"): sheet is required (projects/{project}/sheets/{id}, holding its statement); nothing was sent`}},
+		{"file without its release", write("file.yaml", "- {version: \"1.0\", type: VERSIONED, file: a.sql, sheet: "+sheet+"}\n"),
+			"", []string{`file.yaml: entry 1 (version "1.0"): file and release go together: give both or neither; nothing was sent`}},
+		{"release without its file", write("release.yaml", "- {version: \"1.0\", type: VERSIONED, release: releases/1, sheet: "+sheet+"}\n"),
+			"", []string{`release.yaml: entry 1 (version "1.0"): file and release go together`}},
+		{"a sheet of another release's form", write("old.yaml", "- {version: \"1.0\", type: VERSIONED, sheet: projects/p/sheets/101}\n"),
+			"", []string{`old.yaml: entry 1 (version "1.0"): sheet "101" cannot be a sheet of release 3.14.1: from 3.14.0, a sheet is named by the SHA-256 of its statement (64 hex digits); nothing was sent`}},
 		{"sheet without id", write("sheet2.json", `[{"version": "1.0", "type": "VERSIONED", "sheet": "projects/p/sheets/"}]`),
 			"", []string{`sheet "projects/p/sheets/"`}},
 		{"duplicate", write("dup.json", `[{"version": "1.0", "type": "VERSIONED"}, {"version": "1.0", "type": "DECLARATIVE"}, {"version": "1.0", "type": "VERSIONED"}]`),
@@ -453,7 +460,7 @@ func TestBatchCreate_refusesBadInput(t *testing.T) {
 		{"request parent of another database", write("rparent.yaml", "requests:\n  - revision: {version: \"1\", type: VERSIONED}\n  - parent: "+other+"\n    revision: {version: \"2\", type: VERSIONED}\n"),
 			"", []string{`entry 2 (version "2"): parent "` + other + `" is not ` + parent}},
 		{"many problems", write("many.json", `[{}, {}, {}, {}, {}, {}]`),
-			"", []string{"many.json has 12 problems; nothing was sent:\n  entry 1: version is required\n  entry 1: type is required", "\n  ... and 2 more"}},
+			"", []string{"many.json has 18 problems; nothing was sent:\n  entry 1: version is required\n  entry 1: type is required", "\n  ... and 8 more"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

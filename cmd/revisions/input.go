@@ -2,6 +2,7 @@ package revisions
 
 import (
 	"fmt"
+	"path"
 	"strconv"
 	"strings"
 
@@ -44,12 +45,16 @@ func readRevisions(name string, data []byte, db client.DatabaseName) ([]client.R
 	if len(revs) == 0 {
 		return nil, exitcode.Usagef("%s holds no revisions", name)
 	}
-	problems = append(problems, check(revs)...)
+	return revs, refuse(name, append(problems, check(revs)...))
+}
+
+// refuse reports the problems of the input file name, none if nil.
+func refuse(name string, problems []string) error {
 	switch len(problems) {
 	case 0:
-		return revs, nil
+		return nil
 	case 1:
-		return nil, exitcode.Usagef("%s: %s; nothing was sent", name, problems[0])
+		return exitcode.Usagef("%s: %s; nothing was sent", name, problems[0])
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s has %d problems; nothing was sent:", name, len(problems))
@@ -60,7 +65,7 @@ func readRevisions(name string, data []byte, db client.DatabaseName) ([]client.R
 	if len(problems) > maxProblems {
 		fmt.Fprintf(&b, "\n  ... and %d more", len(problems)-maxProblems)
 	}
-	return nil, exitcode.Usagef("%s", b.String())
+	return exitcode.Usagef("%s", b.String())
 }
 
 // revisionKey identifies a revision within a database.
@@ -69,9 +74,10 @@ type revisionKey struct {
 	version string
 }
 
-// check lists what is wrong with the revisions: a missing version or type,
-// a sheet not of the form projects/{p}/sheets/{id}, a file without a sheet
-// or a release, a (type, version) given twice.
+// check lists what is wrong with the revisions, as the service rules: a
+// missing version, type or sheet, a sheet not of the form
+// projects/{p}/sheets/{id}, a file without its release or a release without
+// its file, a (type, version) given twice.
 func check(revs []client.RevisionInput) []string {
 	var problems []string
 	seen := make(map[revisionKey]int, len(revs))
@@ -87,11 +93,14 @@ func check(revs []client.RevisionInput) []string {
 		default:
 			problems = append(problems, fmt.Sprintf("%s: type %s is not allowed (VERSIONED or DECLARATIVE)", at, r.Type))
 		}
-		if r.Sheet != "" && !isSheetName(r.Sheet) {
+		switch {
+		case r.Sheet == "":
+			problems = append(problems, at+": sheet is required (projects/{project}/sheets/{id}, holding its statement)")
+		case !isSheetName(r.Sheet):
 			problems = append(problems, fmt.Sprintf("%s: sheet %q is not of the form projects/{project}/sheets/{id}", at, r.Sheet))
 		}
-		if r.File != "" && r.Sheet == "" && r.Release == "" {
-			problems = append(problems, at+": a revision with a file needs a sheet or a release")
+		if (r.File == "") != (r.Release == "") {
+			problems = append(problems, at+": file and release go together: give both or neither")
 		}
 		if r.Version == "" || r.Type == "" {
 			continue
@@ -120,4 +129,18 @@ func isSheetName(s string) bool {
 	parts := strings.Split(s, "/")
 	return len(parts) == 4 && parts[0] == "projects" && parts[1] != "" &&
 		parts[2] == "sheets" && parts[3] != ""
+}
+
+// checkRelease lists the names of revs that cannot be of release r: their
+// sheets' and releases' last parts.
+func checkRelease(r client.Release, revs []client.RevisionInput) []string {
+	var problems []string
+	for i, rev := range revs {
+		for _, n := range [][2]string{{"sheet", rev.Sheet}, {"release", rev.Release}} {
+			if p := r.NameProblem(n[0], path.Base(n[1])); n[1] != "" && p != "" {
+				problems = append(problems, entry(i, rev.Version)+": "+p)
+			}
+		}
+	}
+	return problems
 }

@@ -46,7 +46,7 @@ func TestRunBatchCreate_interruptedBetweenBatches(t *testing.T) {
 
 	var file strings.Builder
 	for i := 1; i <= 5; i++ {
-		fmt.Fprintf(&file, "- {version: \"1.0.%d\", type: VERSIONED}\n", i)
+		fmt.Fprintf(&file, "- {version: \"1.0.%d\", type: VERSIONED, sheet: projects/p/sheets/%064d}\n", i, i)
 	}
 	in, out := &bytes.Buffer{}, &bytes.Buffer{}
 	ios := &iostreams.IOStreams{In: in, Out: out}
@@ -55,8 +55,10 @@ func TestRunBatchCreate_interruptedBetweenBatches(t *testing.T) {
 	ios.ErrOut, ios.ErrTTY = stderr, true
 	opts := &batchCreateOptions{
 		Deps: factory.Deps{
-			IO:      ios,
-			Client:  func() (*client.Client, error) { return client.New(client.Options{BaseURL: reg.URL(), Token: "t"}) },
+			IO: ios,
+			Client: func() (*client.Client, error) {
+				return client.New(client.Options{BaseURL: reg.URL(), Token: "t", ServerVersion: "3.14.1"})
+			},
 			Printer: func() (output.Printer, error) { return output.New(output.Options{Format: "name"}) },
 		},
 		Database:  db,
@@ -113,12 +115,12 @@ func TestDescribe_namesEntriesCompactly(t *testing.T) {
 
 func TestReadRevisions_keepsFileOrder(t *testing.T) {
 	db := client.DatabaseName{Instance: "i", Database: "d"}
-	data := []byte(`{"requests": [{"revision": {"version": "2", "type": "VERSIONED"}}, {"parent": "instances/i/databases/d", "revision": {"version": "1", "type": "DECLARATIVE", "sheet": "projects/p/sheets/7"}}]}`)
+	data := []byte(`{"requests": [{"revision": {"version": "2", "type": "VERSIONED", "sheet": "projects/p/sheets/7902699be42c8a8e46fbbb4501726517e86b22c56a189f7625a6da49081b2451"}}, {"parent": "instances/i/databases/d", "revision": {"version": "1", "type": "DECLARATIVE", "sheet": "projects/p/sheets/7902699be42c8a8e46fbbb4501726517e86b22c56a189f7625a6da49081b2451"}}]}`)
 	revs, err := readRevisions("body.json", data, db)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []client.RevisionInput{{Version: "2", Type: "VERSIONED"}, {Version: "1", Type: "DECLARATIVE", Sheet: "projects/p/sheets/7"}}
+	want := []client.RevisionInput{{Version: "2", Type: "VERSIONED", Sheet: "projects/p/sheets/7902699be42c8a8e46fbbb4501726517e86b22c56a189f7625a6da49081b2451"}, {Version: "1", Type: "DECLARATIVE", Sheet: "projects/p/sheets/7902699be42c8a8e46fbbb4501726517e86b22c56a189f7625a6da49081b2451"}}
 	if len(revs) != len(want) || revs[0] != want[0] || revs[1] != want[1] {
 		t.Errorf("revisions %+v, want %+v", revs, want)
 	}

@@ -18,11 +18,11 @@ func TestBatchCreate_againstTheReferenceServer(t *testing.T) {
 	}
 
 	// Entry 4 repeats the demo database's VERSIONED 1.1.0.
-	all := write("all.yaml", `- {version: "2.0.1", type: VERSIONED, file: a.sql, sheet: projects/orders/sheets/201, release: projects/orders/releases/r1}
-- {version: "2.0.2", type: VERSIONED, file: b.sql, sheet: projects/orders/sheets/201, release: projects/orders/releases/r1}
-- {version: "2.0.3", type: VERSIONED, file: c.sql, sheet: projects/orders/sheets/201, release: projects/orders/releases/r1}
-- {version: "1.1.0", type: VERSIONED, file: d.sql, sheet: projects/orders/sheets/201, release: projects/orders/releases/r1}
-- {version: "2.0.5", type: DECLARATIVE, file: e.sql, sheet: projects/orders/sheets/201, release: projects/orders/releases/r1}
+	all := write("all.yaml", `- {version: "2.0.1", type: VERSIONED, sheet: projects/orders/sheets/43974ed74066b207c30ffd0fed5146762e6c60745ac977004bc14507c7c42b50}
+- {version: "2.0.2", type: VERSIONED, sheet: projects/orders/sheets/43974ed74066b207c30ffd0fed5146762e6c60745ac977004bc14507c7c42b50}
+- {version: "2.0.3", type: VERSIONED, sheet: projects/orders/sheets/43974ed74066b207c30ffd0fed5146762e6c60745ac977004bc14507c7c42b50}
+- {version: "1.1.0", type: VERSIONED, sheet: projects/orders/sheets/43974ed74066b207c30ffd0fed5146762e6c60745ac977004bc14507c7c42b50}
+- {version: "2.0.5", type: DECLARATIVE, sheet: projects/orders/sheets/43974ed74066b207c30ffd0fed5146762e6c60745ac977004bc14507c7c42b50}
 `)
 	res := create(all, "--jq", ".revisions[].version").Expect(t, 6).
 		StderrHas(t, `"created":2,"total":5`, `"notCreated":{"first":3,"last":5}`, `"maybePartlyCreated":{"first":3,"last":4}`, `"code":"ALREADY_EXISTS"`)
@@ -39,8 +39,8 @@ func TestBatchCreate_againstTheReferenceServer(t *testing.T) {
 	}
 	// The failed batch was partly created, as dbgov warned: entry 3 exists,
 	// entry 5 was never sent.
-	create(write("third.yaml", "- {version: \"2.0.3\", type: VERSIONED, sheet: projects/orders/sheets/201}\n")).Expect(t, 6).StderrHas(t, "ALREADY_EXISTS")
-	res = create(write("fifth.yaml", "- {version: \"2.0.5\", type: DECLARATIVE, file: e.sql, sheet: projects/orders/sheets/201, release: projects/orders/releases/r1}\n"), "-o", "name").Expect(t, 0)
+	create(write("third.yaml", "- {version: \"2.0.3\", type: VERSIONED, sheet: projects/orders/sheets/43974ed74066b207c30ffd0fed5146762e6c60745ac977004bc14507c7c42b50}\n")).Expect(t, 6).StderrHas(t, "ALREADY_EXISTS")
+	res = create(write("fifth.yaml", "- {version: \"2.0.5\", type: DECLARATIVE, sheet: projects/orders/sheets/43974ed74066b207c30ffd0fed5146762e6c60745ac977004bc14507c7c42b50}\n"), "-o", "name").Expect(t, 0)
 	if res.Stdout == "" {
 		t.Error("entry 5 was not created on its own")
 	}

@@ -27,7 +27,7 @@ func newDumpCmd(f *factory.Factory) *cobra.Command {
 		Short: "Print a database's schema as the service's schema diff reads it back",
 		Args:  arity.Exact(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if _, err := db.Databases(f); err != nil {
+			if _, err := db.Databases(f.IO.In); err != nil {
 				return err
 			}
 			return db.Run(cmd.Context(), f, dump)
