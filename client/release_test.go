@@ -187,9 +187,18 @@ func TestReleases_routeEachCallWhereTheReleaseServesIt(t *testing.T) {
 		call    func(c *Client) error
 		want    string // the path of the last request; "" when refused before sending
 	}{
-		{"3.14.1", func(c *Client) error { _, _, err := c.ListPolicies(ctx, PolicyParent{}, ListPoliciesOptions{}); return err }, "/v1/policies"},
-		{"3.16.0", func(c *Client) error { _, _, err := c.ListPolicies(ctx, PolicyParent{}, ListPoliciesOptions{}); return err }, "/v1/workspaces/" + ws + "/policies"},
-		{"3.21.1", func(c *Client) error { _, _, err := c.ListPolicies(ctx, PolicyParent{}, ListPoliciesOptions{}); return err }, "/v1/workspaces/" + ws + "/policies"},
+		{"3.14.1", func(c *Client) error {
+			_, _, err := c.ListPolicies(ctx, PolicyParent{}, ListPoliciesOptions{})
+			return err
+		}, "/v1/policies"},
+		{"3.16.0", func(c *Client) error {
+			_, _, err := c.ListPolicies(ctx, PolicyParent{}, ListPoliciesOptions{})
+			return err
+		}, "/v1/workspaces/" + ws + "/policies"},
+		{"3.21.1", func(c *Client) error {
+			_, _, err := c.ListPolicies(ctx, PolicyParent{}, ListPoliciesOptions{})
+			return err
+		}, "/v1/workspaces/" + ws + "/policies"},
 		{"3.21.1", func(c *Client) error {
 			_, _, err := c.ListPolicies(ctx, PolicyParent{Project: "p"}, ListPoliciesOptions{})
 			return err
