@@ -368,7 +368,7 @@ func (c *Client) Send(ctx context.Context, r *Request, out any) ([]byte, error) 
 	if err != nil {
 		var apiErr *APIError
 		if !errors.As(err, &apiErr) || apiErr.HTTPStatus != http.StatusUnauthorized || !c.refreshable(r) {
-			return nil, err
+			return nil, c.explain(err)
 		}
 		// A 401 was not processed: log in again and resend once.
 		c.log.notef("HTTP 401: logging in again as %s and resending once", c.account)
@@ -378,7 +378,7 @@ func (c *Client) Send(ctx context.Context, r *Request, out any) ([]byte, error) 
 		}
 		auth = "Bearer " + token
 		if res, err = c.exchange(ctx, r, auth); err != nil {
-			return nil, err
+			return nil, c.explain(err)
 		}
 	}
 	if err := decodeBody(r, res, out); err != nil {

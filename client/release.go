@@ -325,3 +325,28 @@ func (c *Client) ThroughSDL(ctx context.Context, db DatabaseName) (bool, error) 
 func SchemaCall(db DatabaseName, sdl bool) (*Request, error) {
 	return &Request{Method: http.MethodGet, Path: db.path() + map[bool]string{true: "/sdlSchema", false: "/schema"}[sdl]}, db.Validate()
 }
+
+// explain gives a refusal the hint its answer and the releases tell: the
+// permissions a 403 names as missing (3.14 and later), and for a 401 of a
+// token given, that server upgrades across 3.14 and 3.17 invalidate older
+// tokens.
+func (c *Client) explain(err error) error {
+	var api *APIError
+	if !errors.As(err, &api) {
+		return err
+	}
+	var perms []string
+	for _, d := range api.Details {
+		var detail struct{ RequiredPermissions []string }
+		if json.Unmarshal(d, &detail) == nil {
+			perms = append(perms, detail.RequiredPermissions...)
+		}
+	}
+	switch {
+	case api.HTTPStatus == http.StatusForbidden && len(perms) > 0:
+		return exitcode.WithHint(err, "the credentials lack the permission "+strings.Join(perms, ", ")+": a role holding it is needed")
+	case api.HTTPStatus == http.StatusUnauthorized && c.token != "" && !strings.Contains(strings.ToLower(api.Message), "expired"):
+		return exitcode.WithHint(err, "the service refused the token: it may have expired (after an hour by default from 3.14), or predate a server upgrade (upgrades across 3.14 and 3.17 invalidate older tokens); give a new one, or log in again with `dbgov auth login`")
+	}
+	return err
+}

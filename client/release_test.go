@@ -261,3 +261,29 @@ func TestNameProblem_namesTakeTheFormOfTheRelease(t *testing.T) {
 		}
 	}
 }
+
+func TestExplain_permissionsAndTokensTheReleasesTell(t *testing.T) {
+	detail := `[{"@type":"type.googleapis.com/bytebase.v1.PermissionDeniedDetail","method":"/bytebase.v1.DatabaseCatalogService/UpdateDatabaseCatalog","requiredPermissions":["bb.databaseCatalogs.update","bb.databaseCatalogs.create"]}]`
+	tests := []struct {
+		name   string
+		status int
+		body   string
+		token  string
+		hint   string // "" for none of the client's own
+	}{
+		{"403 naming permissions", 403, `{"code":7,"message":"permission denied","details":` + detail + `}`, testToken, "the credentials lack the permission bb.databaseCatalogs.update, bb.databaseCatalogs.create"},
+		{"403 without details", 403, `{"code":7,"message":"permission denied"}`, testToken, ""},
+		{"401 of a token given", 401, `{"code":16,"message":"invalid token"}`, testToken, "upgrades across 3.14 and 3.17 invalidate older tokens"},
+		{"401 of an expired token", 401, `{"code":16,"message":"token expired"}`, testToken, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := newFakeService(t, answerWith(tt.status, tt.body))
+			_, err := newTestClient(t, srv.URL).Send(ctx, &Request{Method: http.MethodGet, Path: "/v1/users/me"}, nil)
+			var hinted interface{ ErrorHint() string }
+			if got := errors.As(err, &hinted); got != (tt.hint != "") || got && !strings.Contains(hinted.ErrorHint(), tt.hint) {
+				t.Errorf("err %v: hinted %t, want hint %q", err, got, tt.hint)
+			}
+		})
+	}
+}
