@@ -56,5 +56,6 @@ func dump(ctx context.Context, c *client.Client, db client.DatabaseName) (dbname
 	if err = cmp.Or(cerr, err); err != nil {
 		return dbname.Result{}, fmt.Errorf("read the schema of %s: %w", db, err)
 	}
-	return dbname.Result{Doc: output.Document{Raw: raw, Text: func() string { return string(text) }}}, nil
+	dumped := string(text)
+	return dbname.Result{Doc: output.Document{Raw: raw, Text: &dumped}}, nil
 }
