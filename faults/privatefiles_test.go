@@ -210,7 +210,7 @@ func TestPrivateFiles_plantedServiceDescriptionIsNotUsed(t *testing.T) {
 	}
 	srv := newServer(t, always(http.StatusOK, `{"version": "3.21.1"}`))
 	home := t.TempDir()
-	env := map[string]string{"DBGOV_URL": srv.URL}
+	env := map[string]string{"DBGOV_URL": srv.URL, "DBGOV_SERVER_VERSION": ""} // asked, not told
 	run(t, opts{home: home, env: env}, "version").expect(t, exitOK)
 	run(t, opts{home: home, env: env}, "version").expect(t, exitOK)
 	srv.expectRequests(t, 1)
