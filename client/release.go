@@ -142,8 +142,8 @@ func (c *Client) Server(ctx context.Context) (*Server, error) {
 	} else if NewestRelease.Before(known) {
 		known = NewestRelease
 	}
-	if s.Release != known || s.Version == "" {
-		c.warnf("the service's release %s is not one dbgov knows (%s to %s); dbgov treats it as %s", cmp.Or(s.Version, "(not told without credentials)"), OldestRelease, NewestRelease, known)
+	if (s.Release != known || s.Version == "") && c.warn != nil {
+		c.warn(fmt.Sprintf("the service's release %s is not one dbgov knows (%s to %s); dbgov treats it as %s", cmp.Or(s.Version, "(not told without credentials)"), OldestRelease, NewestRelease, known))
 	}
 	s.Release, c.server = known, s
 	return s, nil
@@ -151,43 +151,39 @@ func (c *Client) Server(ctx context.Context) (*Server, error) {
 
 // describe reads the service's description from the cache, else asks for
 // it; one that wants credentials (releases after those dbgov knows) is a
-// Server of the newest release, its version unknown.
+// Server of the newest release, its version unknown. The workspace is
+// workspace from 3.17, workspaceId before; a version that is not X.Y.Z is
+// told by the description's fields.
 func (c *Client) describe(ctx context.Context) (*Server, error) {
 	raw := []byte(nil)
 	if c.serverCache != nil {
 		raw = c.serverCache.Get()
 	}
 	var s Server
-	var fields map[string]json.RawMessage
-	if json.Unmarshal(raw, &s) == nil && s.Version != "" && json.Unmarshal(raw, &fields) == nil {
-		return c.described(&s, fields), nil
-	}
-	raw, err := c.Send(ctx, &Request{Method: http.MethodGet, Path: "/v1/actuator/info", NoAuth: true}, &fields)
-	if api := (*APIError)(nil); errors.As(err, &api) && api.HTTPStatus == http.StatusUnauthorized {
-		return &Server{Release: NewestRelease}, nil
-	} else if err != nil {
-		return nil, err
-	}
 	if json.Unmarshal(raw, &s) != nil || s.Version == "" {
-		return nil, &InvalidResponseError{Method: http.MethodGet, Path: "/v1/actuator/info", HTTPStatus: http.StatusOK, Err: errors.New("the body does not describe the service: no version")}
+		var err error
+		raw, err = c.Send(ctx, &Request{Method: http.MethodGet, Path: "/v1/actuator/info", NoAuth: true}, nil)
+		if api := (*APIError)(nil); errors.As(err, &api) && api.HTTPStatus == http.StatusUnauthorized {
+			return &Server{Release: NewestRelease}, nil
+		} else if err != nil {
+			return nil, err
+		}
+		if json.Unmarshal(raw, &s) != nil || s.Version == "" {
+			return nil, &InvalidResponseError{Method: http.MethodGet, Path: "/v1/actuator/info", HTTPStatus: http.StatusOK, Err: errors.New("the body does not describe the service: no version")}
+		}
+		if c.serverCache != nil {
+			c.serverCache.Put(raw)
+		}
 	}
-	if c.serverCache != nil {
-		c.serverCache.Put(raw)
-	}
-	return c.described(&s, fields), nil
-}
-
-// described completes a description: the workspace id (workspace from
-// 3.17, workspaceId before), the release its fields tell when its version
-// is not X.Y.Z.
-func (c *Client) described(s *Server, fields map[string]json.RawMessage) *Server {
+	var fields map[string]json.RawMessage
 	var id string
+	_ = json.Unmarshal(raw, &fields)
 	_ = json.Unmarshal(fields["workspaceId"], &id)
 	s.Workspace = strings.TrimPrefix(cmp.Or(s.Workspace, id), "workspaces/")
 	if _, err := ParseRelease(s.Version); err != nil {
 		s.Release = fingerprint(fields)
 	}
-	return s
+	return &s, nil
 }
 
 // Workspace returns the id of the workspace the service serves, which the
@@ -220,13 +216,6 @@ func (c *Client) Workspace(ctx context.Context) (string, error) {
 	s.Workspace = id
 	c.serverMu.Unlock()
 	return id, ValidateID("workspace", id)
-}
-
-// warnf gives a warning to Options.Warn, when set.
-func (c *Client) warnf(format string, args ...any) {
-	if c.warn != nil {
-		c.warn(fmt.Sprintf(format, args...))
-	}
 }
 
 // accountCollection is where the service (from 3.15) keeps the account of

@@ -145,7 +145,7 @@ func TestServer_failsWithTheReasonAndSaysItCannotLearnTheRelease(t *testing.T) {
 	}{
 		{"a proxy that does not forward it", 404, `<html>not here</html>`, "404"},
 		{"not a description", 200, `{"name":"x"}`, "does not describe the service"},
-		{"not JSON", 200, `nope`, "not a JSON object"},
+		{"not JSON", 200, `nope`, "not valid JSON"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
