@@ -140,7 +140,7 @@ func TestUsage_errorsExitTwoAndSendNothing(t *testing.T) {
 		{name: "target changelog of another database", args: []string{"schema", "diff", "--instance", "prod-pg", "--database", "orders", "--target-changelog", "instances/prod-pg/databases/inventory/changelogs/201"},
 			inStderr: []string{"--target-changelog", "is not a changelog of instances/prod-pg/databases/orders"}},
 		{name: "file revision without a sheet", args: []string{"revisions", "batch-create", "--instance", "prod-pg", "--database", "orders", "-f", "-"},
-			stdin: "- {version: \"9.0.0\", type: VERSIONED, file: a.sql}\n", inStderr: []string{`entry 1 (version "9.0.0"): sheet is required`, "file and release go together"}},
+			stdin: "- {version: \"9.0.0\", type: VERSIONED}\n", inStderr: []string{`entry 1 (version "9.0.0"): sheet is required`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -106,7 +106,7 @@ func TestFleet_everyCommandStreamsJSONLines(t *testing.T) {
 	t.Parallel()
 	c := newCLI(t, startServer(t, "--generate-databases", "5"))
 	golden := c.file(t, "golden.sql", devserver.FleetSchema)
-	revs := c.file(t, "revs.yaml", "- {version: \"2.0\", type: VERSIONED, sheet: projects/orders/sheets/201}\n")
+	revs := c.file(t, "revs.yaml", "- {version: \"2.0\", type: VERSIONED, sheet: projects/orders/sheets/43974ed74066b207c30ffd0fed5146762e6c60745ac977004bc14507c7c42b50}\n")
 	for _, cmd := range [][]string{{"policies", "list"}, {"schema", "diff", "--schema-file", golden}, {"revisions", "batch-create", "-f", revs}} {
 		args := append(append([]string{}, cmd...), "--databases-from", "-", "-o", "jsonl")
 		r := c.runStdin(t, fleetList([]int{1, 2, 3, 4, 5}), args...).expect(t, 0)
@@ -138,7 +138,7 @@ func TestFleet_exitCodeOfFailures(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, "--generate-databases", "4")
 	c := newCLI(t, srv)
-	revs := c.file(t, "revs.yaml", "- {version: \"1.0\", type: VERSIONED, sheet: projects/orders/sheets/201}\n- {version: \"1.1\", type: VERSIONED, sheet: projects/orders/sheets/201}\n")
+	revs := c.file(t, "revs.yaml", "- {version: \"1.0\", type: VERSIONED, sheet: projects/orders/sheets/43974ed74066b207c30ffd0fed5146762e6c60745ac977004bc14507c7c42b50}\n- {version: \"1.1\", type: VERSIONED, sheet: projects/orders/sheets/43974ed74066b207c30ffd0fed5146762e6c60745ac977004bc14507c7c42b50}\n")
 	created := c.runStdin(t, fleetList([]int{1, 2}), "revisions", "batch-create", "--databases-from", "-", "-f", revs, "-o", "json").expect(t, 0)
 	for _, res := range resultsOf(t, created) {
 		if n := len(field(t, res, "response", "revisions").([]any)); n != 2 {
@@ -192,7 +192,7 @@ func TestFleet_badInputSendsNothing(t *testing.T) {
 		{"no concurrency", "fleet-pg/db0001\n", []string{"--concurrency", "0"}, "between 1 and 64"},
 		{"too much concurrency", "fleet-pg/db0001\n", []string{"--concurrency", "65"}, "between 1 and 64"},
 	}
-	revs := c.file(t, "revs.yaml", "- {version: \"1.0\", type: VERSIONED, sheet: projects/orders/sheets/201}\n")
+	revs := c.file(t, "revs.yaml", "- {version: \"1.0\", type: VERSIONED, sheet: projects/orders/sheets/43974ed74066b207c30ffd0fed5146762e6c60745ac977004bc14507c7c42b50}\n")
 	for _, cmd := range [][]string{{"policies", "list"}, {"schema", "diff", "--target-changelog", "1"}, {"revisions", "batch-create", "-f", revs}, {"catalog", "get"}} {
 		for _, tt := range tests {
 			args := append(append(append([]string{}, cmd...), "--databases-from", "-"), tt.args...)

@@ -230,8 +230,8 @@ func TestIdpsList_isOpenAndMasksSecrets(t *testing.T) {
 		cellsAre(t, rows, "TITLE", "Google", "Okta", "Corporate LDAP")
 		cellsAre(t, rows, "TYPE", "OAUTH2", "OIDC", "LDAP")
 		r.stdoutLacks(t, "dev-oauth2-client-secret", "dev-oidc-client-secret", "dev-ldap-bind-password")
-		if want := []string{"GET /v1/idps 200"}; !slices.Equal(sent, want) {
-			t.Errorf("requests = %q, want %q", sent, want)
+		if want := []string{"GET /v1/actuator/info 200", "GET /v1/idps 200"}; !slices.Equal(sent, want) {
+			t.Errorf("requests = %q, want the release asked, then %q", sent, want)
 		}
 	})
 
@@ -351,6 +351,9 @@ func TestPoliciesList_filtersByTypeAndDeletion(t *testing.T) {
 		} {
 			var r result
 			sent := srv.sent(t, func() { r = c.run(t, append([]string{"policies", "list", "-o", "name"}, tt.flags...)...).expect(t, 0) })
+			if tt.path == "/v1/policies" && len(sent) > 0 && sent[0] == "GET /v1/actuator/info 200" {
+				sent = sent[1:] // the workspace's route depends on the release
+			}
 			if len(sent) != 1 || !strings.HasPrefix(sent[0], "GET "+tt.path+" 200") {
 				t.Errorf("requests = %q, want GET %s", sent, tt.path)
 			}
@@ -477,9 +480,13 @@ func TestSchemaDiff_comparesChangelogsAndSchemaFiles(t *testing.T) {
 			`ALTER TABLE "public"."orders" DROP COLUMN IF EXISTS "status";`+"\n\n")
 	})
 
-	t.Run("on 3.14.1 the service cannot diff a changelog against a schema file", func(t *testing.T) {
-		r := c.run(t, append(slices.Clone(diff), "--schema-file", same)...).expect(t, 7)
-		r.stderrIsErrorLine(t, `invalid request "instances/prod-pg/databases/orders/changelogs/101"`, "(HTTP 500 INTERNAL)")
+	t.Run("on 3.14.1 a changelog is not compared with a schema file, which the service cannot do", func(t *testing.T) {
+		var r result
+		sent := srv.sent(t, func() { r = c.run(t, append(slices.Clone(diff), "--schema-file", same)...).expect(t, 2) })
+		r.stderrHas(t, "release 3.14.1 cannot compare a changelog of instances/prod-pg/databases/orders with schema text", "schema diff without --changelog")
+		if slices.ContainsFunc(sent, func(s string) bool { return strings.Contains(s, "diffSchema") }) {
+			t.Errorf("requests = %q, want no diff sent", sent)
+		}
 	})
 
 	t.Run("the live database agrees with its latest changelog", func(t *testing.T) {

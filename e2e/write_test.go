@@ -131,12 +131,14 @@ func TestCatalogUpdate_replacesTheCatalog(t *testing.T) {
 	t.Run("dry-run prints the request and sends nothing", func(t *testing.T) {
 		var r result
 		sent := srv.sent(t, func() {
-			r = c.run(t, append(slices.Clone(inventory), "-f", yamlFile, "--allow-missing", "--dry-run")...).expect(t, 0)
+			r = c.run(t, append(slices.Clone(inventory), "-f", yamlFile, "--dry-run")...).expect(t, 0)
+			c.run(t, append(slices.Clone(inventory), "-f", yamlFile, "--allow-missing", "--dry-run")...).expect(t, 2).
+				stderrHas(t, "--allow-missing: no release of the service grants it")
 		})
 		if len(sent) != 0 {
 			t.Errorf("--dry-run sent %q", sent)
 		}
-		r.stdoutHas(t, "PATCH "+srv.url+"/v1/instances/prod-pg/databases/inventory/catalog?allowMissing=true",
+		r.stdoutHas(t, "PATCH "+srv.url+"/v1/instances/prod-pg/databases/inventory/catalog\n",
 			`"name": "instances/prod-pg/databases/inventory/catalog"`, `"semanticType": "email"`)
 	})
 
@@ -226,7 +228,7 @@ const revisionsYAML = `- version: "3.0.0"
   type: VERSIONED
   file: migrations/3.2.0.sql
   release: releases/3.2
-  sheet: projects/orders/sheets/202
+  sheet: projects/orders/sheets/c17edaae86e4016a583e098582f6dbf3eccade8ef83747df9ba617ded9d31309
 `
 
 func TestRevisionsBatchCreate_createsInBatchesAndReportsWhatWasCreated(t *testing.T) {
@@ -235,13 +237,13 @@ func TestRevisionsBatchCreate_createsInBatchesAndReportsWhatWasCreated(t *testin
 	list := c.file(t, "revisions.yaml", revisionsYAML)
 
 	// The steps share the server's state, so they run in order.
-	t.Run("dry-run prints every batch and sends nothing", func(t *testing.T) {
+	t.Run("dry-run prints every batch and sends nothing but the release's question", func(t *testing.T) {
 		var r result
 		sent := srv.sent(t, func() {
 			r = c.run(t, append(slices.Clone(orders), "-f", list, "--batch-size", "2", "--dry-run")...).expect(t, 0)
 		})
-		if len(sent) != 0 {
-			t.Errorf("--dry-run sent %q", sent)
+		if want := []string{"GET /v1/actuator/info 200"}; !slices.Equal(sent, want) {
+			t.Errorf("--dry-run sent %q, want %q: sheet names depend on the release", sent, want)
 		}
 		if n := strings.Count(r.stdout, "POST "+srv.url+"/v1/instances/prod-pg/databases/orders/revisions:batchCreate"); n != 2 {
 			t.Errorf("dry-run printed %d requests, want 2 batches\n%s", n, r.dump())
@@ -281,7 +283,7 @@ func TestRevisionsBatchCreate_createsInBatchesAndReportsWhatWasCreated(t *testin
 
 	t.Run("the full request body", func(t *testing.T) {
 		f := c.file(t, "body.json", `{"parent": "instances/prod-pg/databases/orders",
-  "requests": [{"revision": {"version": "5.0.0", "type": "VERSIONED", "file": "migrations/5.0.0.sql", "release": "releases/5.0", "sheet": "projects/orders/sheets/201"}}]}`)
+  "requests": [{"revision": {"version": "5.0.0", "type": "VERSIONED", "file": "migrations/5.0.0.sql", "release": "releases/5.0", "sheet": "projects/orders/sheets/43974ed74066b207c30ffd0fed5146762e6c60745ac977004bc14507c7c42b50"}}]}`)
 		r := c.run(t, "revisions", "batch-create", "--database", "instances/prod-pg/databases/orders", "-f", f, "-o", "name").expect(t, 0)
 		if got := lines(r.stdout); len(got) != 1 || !strings.HasPrefix(got[0], "instances/prod-pg/databases/orders/revisions/") {
 			t.Errorf("want one revision name\n%s", r.dump())
@@ -289,10 +291,10 @@ func TestRevisionsBatchCreate_createsInBatchesAndReportsWhatWasCreated(t *testin
 	})
 
 	t.Run("a duplicate version stops and prints those created", func(t *testing.T) {
-		f := c.file(t, "dup.yaml", `- {version: "6.0.0", type: VERSIONED, file: a.sql, release: releases/r, sheet: projects/orders/sheets/201}
-- {version: "6.1.0", type: VERSIONED, file: b.sql, release: releases/r, sheet: projects/orders/sheets/201}
-- {version: "3.0.0", type: VERSIONED, file: again.sql, release: releases/r, sheet: projects/orders/sheets/201}
-- {version: "6.2.0", type: VERSIONED, file: c.sql, release: releases/r, sheet: projects/orders/sheets/201}
+		f := c.file(t, "dup.yaml", `- {version: "6.0.0", type: VERSIONED, file: a.sql, release: releases/r, sheet: projects/orders/sheets/43974ed74066b207c30ffd0fed5146762e6c60745ac977004bc14507c7c42b50}
+- {version: "6.1.0", type: VERSIONED, file: b.sql, release: releases/r, sheet: projects/orders/sheets/43974ed74066b207c30ffd0fed5146762e6c60745ac977004bc14507c7c42b50}
+- {version: "3.0.0", type: VERSIONED, file: again.sql, release: releases/r, sheet: projects/orders/sheets/43974ed74066b207c30ffd0fed5146762e6c60745ac977004bc14507c7c42b50}
+- {version: "6.2.0", type: VERSIONED, file: c.sql, release: releases/r, sheet: projects/orders/sheets/43974ed74066b207c30ffd0fed5146762e6c60745ac977004bc14507c7c42b50}
 `)
 		var r result
 		sent := srv.sent(t, func() {
@@ -310,7 +312,7 @@ func TestRevisionsBatchCreate_createsInBatchesAndReportsWhatWasCreated(t *testin
 	})
 
 	t.Run("a stop midway with -o json gives one JSON error line", func(t *testing.T) {
-		f := c.file(t, "dup-json.yaml", "- {version: \"8.0.0\", type: VERSIONED, file: a.sql, release: releases/r, sheet: projects/orders/sheets/201}\n- {version: \"3.0.0\", type: VERSIONED, file: again.sql, release: releases/r, sheet: projects/orders/sheets/201}\n")
+		f := c.file(t, "dup-json.yaml", "- {version: \"8.0.0\", type: VERSIONED, file: a.sql, release: releases/r, sheet: projects/orders/sheets/43974ed74066b207c30ffd0fed5146762e6c60745ac977004bc14507c7c42b50}\n- {version: \"3.0.0\", type: VERSIONED, file: again.sql, release: releases/r, sheet: projects/orders/sheets/43974ed74066b207c30ffd0fed5146762e6c60745ac977004bc14507c7c42b50}\n")
 		r := c.run(t, append(slices.Clone(orders), "-f", f, "--batch-size", "1", "-o", "json")...).expect(t, 6)
 		e := r.jsonError(t)
 		if e["httpStatus"] != json.Number("409") || e["code"] != "ALREADY_EXISTS" {
@@ -322,13 +324,13 @@ func TestRevisionsBatchCreate_createsInBatchesAndReportsWhatWasCreated(t *testin
 	})
 
 	t.Run("the earlier ones stay created", func(t *testing.T) {
-		f := c.file(t, "again.yaml", "- {version: \"6.1.0\", type: VERSIONED, file: b.sql, release: releases/r, sheet: projects/orders/sheets/201}\n")
+		f := c.file(t, "again.yaml", "- {version: \"6.1.0\", type: VERSIONED, file: b.sql, release: releases/r, sheet: projects/orders/sheets/43974ed74066b207c30ffd0fed5146762e6c60745ac977004bc14507c7c42b50}\n")
 		r := c.run(t, append(slices.Clone(orders), "-f", f)...).expect(t, 6)
 		r.stderrHas(t, "6.1.0", "(HTTP 409 ALREADY_EXISTS)")
 	})
 
 	t.Run("a rerun with skip-existing creates the rest", func(t *testing.T) {
-		f := c.file(t, "rerun.yaml", revisionsYAML+"- {version: \"3.3.0\", type: VERSIONED, file: migrations/3.3.0.sql, release: releases/3.3, sheet: projects/orders/sheets/201}\n")
+		f := c.file(t, "rerun.yaml", revisionsYAML+"- {version: \"3.3.0\", type: VERSIONED, file: migrations/3.3.0.sql, release: releases/3.3, sheet: projects/orders/sheets/43974ed74066b207c30ffd0fed5146762e6c60745ac977004bc14507c7c42b50}\n")
 		var r result
 		sent := srv.sent(t, func() {
 			r = c.run(t, append(slices.Clone(orders), "-f", f, "--batch-size", "2", "--skip-existing", "-o", "name")...).expect(t, 0)

@@ -91,6 +91,7 @@ func routes() []route {
 		{method: http.MethodGet, pattern: []string{"policies"}, until: sinceWorkspaces, permission: PermissionPoliciesList, handle: locked((*Server).listPolicies)},
 		{method: http.MethodGet, pattern: []string{"workspaces", "{}", "policies"}, since: sinceWorkspaces, permission: PermissionPoliciesList, handle: locked((*Server).listPolicies)},
 		{method: http.MethodGet, pattern: []string{"instances"}, permission: PermissionDatabasesGet, handle: locked((*Server).listInstances)},
+		{method: http.MethodGet, pattern: []string{"instances", "{}"}, permission: PermissionDatabasesGet, handle: locked((*Server).getInstance)},
 		{method: http.MethodGet, pattern: []string{"instances", "{}", "databases"}, permission: PermissionDatabasesGet, handle: locked((*Server).listDatabases)},
 		{method: http.MethodGet, pattern: []string{"projects", "{}", "databases"}, permission: PermissionDatabasesGet, handle: locked((*Server).listDatabases)},
 		{method: http.MethodGet, pattern: []string{"workspaces", "{}", "databases"}, permission: PermissionDatabasesGet, handle: locked((*Server).listDatabases)},

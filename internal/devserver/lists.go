@@ -44,6 +44,14 @@ func (s *Server) listInstances(req *request) (any, *apiError) {
 	return listAnswer("instances", out, next), apiErr
 }
 
+// getInstance answers GET /v1/instances/I: dbgov reads its engine there.
+func (s *Server) getInstance(req *request) (any, *apiError) {
+	if in := s.st.instances[req.ids[0]]; in != nil {
+		return in.view(), nil
+	}
+	return nil, notFound("instance %q not found", req.ids[0])
+}
+
 // view is an instance as the service answers it.
 func (in *instance) view() map[string]any {
 	v := map[string]any{"name": "instances/" + in.ID, "title": cmp.Or(in.Title, in.ID), "engine": in.Engine, "state": "ACTIVE"}
