@@ -447,6 +447,8 @@ type QueryDataPolicy struct {
 	MaximumResultRows int32 `json:"maximumResultRows,omitempty"`
 	// DisableCopyData forbids copying query results.
 	DisableCopyData bool `json:"disableCopyData,omitempty"`
+	// AllowAdminDataSource lets queries use the admin data source (3.15 and later).
+	AllowAdminDataSource bool `json:"allowAdminDataSource,omitempty"`
 }
 
 // PolicyType is the type of a policy, also the policyType filter of a list.

@@ -79,6 +79,7 @@ func TestList_summary(t *testing.T) {
 		{"no data source restrictions", `"dataSourceQueryPolicy": {}`, "no restrictions"},
 		{"copy disabled", `"queryDataPolicy": {"disableCopyData": true, "maximumResultRows": 1}`, "copy disabled, max 1 row"},
 		{"size in bytes", `"queryDataPolicy": {"maximumResultSize": "512"}`, "max 512 bytes"},
+		{"the shape from 3.15", `"queryDataPolicy": {"maximumResultRows": 100, "disableExport": true, "allowAdminDataSource": true}`, "export disabled, admin data source allowed, max 100 rows"},
 		{"size in GiB", `"queryDataPolicy": {"maximumResultSize": "1610612736"}`, "max 1.5 GiB"},
 		{"size not a number", `"queryDataPolicy": {"maximumResultSize": "lots"}`, "max lots bytes"},
 		{"timeout in hours", `"queryDataPolicy": {"timeout": "3600s"}`, "timeout 1h"},

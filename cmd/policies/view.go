@@ -90,6 +90,9 @@ func queryData(q *client.QueryDataPolicy) string {
 	if q.DisableCopyData {
 		parts = append(parts, "copy disabled")
 	}
+	if q.AllowAdminDataSource { // from 3.15, which moved the timeout and size limits out
+		parts = append(parts, "admin data source allowed")
+	}
 	if q.MaximumResultRows != 0 {
 		parts = append(parts, "max "+count(int(q.MaximumResultRows), "row"))
 	}
