@@ -127,11 +127,11 @@ func (c *Client) Server(ctx context.Context) (*Server, error) {
 		s, err = c.describe(ctx)
 	}
 	if err != nil {
-		err = fmt.Errorf("%w: %w", ErrServerRelease, err)
-		if !errors.As(err, new(*TransportError)) {
-			err = exitcode.WithHint(err, "say the service's release instead with --server-version X.Y.Z (or DBGOV_SERVER_VERSION)")
+		hint := "say the service's release instead with --server-version X.Y.Z (or DBGOV_SERVER_VERSION)"
+		if te := (*TransportError)(nil); errors.As(err, &te) && te.Hint != "" {
+			hint = te.Hint + ", or " + hint
 		}
-		return nil, err
+		return nil, exitcode.WithHint(fmt.Errorf("%w: %w", ErrServerRelease, err), hint)
 	}
 	if s.Release == (Release{}) {
 		s.Release, _ = ParseRelease(s.Version)

@@ -287,3 +287,13 @@ func TestExplain_permissionsAndTokensTheReleasesTell(t *testing.T) {
 		})
 	}
 }
+
+func TestServer_aServiceThatCannotBeAskedHintsAtServerVersion(t *testing.T) {
+	srv := newFakeService(t, answerWith(200, `{}`))
+	srv.Close()
+	_, err := newTestClient(t, srv.URL, learn, func(o *Options) { o.MaxRetries = -1 }).Server(ctx)
+	var hinted interface{ ErrorHint() string }
+	if !errors.As(err, &hinted) || !strings.Contains(hinted.ErrorHint(), "check the service URL") || !strings.Contains(hinted.ErrorHint(), "--server-version X.Y.Z") {
+		t.Errorf("err %v, want the connection's hint and --server-version's", err)
+	}
+}
