@@ -83,7 +83,7 @@ func TestSend_neverRetriesAPostOrPatchThatReachedTheService(t *testing.T) {
 			return err
 		},
 		"catalog update": func(ctx context.Context, c *Client) error {
-			_, err := c.UpdateCatalog(ctx, db, []byte(`{}`), false)
+			_, err := c.UpdateCatalog(ctx, db, []byte(`{}`))
 			return err
 		},
 		"diff": func(ctx context.Context, c *Client) error {

@@ -34,8 +34,8 @@ func (c *Client) GetCatalog(ctx context.Context, db DatabaseName) ([]byte, error
 
 // UpdateCatalog replaces the catalog of db with catalog, JSON (see
 // UpdateCatalogJSONCall), and returns the catalog the service kept.
-func (c *Client) UpdateCatalog(ctx context.Context, db DatabaseName, catalog []byte, allowMissing bool) ([]byte, error) {
-	r, err := UpdateCatalogJSONCall(db, catalog, allowMissing)
+func (c *Client) UpdateCatalog(ctx context.Context, db DatabaseName, catalog []byte) ([]byte, error) {
+	r, err := UpdateCatalogJSONCall(db, catalog)
 	if err != nil {
 		return nil, err
 	}

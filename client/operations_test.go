@@ -26,22 +26,21 @@ type operationCase struct {
 
 var operationCases = []operationCase{
 	{
-		name: "UpdateCatalog sends the catalog as it is, escapes ids and sets allowMissing",
+		name: "UpdateCatalog sends the catalog as it is and escapes ids",
 		do: func(ctx context.Context, c *Client) (any, []byte, error) {
 			raw, err := c.UpdateCatalog(ctx, DatabaseName{Instance: "prod:1", Database: "café"},
-				[]byte(`{"name":"instances/prod:1/databases/café/catalog","schemas":[{"name":"public","tables":[{"name":"users","futureField":1}]}]}`), true)
+				[]byte(`{"name":"instances/prod:1/databases/café/catalog","schemas":[{"name":"public","tables":[{"name":"users","futureField":1}]}]}`))
 			return nil, raw, err
 		},
 		method:   http.MethodPatch,
 		path:     "/v1/instances/prod%3A1/databases/caf%C3%A9/catalog",
-		query:    url.Values{"allowMissing": {"true"}},
 		body:     `{"name":"instances/prod:1/databases/café/catalog","schemas":[{"name":"public","tables":[{"name":"users","futureField":1}]}]}`,
 		response: `{ "name" : "instances/prod:1/databases/café/catalog" , "schemas": [ { "name": "public", "tables": [ { "name": "users", "futureField": 1 } ] } ], "etag": "W/1" }`,
 	},
 	{
 		name: "UpdateCatalog without allowMissing sends no query",
 		do: func(ctx context.Context, c *Client) (any, []byte, error) {
-			raw, err := c.UpdateCatalog(ctx, DatabaseName{Instance: "prod", Database: "app"}, []byte(`{"name":"instances/prod/databases/app/catalog"}`), false)
+			raw, err := c.UpdateCatalog(ctx, DatabaseName{Instance: "prod", Database: "app"}, []byte(`{"name":"instances/prod/databases/app/catalog"}`))
 			return nil, raw, err
 		},
 		method:   http.MethodPatch,

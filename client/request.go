@@ -101,20 +101,16 @@ func marshalBody(what string, v any) ([]byte, error) {
 
 // UpdateCatalogJSONCall builds PATCH /v1/instances/I/databases/D/catalog
 // with body, the catalog as JSON, sent as it is: a valid catalog object
-// whose name is db's catalog, as the caller has checked. allowMissing adds
-// ?allowMissing=true (create the catalog when it does not exist).
-func UpdateCatalogJSONCall(db DatabaseName, body []byte, allowMissing bool) (*Request, error) {
+// whose name is db's catalog, as the caller has checked. It never asks
+// allowMissing=true, which no release of the service grants.
+func UpdateCatalogJSONCall(db DatabaseName, body []byte) (*Request, error) {
 	if err := db.Validate(); err != nil {
 		return nil, err
 	}
 	if len(body) == 0 {
 		return nil, fmt.Errorf("%w: no catalog to update", ErrInvalidRequest)
 	}
-	r := &Request{Method: http.MethodPatch, Path: db.path() + "/catalog", Body: body}
-	if allowMissing {
-		r.Query = url.Values{"allowMissing": {"true"}}
-	}
-	return r, nil
+	return &Request{Method: http.MethodPatch, Path: db.path() + "/catalog", Body: body}, nil
 }
 
 // GetCatalogCall builds GET /v1/instances/I/databases/D/catalog.

@@ -18,9 +18,9 @@ func TestBuilders_refuseBadInputBeforeSending(t *testing.T) {
 		wantMsg string
 	}{
 		{name: "JSON catalog of a bad database", build: func() (*Request, error) {
-			return UpdateCatalogJSONCall(DatabaseName{Instance: "i", Database: ".."}, []byte(`{}`), false)
+			return UpdateCatalogJSONCall(DatabaseName{Instance: "i", Database: ".."}, []byte(`{}`))
 		}, wantErr: ErrInvalidName, wantMsg: `database id ".."`},
-		{name: "no JSON catalog", build: func() (*Request, error) { return UpdateCatalogJSONCall(db, nil, false) },
+		{name: "no JSON catalog", build: func() (*Request, error) { return UpdateCatalogJSONCall(db, nil) },
 			wantErr: ErrInvalidRequest, wantMsg: "no catalog"},
 		{name: "catalog read of a bad database", build: func() (*Request, error) {
 			return GetCatalogCall(DatabaseName{Instance: "i", Database: ""})
@@ -206,17 +206,14 @@ func TestSend_refusesABadRawQuery(t *testing.T) {
 func TestUpdateCatalogJSONCall_sendsTheBodyAsItIs(t *testing.T) {
 	db := DatabaseName{Instance: "prod", Database: "app"}
 	body := []byte(`{"name": "instances/prod/databases/app/catalog", "schemas": []}`)
-	r, err := UpdateCatalogJSONCall(db, body, true)
+	r, err := UpdateCatalogJSONCall(db, body)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Method != "PATCH" || r.Path != "/v1/instances/prod/databases/app/catalog" || r.Query.Encode() != "allowMissing=true" {
+	if r.Method != "PATCH" || r.Path != "/v1/instances/prod/databases/app/catalog" || r.Query != nil {
 		t.Errorf("request %s %s?%s", r.Method, r.Path, r.Query.Encode())
 	}
 	if &r.Body[0] != &body[0] || len(r.Body) != len(body) {
 		t.Error("the body was copied or changed")
-	}
-	if r, _ := UpdateCatalogJSONCall(db, body, false); r.Query != nil {
-		t.Errorf("query %v without allowMissing", r.Query)
 	}
 }

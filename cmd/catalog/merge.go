@@ -49,7 +49,7 @@ func (e *edit) merge(ctx context.Context, c *client.Client, db client.DatabaseNa
 			fmt.Fprintf(e.IO.ErrOut, "No changes: the catalog of %s is already as asked; nothing is sent\n", db)
 		}
 	case e.dryRun:
-		req, err = client.UpdateCatalogJSONCall(db, merged, false)
+		req, err = client.UpdateCatalogJSONCall(db, merged)
 	default:
 		err = e.write(ctx, c, db, cur)
 	}
@@ -83,7 +83,7 @@ func (e *edit) write(ctx context.Context, c *client.Client, db client.DatabaseNa
 	if err != nil {
 		return compareError(db, e.path, err)
 	}
-	answer, err := c.UpdateCatalog(ctx, db, merged, false)
+	answer, err := c.UpdateCatalog(ctx, db, merged)
 	if err == nil {
 		err = checkAnswer(db, answer)
 	}

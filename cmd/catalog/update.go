@@ -61,7 +61,7 @@ func runUpdate(ctx context.Context, opts *updateOptions) error {
 		if cat.Name != "" && cat.Name != db.CatalogName() {
 			return dbname.Result{}, exitcode.Usagef("%s: catalog name %q is not the catalog of %s (%s)", input.Name(opts.File), cat.Name, db, db.CatalogName())
 		}
-		req, err := client.UpdateCatalogJSONCall(db, cat.Body(db.CatalogName()), false)
+		req, err := client.UpdateCatalogJSONCall(db, cat.Body(db.CatalogName()))
 		if err != nil {
 			return dbname.Result{}, err
 		}
