@@ -96,6 +96,14 @@ func newListCmd(f *factory.Factory) *cobra.Command {
 
 func runList(ctx context.Context, opts *listOptions) error {
 	if opts.DB.Many() {
+		// A type the release lacks is refused once, before any database.
+		c, err := opts.Client()
+		if err == nil {
+			err = c.CheckPolicyType(ctx, opts.Type)
+		}
+		if err != nil {
+			return err
+		}
 		return opts.DB.Run(ctx, opts.f, func(ctx context.Context, c *client.Client, db client.DatabaseName) (dbname.Result, error) {
 			parent := client.PolicyParent{Database: &db}
 			resp, raw, err := listOne(ctx, c, opts, parent)

@@ -31,6 +31,8 @@ func TestList_dataSourceQueryIsRefusedFrom315(t *testing.T) {
 			[]string{"policies", "list", "--project", "shop", "--type", "data_source_query"},
 			"the service's release "+release+" has no DATA_SOURCE_QUERY policies (none since 3.15.0)")
 	}
+	cmdtest.Refused(t, cmdtest.Options{Env: map[string]string{"DBGOV_SERVER_VERSION": "3.16.0"}, Stdin: "prod-pg/orders\nprod-pg/inventory\n"},
+		[]string{"policies", "list", "--databases-from", "-", "--type", "data_source_query"}, "has no DATA_SOURCE_QUERY policies")
 	reg := httpmock.New(t)
 	reg.Register(http.MethodGet, "/v1/projects/shop/policies", 200, `{}`).Query("policyType=DATA_SOURCE_QUERY")
 	cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, "policies", "list", "--project", "shop", "--type", "data_source_query").Expect(t, 0)
