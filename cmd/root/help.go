@@ -26,6 +26,7 @@ var topics embed.FS
 // global ones are the topic options), lines longer than width (when not 0)
 // broken at spaces.
 func setHelp(cmd *cobra.Command, width int) {
+	refuseUnknownTopics(cmd)
 	flags := func(fs *pflag.FlagSet) string {
 		if width > 0 && width < 80 { // the description goes under the flag
 			return blockLayout.ReplaceAllString(strings.TrimRight(fs.FlagUsages(), " \n"), "$1\n        ")
@@ -102,5 +103,24 @@ func addTopics(cmd *cobra.Command) {
 		text, _ := topics.ReadFile("help/" + e.Name())
 		short, long, _ := strings.Cut(strings.Replace(string(text), "{{variables}}\n", config.Environment(), 1), "\n")
 		cmd.AddCommand(&cobra.Command{Use: strings.TrimSuffix(e.Name(), ".txt"), Short: short, Long: strings.TrimSpace(long)})
+	}
+}
+
+// refuseUnknownTopics has `dbgov help NOSUCH` fail as a usage error, naming
+// the commands meant, where cobra's help prints the usage and succeeds.
+func refuseUnknownTopics(root *cobra.Command) {
+	root.InitDefaultHelpCmd()
+	help, _, err := root.Find([]string{"help"})
+	if err != nil || help.Run == nil {
+		return
+	}
+	show := help.Run
+	help.Run = nil
+	help.RunE = func(c *cobra.Command, args []string) error {
+		if target, rest, err := root.Find(args); err == nil && len(rest) > 0 {
+			return unknownCommand(target, rest)
+		}
+		show(c, args)
+		return nil
 	}
 }

@@ -146,3 +146,15 @@ func TestHelp_thatCannotBeWrittenFails(t *testing.T) {
 		}
 	}
 }
+
+func TestHelp_unknownTopicIsAUsageError(t *testing.T) {
+	for _, args := range [][]string{{"help", "nosuch"}, {"help", "catalog", "nosuch"}} {
+		res := runAt(t, 0, args...).Expect(t, 2)
+		if !strings.Contains(res.Stderr, `unknown command "nosuch"`) {
+			t.Errorf("%v: stderr = %q, want it to name the unknown command", args, res.Stderr)
+		}
+		if res.Stdout != "" {
+			t.Errorf("%v: stdout = %q, want nothing", args, res.Stdout)
+		}
+	}
+}
