@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/agnivade/levenshtein"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
@@ -44,9 +45,7 @@ func New(f *factory.Factory) *cobra.Command {
 	}
 	f.RegisterFlags(cmd.PersistentFlags())
 	cmd.Flags().Bool("version", false, "print dbgov's version, as the version command does")
-	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return exitcode.Usagef("%v\nrun '%s --help' for usage", err, c.CommandPath())
-	})
+	cmd.SetFlagErrorFunc(flagError)
 	addCommands(cmd, f)
 	version, _, _ := cmd.Find([]string{"version"})
 	cmd.RunE = func(c *cobra.Command, args []string) error {
@@ -106,6 +105,36 @@ func unknownCommand(c *cobra.Command, args []string) error {
 		msg += "; its commands are " + strings.Join(verbs, ", ")
 	}
 	return exitcode.Usagef("%s\nrun '%s --help' for usage", msg, c.CommandPath())
+}
+
+// flagError turns an error in c's flags into a usage error. Under a
+// command group, the word before the flag is the mistyped command; an
+// unknown flag gets the nearest of c's flags, as cobra suggests commands:
+// within two edits or starting with what was typed, but never by changing
+// half of it ("all" is not "url").
+func flagError(c *cobra.Command, err error) error {
+	if args := c.Flags().Args(); len(args) > 0 && c.HasAvailableSubCommands() {
+		return unknownCommand(c, args)
+	}
+	var unknown *pflag.NotExistError
+	if errors.As(err, &unknown) && unknown.GetSpecifiedShortnames() == "" {
+		typed := strings.ToLower(unknown.GetSpecifiedName())
+		limit := min(2, len(typed)/2)
+		near, best := "", limit+1
+		c.Flags().VisitAll(func(f *pflag.Flag) {
+			d := levenshtein.ComputeDistance(typed, f.Name)
+			if limit > 0 && strings.HasPrefix(f.Name, typed) {
+				d = min(d, limit)
+			}
+			if !f.Hidden && d < best {
+				near, best = f.Name, d
+			}
+		})
+		if near != "" {
+			err = fmt.Errorf("unknown flag --%s; did you mean --%s?", unknown.GetSpecifiedName(), near)
+		}
+	}
+	return exitcode.Usagef("%v\nrun '%s --help' for usage", err, c.CommandPath())
 }
 
 // stopGrace is how long a run may take to return once a signal has

@@ -39,6 +39,32 @@ func TestRun_usageErrorsExit2AndSendNothing(t *testing.T) {
 	}
 }
 
+func TestRun_typoGetsTheNearestCommandOrFlag(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string // the first line of stderr
+	}{
+		{"command followed by flags", []string{"catalgo", "get", "--instance", "x"}, `dbgov: unknown command "catalgo" for "dbgov"; did you mean "catalog"?`},
+		{"verb followed by flags", []string{"users", "batch-gt", "--instance", "x"}, `dbgov: unknown command "batch-gt" for "dbgov users"; did you mean "batch-get"?`},
+		{"flag of the command", []string{"policies", "list", "--worspace"}, "dbgov: unknown flag --worspace; did you mean --workspace?"},
+		{"flag after its value's place", []string{"catalog", "get", "--instnace", "x", "--database", "y"}, "dbgov: unknown flag --instnace; did you mean --instance?"},
+		{"global flag", []string{"idps", "list", "--colour", "never"}, "dbgov: unknown flag --colour; did you mean --color?"},
+		{"start of a flag", []string{"catalog", "get", "--data", "y"}, "dbgov: unknown flag --data; did you mean --database?"},
+		{"nothing near", []string{"idps", "list", "--bogus"}, "dbgov: unknown flag: --bogus"},
+		{"half changed", []string{"idps", "list", "--all"}, "dbgov: unknown flag: --all"},
+		{"shorthand", []string{"idps", "list", "-Z"}, "dbgov: unknown shorthand flag: 'Z' in -Z"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := cmdtest.Run(t, cmdtest.Options{URL: "http://127.0.0.1:1"}, tt.args...).Expect(t, 2)
+			if first, _, _ := strings.Cut(res.Stderr, "\n"); first != tt.want {
+				t.Errorf("stderr begins %q, want %q", first, tt.want)
+			}
+		})
+	}
+}
+
 func TestRun_groupWithoutVerbShowsHelp(t *testing.T) {
 	res := cmdtest.Run(t, cmdtest.Options{}, "users").Expect(t, 0)
 	if !strings.Contains(res.Stdout, "batch-get") || !strings.Contains(res.Stdout, "undelete") {
