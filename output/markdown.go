@@ -2,8 +2,10 @@ package output
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
+	"html"
 	"io"
 	"strings"
 
@@ -24,6 +26,9 @@ type markdownPrinter struct {
 
 // Print prints doc as Markdown.
 func (p markdownPrinter) Print(ctx context.Context, w io.Writer, doc Document) error {
+	if doc.Report != nil {
+		return p.report(ctx, w, doc.Report)
+	}
 	if doc.Invalid != nil {
 		return doc.Invalid
 	}
@@ -71,6 +76,47 @@ func (p markdownPrinter) Print(ctx context.Context, w io.Writer, doc Document) e
 		printed = true
 	}
 	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("write Markdown: %w", err)
+	}
+	return nil
+}
+
+// report prints r: a summary line ("118 of 120 databases succeeded, 2
+// differ"), a table of the databases, and the changes of each database that
+// differs in a collapsed <details> block.
+func (p markdownPrinter) report(ctx context.Context, w io.Writer, r *Report) error {
+	var b bytes.Buffer
+	counts := map[string]int{}
+	t := Table{Headers: []string{"DATABASE", "RESULT", "DETAIL"}}
+	for _, c := range r.Cases {
+		counts[c.Result]++
+		t.Rows = append(t.Rows, []string{c.Name, c.Result, c.Detail})
+	}
+	fmt.Fprintf(&b, "%d of %d databases succeeded", counts["succeeded"], len(r.Cases))
+	if n := counts["differs"]; n == 1 {
+		b.WriteString(", 1 differs")
+	} else if n > 1 {
+		fmt.Fprintf(&b, ", %d differ", n)
+	}
+	for _, k := range []string{"failed", "not sent"} {
+		if n := counts[k]; n > 0 {
+			fmt.Fprintf(&b, ", %d %s", n, k)
+		}
+	}
+	b.WriteString("\n\n")
+	if err := p.Print(ctx, &b, Document{Tables: []Table{t}}); err != nil {
+		return err
+	}
+	for _, c := range r.Cases {
+		if c.Changes != "" {
+			fmt.Fprintf(&b, "\n<details><summary>%s</summary>\n\n", html.EscapeString(textsafe.Line(c.Name)))
+			if err := p.fenced(ctx, &b, Document{Text: new(strings.TrimRight(c.Changes, "\n"))}); err != nil {
+				return err
+			}
+			b.WriteString("\n</details>\n")
+		}
+	}
+	if _, err := b.WriteTo(w); err != nil {
 		return fmt.Errorf("write Markdown: %w", err)
 	}
 	return nil

@@ -40,3 +40,41 @@ func TestMarkdownPrinter(t *testing.T) {
 		})
 	}
 }
+
+// run is the report of a run over four databases: one differs, one failed,
+// one was not sent.
+var run = &Report{Title: "dbgov schema diff", Cases: []Case{
+	{Name: "prod/orders", Result: "succeeded"},
+	{Name: "prod/<users>", Result: "differs", Detail: "ALTER TABLE t ADD c int; (2 lines)", Changes: "ALTER TABLE t ADD c int;\nDROP TABLE u;\n\n", Failure: true},
+	{Name: "prod/<x>", Result: "failed", Detail: "database \"prod/<x>\" not found | (HTTP 404 NOT_FOUND)", Failure: true},
+	{Name: "prod/late", Result: "not sent"},
+}}
+
+func TestMarkdownPrinter_report(t *testing.T) {
+	tests := []struct {
+		name   string
+		report *Report
+		want   string
+	}{
+		{"a summary line, a row a database, the changes collapsed", run,
+			"1 of 4 databases succeeded, 1 differs, 1 failed, 1 not sent\n\n" +
+				"| DATABASE     | RESULT    | DETAIL                                                |\n" +
+				"|:-------------|:----------|:------------------------------------------------------|\n" +
+				"| prod/orders  | succeeded |                                                       |\n" +
+				"| prod/<users> | differs   | ALTER TABLE t ADD c int; (2 lines)                    |\n" +
+				"| prod/<x>     | failed    | database \"prod/<x>\" not found \\| (HTTP 404 NOT_FOUND) |\n" +
+				"| prod/late    | not sent  |                                                       |\n" +
+				"\n<details><summary>prod/&lt;users&gt;</summary>\n\n```\nALTER TABLE t ADD c int;\nDROP TABLE u;\n```\n\n</details>\n"},
+		{"every database succeeded", &Report{Cases: []Case{{Name: "prod/a", Result: "succeeded"}, {Name: "prod/b", Result: "succeeded"}}},
+			"2 of 2 databases succeeded\n\n| DATABASE | RESULT    | DETAIL |\n|:---------|:----------|:-------|\n| prod/a   | succeeded |        |\n| prod/b   | succeeded |        |\n"},
+		{"two differ", &Report{Cases: []Case{{Name: "p/a", Result: "differs", Detail: "x", Changes: "x"}, {Name: "p/b", Result: "differs", Detail: "y", Changes: "y"}}},
+			"0 of 2 databases succeeded, 2 differ\n\n| DATABASE | RESULT  | DETAIL |\n|:---------|:--------|:-------|\n| p/a      | differs | x      |\n| p/b      | differs | y      |\n" +
+				"\n<details><summary>p/a</summary>\n\n```\nx\n```\n\n</details>\n\n<details><summary>p/b</summary>\n\n```\ny\n```\n\n</details>\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// The report wins over the tables of the run.
+			printsExactly(t, Options{Format: "markdown"}, Document{Report: tt.report, Tables: []Table{{Headers: []string{"DATABASE", "DIFF"}}}}, tt.want)
+		})
+	}
+}

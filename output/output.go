@@ -100,6 +100,25 @@ type Document struct {
 	// what it should be): the formats that print them fail with it before
 	// printing anything, the others print Raw.
 	Invalid error
+	// Report, when set, is what -o markdown prints instead of Tables: the
+	// result of each database of a run over many.
+	Report *Report
+}
+
+// Report is a run over many databases as a CI system shows it: a summary
+// line and a table in Markdown, a test case a database in JUnit XML.
+type Report struct {
+	Title string // the command run ("dbgov schema diff"): the JUnit suite
+	Cases []Case // the databases, in the order of the run
+}
+
+// Case is one database of a Report.
+type Case struct {
+	Name    string // the database, as I/D
+	Result  string // "succeeded", "differs", "failed" or "not sent"
+	Detail  string // what failed, or the first line of what differs
+	Changes string // the differences found, shown collapsed; "" for none
+	Failure bool   // a failure of JUnit: it failed, or differs under --exit-code
 }
 
 // ReadsTables reports whether the output opts choose prints a document's

@@ -58,7 +58,9 @@ func runDiff(ctx context.Context, opts *diffOptions) error {
 			return dbname.Result{}, compareError(db, opts.File, err)
 		}
 		r, err := changesResult(db, changes, c, nil)
-		r.Differs = opts.ExitCode && len(changes) > 0
+		if err == nil {
+			r.Differs, r.Changes = opts.ExitCode && len(changes) > 0, *r.Doc.Text
+		}
 		return r, err
 	})
 }

@@ -32,11 +32,13 @@ type Flags struct {
 	FailFast    bool
 
 	dbs []client.DatabaseName
+	cmd *cobra.Command // the command, named in reports
 }
 
 // AddMany registers --instance and --database, and --databases-from,
 // --concurrency and --fail-fast for commands that Run over many databases.
 func (f *Flags) AddMany(cmd *cobra.Command) {
+	f.cmd = cmd
 	cmd.Flags().StringVar(&f.Instance, "instance", "", "instance `id` of the database")
 	cmd.Flags().StringVar(&f.Database, "database", "", "database `id`, or its full name instances/I/databases/D")
 	cmd.Flags().StringVar(&f.From, "databases-from", "", "do it for each database listed in `FILE` (- for standard input), one a line: I/D or instances/I/databases/D")
@@ -79,6 +81,7 @@ func (f *Flags) Databases(in io.Reader, files ...string) ([]client.DatabaseName,
 type Result struct {
 	Doc     output.Document // what it prints for that database alone
 	Differs bool            // differences found under --exit-code
+	Changes string          // the differences found, for reports; "" for none
 	// Written, when set, names what the command wrote ("the catalog of
 	// instances/I/databases/D"): an output that fails says it was written.
 	Written string
@@ -172,7 +175,9 @@ func (f *Flags) runMany(ctx context.Context, fac *factory.Factory, p output.Prin
 				exitcode.Write(ios.ErrOut, results[i].Err, asJSON, false, scrub)
 			}
 		}
-		werr = p.Print(pctx, ios.Out, document(results, scrub, o.ReadsTables()))
+		doc := document(results, scrub, o.ReadsTables())
+		doc.Report = f.report(results, scrub)
+		werr = p.Print(pctx, ios.Out, doc)
 	}
 	for _, r := range results {
 		if stream && !r.Sent {
@@ -235,6 +240,28 @@ func resultJSON(r fleet.Result[*Result], scrub *secret.Scrubber) []byte {
 		return fmt.Appendf(nil, `{"database":%s,"exitCode":%d,"error":%s}`, name, code, scrub.String(string(e)))
 	}
 	return fmt.Appendf(nil, `{"database":%s,"exitCode":0,"response":%s}`, name, r.Value.Doc.Raw)
+}
+
+// report is the report of a run: a case a database, what failed scrubbed.
+func (f *Flags) report(results []fleet.Result[*Result], scrub *secret.Scrubber) *output.Report {
+	r := &output.Report{Title: f.cmd.CommandPath()}
+	for _, res := range results {
+		c := output.Case{Name: res.DB.Instance + "/" + res.DB.Database, Result: "succeeded"}
+		switch {
+		case !res.Sent:
+			c.Result = "not sent"
+		case res.Err != nil:
+			c.Result, c.Detail, c.Failure = "failed", scrub.String(exitcode.Classify(res.Err).Message), true
+		case res.Value.Changes != "":
+			lines := strings.FieldsFunc(res.Value.Changes, func(r rune) bool { return r == '\n' })
+			c.Result, c.Detail, c.Changes, c.Failure = "differs", lines[0], res.Value.Changes, res.Value.Differs
+			if len(lines) > 1 {
+				c.Detail += fmt.Sprintf(" (%d lines)", len(lines))
+			}
+		}
+		r.Cases = append(r.Cases, c)
+	}
+	return r
 }
 
 // document is the document of a run: {"results": [...]}, the names of its

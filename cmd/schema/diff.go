@@ -101,7 +101,7 @@ func runDiff(ctx context.Context, opts *diffOptions) error {
 			return dbname.Result{}, err
 		}
 		doc := output.Document{Raw: raw, Text: &res.Diff}
-		return dbname.Result{Doc: doc, Differs: opts.ExitCode && res.Diff != ""}, nil
+		return dbname.Result{Doc: doc, Differs: opts.ExitCode && res.Diff != "", Changes: res.Diff}, nil
 	})
 }
 
