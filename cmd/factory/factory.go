@@ -29,6 +29,9 @@ type Factory struct {
 	Version string
 	Commit  string
 	Getenv  func(string) string
+	// Clock gives the client's retries and backoff the time; nil for the
+	// wall clock. Tests give their own to see the waits without timing them.
+	Clock client.Clock
 
 	// Settings resolves the configuration once: flags, environment, config
 	// file. Its warnings (a config file others can read) go to stderr.
@@ -223,6 +226,7 @@ func (f *Factory) ClientWith(a Auth, change ...func(*client.Options)) (*client.C
 		Secrets:               f.Secrets(),
 		ServerCache:           credstore.NewServerCache(credstore.CacheDir(f.Getenv), s.URL),
 		ServerVersion:         s.ServerVersion,
+		Clock:                 f.Clock,
 	}
 	if a.Tokens != nil { // not a nil pointer in the interface
 		opts.TokenCache = a.Tokens

@@ -23,7 +23,7 @@ func runAt(t *testing.T, width int, args ...string) cmdtest.Result {
 	ios, _, out, errOut := cmdtest.Streams()
 	ios.OutTTY, ios.ErrTTY, ios.TermWidth = width > 0, width > 0, width
 	env := map[string]string{"DBGOV_CONFIG": filepath.Join(t.TempDir(), "config.yaml"), "HOME": t.TempDir(), "NO_COLOR": "1"}
-	code := root.Run(context.Background(), ios, "1.2.3-test", "abc1234", args, func(k string) string { return env[k] })
+	code := root.Run(context.Background(), factory.New(ios, "1.2.3-test", "abc1234", func(k string) string { return env[k] }), args)
 	return cmdtest.Result{Stdout: out.String(), Stderr: errOut.String(), Code: code}
 }
 
@@ -140,7 +140,7 @@ func TestHelp_thatCannotBeWrittenFails(t *testing.T) {
 	for _, args := range [][]string{{"--help"}, {"users", "batch-get", "--help"}, {"help", "environment"}, {"options"}, {"users"}} {
 		ios, _, _, errOut := cmdtest.Streams()
 		ios.Out = failingWriter{}
-		code := root.Run(context.Background(), ios, "v", "c", args, func(string) string { return "" })
+		code := root.Run(context.Background(), factory.New(ios, "v", "c", func(string) string { return "" }), args)
 		if code != exitcode.Failure || !strings.Contains(errOut.String(), "no space left on device") {
 			t.Errorf("dbgov %s on a full disk: exit %d, stderr %q; want exit 1 saying why", strings.Join(args, " "), code, errOut)
 		}

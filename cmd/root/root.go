@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -21,7 +20,6 @@ import (
 	"golang.org/x/term"
 
 	"github.com/dbgov/dbgov/cmd/factory"
-	versioncmd "github.com/dbgov/dbgov/cmd/version"
 	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/internal/iostreams"
 	"github.com/dbgov/dbgov/output"
@@ -141,15 +139,14 @@ func flagError(c *cobra.Command, err error) error {
 // cancelled it, before dbgov reports the signal and ends without it.
 const stopGrace = 500 * time.Millisecond
 
-// Run executes the command line args and returns the exit code, having
-// reported any error on stderr. Once ctx is cancelled (a signal), a command
-// that does not return within stopGrace (blocked in a read or write that
-// does not watch ctx) is left behind and the signal is reported.
-func Run(ctx context.Context, ios *iostreams.IOStreams, version, commit string, args []string, getenv func(string) string) int {
+// Run executes the command line args with what f gives and returns the exit
+// code, having reported any error on stderr. Once ctx is cancelled (a
+// signal), a command that does not return within stopGrace (blocked in a
+// read or write that does not watch ctx) is left behind and the signal is
+// reported.
+func Run(ctx context.Context, f *factory.Factory, args []string) int {
+	ios := f.IO
 	restoreTerminal := saveTerminal(ios)
-	info, _ := debug.ReadBuildInfo()
-	version, commit = versioncmd.Stamp(version, commit, info)
-	f := factory.New(ios, version, commit, getenv)
 	cmd := New(f)
 	if len(args) > 0 && strings.HasPrefix(args[0], cobra.ShellCompRequestCmd) {
 		// Completion shows flag descriptions as they are: without the

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/cmd/root"
 	"github.com/dbgov/dbgov/internal/cmdtest"
 	"github.com/dbgov/dbgov/internal/exitcode"
@@ -145,7 +146,7 @@ func TestRun_namesFromATerminalAreAskedFor(t *testing.T) {
 		in.WriteString("a@x.com\n")
 		ios.InTTY = tty
 		env := map[string]string{"DBGOV_URL": reg.URL(), "DBGOV_TOKEN": "t", "DBGOV_CONFIG": filepath.Join(t.TempDir(), "c.yaml")}
-		code := root.Run(context.Background(), ios, "v", "c", []string{"users", "batch-get", "-", "-o", "name"}, func(k string) string { return env[k] })
+		code := root.Run(context.Background(), factory.New(ios, "v", "c", func(k string) string { return env[k] }), []string{"users", "batch-get", "-", "-o", "name"})
 		said := strings.Contains(errOut.String(), "Reading user names from stdin, one a line; press Ctrl-D to end.")
 		if code != 0 || said != tty {
 			t.Errorf("stdin a terminal %v: exit %d, stderr %q", tty, code, errOut)
@@ -184,7 +185,7 @@ func TestRun_signalWhileReadingStdinEndsAtOnce(t *testing.T) {
 			}
 			env := map[string]string{"DBGOV_URL": "http://127.0.0.1:1", "DBGOV_CONFIG": filepath.Join(t.TempDir(), "c.yaml")}
 			start := time.Now()
-			code := root.Run(ctx, ios, "v", "c", args, func(k string) string { return env[k] })
+			code := root.Run(ctx, factory.New(ios, "v", "c", func(k string) string { return env[k] }), args)
 			if took := time.Since(start); code != tt.code || errOut.String() != tt.want || out.Len() != 0 {
 				t.Errorf("exit %d after %s, stderr %q, stdout %q; want %d and %q", code, took, errOut, out, tt.code, tt.want)
 			}

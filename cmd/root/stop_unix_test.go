@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/cmd/root"
 	"github.com/dbgov/dbgov/internal/cmdtest"
 	"github.com/dbgov/dbgov/internal/exitcode"
@@ -36,7 +37,7 @@ func TestRun_signalEndsARunBlockedOutOfReach(t *testing.T) {
 		time.AfterFunc(100*time.Millisecond, func() { cancel(exitcode.ErrTerminated) })
 		env := map[string]string{"DBGOV_URL": "http://127.0.0.1:1", "DBGOV_CONFIG": filepath.Join(t.TempDir(), "config.yaml")}
 		start := time.Now()
-		code := root.Run(ctx, ios, "v", "c", tt.args, func(k string) string { return env[k] })
+		code := root.Run(ctx, factory.New(ios, "v", "c", func(k string) string { return env[k] }), tt.args)
 		took := time.Since(start)
 		if code != exitcode.Terminated || errOut.String() != tt.want || out.Len() != 0 {
 			t.Errorf("%v: exit %d after %s, stderr %q; want 143 and %q", tt.args, code, took, errOut, tt.want)

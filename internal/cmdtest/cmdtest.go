@@ -13,6 +13,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/dbgov/dbgov/client"
+	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/cmd/root"
 	"github.com/dbgov/dbgov/internal/iostreams"
 )
@@ -29,6 +31,7 @@ type Options struct {
 	InTTY bool // stdin is a terminal
 	Width int  // the terminal's width, when TTY: no line of stdout may be wider
 	Ctx   context.Context
+	Clock client.Clock // the client's clock; nil for the wall clock
 }
 
 // Result is what a run printed and its exit code.
@@ -78,7 +81,9 @@ func Run(t testing.TB, opts Options, args ...string) Result {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	code := root.Run(ctx, ios, "1.2.3-test", "abc1234", args, func(k string) string { return env[k] })
+	f := factory.New(ios, "1.2.3-test", "abc1234", func(k string) string { return env[k] })
+	f.Clock = opts.Clock
+	code := root.Run(ctx, f, args)
 	for _, line := range strings.Split(out.String(), "\n") {
 		if opts.Width > 0 && utf8.RuneCountInString(line) > opts.Width {
 			t.Errorf("a line of stdout is wider than the terminal's %d columns: %q", opts.Width, line)
