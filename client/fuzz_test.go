@@ -63,7 +63,7 @@ func FuzzParseDatabase(f *testing.F) {
 		if err != nil || again != d {
 			t.Fatalf("%v does not round-trip: %v, %v", d, again, err)
 		}
-		r, err := ListPoliciesCall(d, ListPoliciesOptions{})
+		r, err := ListPoliciesCall(PolicyParent{Database: &d}, ListPoliciesOptions{})
 		if err != nil {
 			t.Fatalf("build for %v: %v", d, err)
 		}

@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 )
@@ -64,7 +65,7 @@ func (c *Client) UndeleteCall(ctx context.Context, email string) (*Request, erro
 		var s *Server
 		if s, err = c.Server(ctx); err == nil && s.Release.Has(AccountsApart) {
 			r.Path = "/v1/" + coll + "/" + escapeID(email) + ":undelete"
-			r.Body, err = marshalBody("undelete request", &UndeleteUserRequest{Name: coll + "/" + email})
+			r.Body, _ = json.Marshal(&UndeleteUserRequest{Name: coll + "/" + email})
 		}
 	}
 	return r, err
@@ -82,7 +83,7 @@ func (c *Client) ListPolicies(ctx context.Context, parent PolicyParent, opts Lis
 	if err != nil {
 		return nil, nil, err
 	}
-	r, err := ListPoliciesUnderCall(parent, opts)
+	r, err := ListPoliciesCall(parent, opts)
 	return call[ListPoliciesResponse](ctx, c, r, err)
 }
 
@@ -112,21 +113,6 @@ func (c *Client) ListIdentityProviders(ctx context.Context) (*ListIdentityProvid
 	return call[ListIdentityProvidersResponse](ctx, c, r, err)
 }
 
-// ListPoliciesUnderCall builds GET /v1/{parent}/policies: the request of
-// ListPoliciesCall, which every parent answers alike, sent to parent's path.
-func ListPoliciesUnderCall(parent PolicyParent, opts ListPoliciesOptions) (*Request, error) {
-	path, err := parent.path()
-	if err != nil {
-		return nil, err
-	}
-	r, err := ListPoliciesCall(DatabaseName{Instance: "-", Database: "-"}, opts)
-	if err != nil {
-		return nil, err
-	}
-	r.Path = path
-	return r, nil
-}
-
 // DiffDatabaseSchemaCall builds POST /v1/instances/I/databases/D:diffSchema,
 // comparing the database's current schema with req's Schema or Changelog
 // (a full changelog name), exactly one of them.
@@ -137,9 +123,6 @@ func DiffDatabaseSchemaCall(db DatabaseName, req DiffSchemaRequest) (*Request, e
 	if (req.Schema == "") == (req.Changelog == "") {
 		return nil, fmt.Errorf("%w: give either a target schema or a target changelog", ErrInvalidRequest)
 	}
-	b, err := marshalBody("diff request", &req)
-	if err != nil {
-		return nil, err
-	}
+	b, _ := json.Marshal(&req) // strings alone: it cannot fail
 	return &Request{Method: http.MethodPost, Path: db.path() + ":diffSchema", Body: b}, nil
 }

@@ -90,15 +90,6 @@ func (r *Request) validate() error {
 	return nil
 }
 
-// marshalBody encodes the body of a built request.
-func marshalBody(what string, v any) ([]byte, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, fmt.Errorf("encode %s: %w", what, err)
-	}
-	return b, nil
-}
-
 // UpdateCatalogJSONCall builds PATCH /v1/instances/I/databases/D/catalog
 // with body, the catalog as JSON, sent as it is: a valid catalog object
 // whose name is db's catalog, as the caller has checked. It never asks
@@ -139,10 +130,7 @@ func BatchCreateRevisionsCall(db DatabaseName, revisions []RevisionInput) (*Requ
 		}
 		body.Requests[i] = CreateRevisionRequest{Parent: parent, Revision: rev}
 	}
-	b, err := marshalBody("revisions", &body)
-	if err != nil {
-		return nil, err
-	}
+	b, _ := json.Marshal(&body) // strings alone: it cannot fail
 	return &Request{Method: http.MethodPost, Path: db.path() + "/revisions:batchCreate", Body: b}, nil
 }
 
@@ -175,10 +163,7 @@ func UndeleteUserCall(email string) (*Request, error) {
 	if err := ValidateID("user", email); err != nil {
 		return nil, err
 	}
-	b, err := marshalBody("undelete request", &UndeleteUserRequest{Name: usersPrefix + email})
-	if err != nil {
-		return nil, err
-	}
+	b, _ := json.Marshal(&UndeleteUserRequest{Name: usersPrefix + email}) // strings alone: it cannot fail
 	return &Request{Method: http.MethodPost, Path: "/v1/users/" + escapeID(email) + ":undelete", Body: b}, nil
 }
 
@@ -190,13 +175,14 @@ type ListPoliciesOptions struct {
 	ShowDeleted bool
 }
 
-// ListPoliciesCall builds GET /v1/instances/I/databases/D/policies, with
-// policyType and showDeleted each only when set.
-func ListPoliciesCall(db DatabaseName, opts ListPoliciesOptions) (*Request, error) {
-	if err := db.Validate(); err != nil {
+// ListPoliciesCall builds GET /v1/{parent}/policies, with policyType and
+// showDeleted each only when set; every parent answers it alike.
+func ListPoliciesCall(parent PolicyParent, opts ListPoliciesOptions) (*Request, error) {
+	path, err := parent.path()
+	if err != nil {
 		return nil, err
 	}
-	r := &Request{Method: http.MethodGet, Path: db.path() + "/policies"}
+	r := &Request{Method: http.MethodGet, Path: path}
 	q := url.Values{}
 	if opts.PolicyType != "" {
 		if !opts.PolicyType.Known() {
@@ -256,9 +242,6 @@ func DiffSchemaCall(db DatabaseName, changelogID string, req *DiffSchemaRequest)
 			return nil, err
 		}
 	}
-	b, err := marshalBody("diff request", &body)
-	if err != nil {
-		return nil, err
-	}
+	b, _ := json.Marshal(&body) // strings alone: it cannot fail
 	return &Request{Method: http.MethodPost, Path: db.path() + "/changelogs/" + escapeID(changelogID) + ":diffSchema", Body: b}, nil
 }

@@ -40,10 +40,10 @@ func TestBuilders_refuseBadInputBeforeSending(t *testing.T) {
 		{name: "undelete of a bad user", build: func() (*Request, error) { return UndeleteUserCall("a@x.com#x") },
 			wantErr: ErrInvalidName, wantMsg: `may not contain "#"`},
 		{name: "unknown policy type", build: func() (*Request, error) {
-			return ListPoliciesCall(db, ListPoliciesOptions{PolicyType: "masking_rule"})
+			return ListPoliciesCall(PolicyParent{Database: &db}, ListPoliciesOptions{PolicyType: "masking_rule"})
 		}, wantErr: ErrInvalidRequest, wantMsg: `unknown policy type "masking_rule"`},
 		{name: "unspecified policy type", build: func() (*Request, error) {
-			return ListPoliciesCall(db, ListPoliciesOptions{PolicyType: PolicyTypeUnspecified})
+			return ListPoliciesCall(PolicyParent{Database: &db}, ListPoliciesOptions{PolicyType: PolicyTypeUnspecified})
 		}, wantErr: ErrInvalidRequest, wantMsg: "unknown policy type"},
 		{name: "diff with both targets", build: func() (*Request, error) {
 			return DiffSchemaCall(db, "1", &DiffSchemaRequest{Schema: "x", Changelog: "2"})

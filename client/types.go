@@ -229,19 +229,13 @@ type NamingCasePayload struct {
 // RuleType names a SQL review rule.
 type RuleType string
 
-// Known RuleType values.
-const (
-	RuleTypeUnspecified RuleType = "TYPE_UNSPECIFIED"
-)
-
 // RuleLevel is the severity of a rule.
 type RuleLevel string
 
 // Known RuleLevel values.
 const (
-	RuleLevelUnspecified RuleLevel = "LEVEL_UNSPECIFIED"
-	RuleLevelError       RuleLevel = "ERROR"
-	RuleLevelWarning     RuleLevel = "WARNING"
+	RuleLevelError   RuleLevel = "ERROR"
+	RuleLevelWarning RuleLevel = "WARNING"
 )
 
 // Engine is a database engine.
@@ -249,14 +243,9 @@ type Engine string
 
 // Known Engine values; the service may send others, which are shown as they are.
 const (
-	EngineUnspecified Engine = "ENGINE_UNSPECIFIED"
-	EngineMySQL       Engine = "MYSQL"
-	EnginePostgres    Engine = "POSTGRES"
-	EngineTiDB        Engine = "TIDB"
-	EngineOracle      Engine = "ORACLE"
-	EngineMSSQL       Engine = "MSSQL"
-	EngineSnowflake   Engine = "SNOWFLAKE"
-	EngineClickHouse  Engine = "CLICKHOUSE"
+	EngineMySQL     Engine = "MYSQL"
+	EnginePostgres  Engine = "POSTGRES"
+	EngineSnowflake Engine = "SNOWFLAKE"
 )
 
 // User is a user account: a person, a bot, a service account or a workload identity.
@@ -316,9 +305,8 @@ type UserState string
 
 // Known UserState values.
 const (
-	UserStateUnspecified UserState = "STATE_UNSPECIFIED"
-	UserStateActive      UserState = "ACTIVE"
-	UserStateDeleted     UserState = "DELETED"
+	UserStateActive  UserState = "ACTIVE"
+	UserStateDeleted UserState = "DELETED"
 )
 
 // UserType is the type of an account.
@@ -326,9 +314,7 @@ type UserType string
 
 // Known UserType values.
 const (
-	UserTypeUnspecified      UserType = "USER_TYPE_UNSPECIFIED"
 	UserTypeUser             UserType = "USER"
-	UserTypeSystemBot        UserType = "SYSTEM_BOT"
 	UserTypeServiceAccount   UserType = "SERVICE_ACCOUNT"
 	UserTypeWorkloadIdentity UserType = "WORKLOAD_IDENTITY"
 )
@@ -338,9 +324,8 @@ type WorkloadProviderType string
 
 // Known WorkloadProviderType values.
 const (
-	WorkloadProviderTypeUnspecified WorkloadProviderType = "PROVIDER_TYPE_UNSPECIFIED"
-	WorkloadProviderTypeGitHub      WorkloadProviderType = "GITHUB"
-	WorkloadProviderTypeGitLab      WorkloadProviderType = "GITLAB"
+	WorkloadProviderTypeGitHub WorkloadProviderType = "GITHUB"
+	WorkloadProviderTypeGitLab WorkloadProviderType = "GITLAB"
 )
 
 // BatchGetUsersResponse is the answer of users:batchGet.
@@ -474,14 +459,6 @@ func PolicyTypes() []PolicyType {
 // PolicyResourceType is the kind of resource a policy is attached to.
 type PolicyResourceType string
 
-// Known PolicyResourceType values.
-const (
-	PolicyResourceTypeUnspecified PolicyResourceType = "RESOURCE_TYPE_UNSPECIFIED"
-	PolicyResourceTypeWorkspace   PolicyResourceType = "WORKSPACE"
-	PolicyResourceTypeEnvironment PolicyResourceType = "ENVIRONMENT"
-	PolicyResourceTypeProject     PolicyResourceType = "PROJECT"
-)
-
 // AdminDataSourceRestriction limits queries on the admin data source.
 type AdminDataSourceRestriction string
 
@@ -489,7 +466,6 @@ type AdminDataSourceRestriction string
 const (
 	AdminDataSourceRestrictionUnspecified AdminDataSourceRestriction = "RESTRICTION_UNSPECIFIED"
 	AdminDataSourceRestrictionFallback    AdminDataSourceRestriction = "FALLBACK"
-	AdminDataSourceRestrictionDisallow    AdminDataSourceRestriction = "DISALLOW"
 )
 
 // ListPoliciesResponse is the answer of a policy list.
@@ -721,10 +697,9 @@ type IdentityProviderType string
 
 // Known IdentityProviderType values.
 const (
-	IdentityProviderTypeUnspecified IdentityProviderType = "IDENTITY_PROVIDER_TYPE_UNSPECIFIED"
-	IdentityProviderTypeOAuth2      IdentityProviderType = "OAUTH2"
-	IdentityProviderTypeOIDC        IdentityProviderType = "OIDC"
-	IdentityProviderTypeLDAP        IdentityProviderType = "LDAP"
+	IdentityProviderTypeOAuth2 IdentityProviderType = "OAUTH2"
+	IdentityProviderTypeOIDC   IdentityProviderType = "OIDC"
+	IdentityProviderTypeLDAP   IdentityProviderType = "LDAP"
 )
 
 // OAuth2AuthStyle is how client credentials reach the token endpoint.
@@ -742,9 +717,7 @@ type LDAPSecurityProtocol string
 
 // Known LDAPSecurityProtocol values.
 const (
-	LDAPSecurityProtocolUnspecified LDAPSecurityProtocol = "SECURITY_PROTOCOL_UNSPECIFIED"
-	LDAPSecurityProtocolStartTLS    LDAPSecurityProtocol = "START_TLS"
-	LDAPSecurityProtocolLDAPS       LDAPSecurityProtocol = "LDAPS"
+	LDAPSecurityProtocolLDAPS LDAPSecurityProtocol = "LDAPS"
 )
 
 // ListIdentityProvidersResponse is the answer of GET /v1/idps.
