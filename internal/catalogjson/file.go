@@ -2,7 +2,6 @@ package catalogjson
 
 import (
 	"bytes"
-	"encoding/json"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -35,46 +34,26 @@ type Checked struct {
 }
 
 // Body is the catalog of f named name, as the JSON that encoding it as a
-// client.DatabaseCatalog gives, made in one piece of memory.
+// client.DatabaseCatalog gives.
 func (f *File) Body(name string) []byte {
-	size := len(name) + 32
-	for _, s := range f.Schemas {
-		size += len(s.Name) + len(s.Tables.json) + 32
-	}
-	body := appendString(append(make([]byte, 0, size), `{"name":`...), name)
-	for i, s := range f.Schemas {
-		if i == 0 {
-			body = append(body, `,"schemas":[`...)
-		} else {
-			body = append(body, ',')
-		}
-		body = append(body, '{')
-		if s.Name != "" {
-			body = appendString(append(body, `"name":`...), s.Name)
-		}
-		if s.Tables.json != nil {
-			if s.Name != "" {
-				body = append(body, ',')
-			}
-			body = append(append(body, `"tables":`...), s.Tables.json...)
-		}
-		body = append(body, '}')
-	}
-	if len(f.Schemas) > 0 {
-		body = append(body, ']')
-	}
-	return append(body, '}')
-}
-
-// appendString appends s to b as a JSON string.
-func appendString(b []byte, s string) []byte {
-	q, _ := json.Marshal(s)
-	return append(b, q...)
+	body, _ := jsonv2.Marshal(struct {
+		Name    string       `json:"name"`
+		Schemas []FileSchema `json:"schemas,omitempty"`
+	}{name, f.Schemas}) // strings and tables encoded once already: it cannot fail
+	return body
 }
 
 // Tables are the tables of a schema of a File, as the JSON that their
 // decoded client.TableCatalog values encode to; nil when there are none.
 type Tables struct{ json []byte }
+
+// MarshalJSON returns the tables' JSON, null when there are none.
+func (t Tables) MarshalJSON() ([]byte, error) {
+	if t.json == nil {
+		return []byte("null"), nil
+	}
+	return t.json, nil
+}
 
 // UnmarshalJSONFrom decodes each table of the list dec is at with dec's
 // options (a strict decoder's, from input.Decode) and keeps it encoded again.
