@@ -112,9 +112,8 @@ func (s *jqStream) walk(raw []byte, mask bool, list string, each func(v any) err
 	if err := w.value(jsondoc.NewDecoder(raw), 0); err != nil {
 		return false, ignoreShape(err)
 	}
-	r := newValueReader()
 	w.each = func(dec *jsontext.Decoder) error {
-		v, err := r.read(&tokens{dec: dec, mask: mask})
+		v, err := readValue(&tokens{dec: dec, mask: mask})
 		if err != nil {
 			return err
 		}

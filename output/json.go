@@ -142,49 +142,30 @@ func isEmpty(v jsontext.Value) bool {
 func decodeDocument(doc Document, mask bool) (any, error) {
 	t, done := docTokens(doc, mask)
 	defer done()
-	return newValueReader().read(t)
+	return readValue(t)
 }
 
-// valueReader decodes values, giving keys that repeat from one object to
-// the next (every object of a list has the same) one shared string, and
-// each object the size of the last one met at its depth.
-type valueReader struct {
-	keys  map[string]string
-	sizes [8]int
-}
-
-func newValueReader() *valueReader { return &valueReader{keys: make(map[string]string)} }
-
-// read decodes the next value of t.
-func (r *valueReader) read(t *tokens) (any, error) {
+// readValue decodes the next value of t.
+func readValue(t *tokens) (any, error) {
 	tok, err := t.next()
 	if err != nil {
 		return nil, err
 	}
-	return r.value(tok, t, 0)
+	return value(tok, t)
 }
 
-// value decodes the value that starts with tok, at depth.
-func (r *valueReader) value(tok jsontext.Token, t *tokens, depth int) (any, error) {
+// value decodes the value that starts with tok.
+func value(tok jsontext.Token, t *tokens) (any, error) {
 	switch tok.Kind() {
 	case '{':
-		hint := &r.sizes[min(depth, len(r.sizes)-1)]
-		m := make(map[string]any, *hint)
+		m := map[string]any{}
 		for {
 			tok, err := t.next()
 			if err != nil || tok.Kind() == '}' {
-				*hint = len(m)
 				return m, err
 			}
-			key, ok := r.keys[tok.String()]
-			if !ok {
-				key = tok.String()
-				r.keys[key] = key
-			}
-			if tok, err = t.next(); err != nil {
-				return nil, err
-			}
-			if m[key], err = r.value(tok, t, depth+1); err != nil {
+			key := tok.String()
+			if m[key], err = readValue(t); err != nil {
 				return nil, err
 			}
 		}
@@ -195,7 +176,7 @@ func (r *valueReader) value(tok jsontext.Token, t *tokens, depth int) (any, erro
 			if err != nil || tok.Kind() == ']' {
 				return a, err
 			}
-			v, err := r.value(tok, t, depth+1)
+			v, err := value(tok, t)
 			if err != nil {
 				return nil, err
 			}
