@@ -46,7 +46,11 @@ func newBatchGetCmd(f *factory.Factory) *cobra.Command {
 			if opts.IO.InTTY && slices.Contains(args, stdinArg) {
 				fmt.Fprintln(opts.IO.ErrOut, "Reading user names from stdin, one a line; press Ctrl-D to end.")
 			}
-			emails, err := userEmails(args, opts.IO.In)
+			var skip func(string) // a bad line typed at a terminal is told and skipped
+			if opts.IO.InTTY {
+				skip = opts.IO.Warn
+			}
+			emails, err := userEmails(args, opts.IO.In, skip)
 			if err != nil {
 				return err
 			}
@@ -292,8 +296,9 @@ func batchGetCalls(emails []string) ([]*client.Request, error) {
 
 // userEmails reads the users named by args, where "-" stands for the names
 // on stdin, and returns their emails without repeats, in the order first
-// named. A name that cannot be a user's is a usage error naming it.
-func userEmails(args []string, stdin io.Reader) ([]string, error) {
+// named. A name that cannot be a user's is a usage error naming it, but a
+// line of stdin is passed to skip instead when skip is not nil.
+func userEmails(args []string, stdin io.Reader, skip func(string)) ([]string, error) {
 	var emails []string
 	seen := make(map[string]bool, len(args))
 	add := func(email string) {
@@ -316,7 +321,7 @@ func userEmails(args []string, stdin io.Reader) ([]string, error) {
 			return nil, exitcode.Usagef("- may be given only once: it reads all of stdin")
 		}
 		readStdin = true
-		if err := scanNames(stdin, add); err != nil {
+		if err := scanNames(stdin, add, skip); err != nil {
 			return nil, err
 		}
 	}
@@ -327,8 +332,10 @@ func userEmails(args []string, stdin io.Reader) ([]string, error) {
 }
 
 // scanNames reads names from r, one a line, passing the email of each to add;
-// blank lines and surrounding spaces are skipped.
-func scanNames(r io.Reader, add func(email string)) error {
+// blank lines and surrounding spaces are skipped. A line that is no user's
+// name ends the reading, or, when skip is not nil, is told to skip and
+// the reading goes on.
+func scanNames(r io.Reader, add func(email string), skip func(string)) error {
 	if r == nil {
 		return exitcode.Usagef("read user names from stdin: no stdin")
 	}
@@ -338,7 +345,11 @@ func scanNames(r io.Reader, add func(email string)) error {
 			return nil
 		}
 		email, err := client.ParseUser(name)
-		if err != nil {
+		switch {
+		case err != nil && skip != nil:
+			skip(fmt.Sprintf("stdin line %d skipped: %v", n, err))
+			return nil
+		case err != nil:
 			return exitcode.NewUsage(fmt.Errorf("stdin line %d: %w", n, err))
 		}
 		add(email)

@@ -184,6 +184,33 @@ func TestBatchGet_usage(t *testing.T) {
 	}
 }
 
+func TestBatchGet_badLineTypedAtATerminalIsSkipped(t *testing.T) {
+	stdin := "alice@example.com\nbob?@example.com\nusers/carol@example.com\n"
+	tests := []struct {
+		name  string
+		inTTY bool
+		code  int
+		want  string // on stderr
+	}{
+		{"terminal", true, 0, `warning: stdin line 2 skipped: invalid name: user id "bob?@example.com"`},
+		{"piped", false, 2, `dbgov: stdin line 2: invalid name: user id "bob?@example.com"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := httpmock.New(t)
+			if tt.inTTY {
+				reg.Register(http.MethodGet, "/v1/users:batchGet", 200, answerTo(t, "names=users%2Falice%40example.com&names=users%2Fcarol%40example.com")).
+					Query("names=users%2Falice%40example.com&names=users%2Fcarol%40example.com")
+			}
+			opts := cmdtest.Options{URL: reg.URL(), Stdin: stdin, InTTY: tt.inTTY, TTY: tt.inTTY, Width: 80, Env: map[string]string{"NO_COLOR": "1"}}
+			res := cmdtest.Run(t, opts, "users", "batch-get", "-", "-o", "name").Expect(t, tt.code).StderrHas(t, tt.want)
+			if tt.inTTY && res.Stdout != "users/alice@example.com\nusers/carol@example.com\n" {
+				t.Errorf("stdout %q", res.Stdout)
+			}
+		})
+	}
+}
+
 func TestBatchGet_errors(t *testing.T) {
 	two := cmdtest.Command{Args: []string{"users", "batch-get", "alice@example.com", "nobody@example.com"}}
 	two.Failures(t, http.MethodGet, "/v1/users:batchGet", []cmdtest.Failure{
