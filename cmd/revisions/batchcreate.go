@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -205,7 +206,7 @@ func (r *creation) send(ctx context.Context, c *client.Client) error {
 			r.skip()
 		case err != nil:
 			sent := hi
-			if createdNothing(err) {
+			if createdNothing(err, revs[lo:hi]) {
 				sent = lo
 			}
 			r.stopAt(lo, sent)
@@ -226,17 +227,21 @@ func (r *creation) send(ctx context.Context, c *client.Client) error {
 	return nil
 }
 
-// createdNothing reports whether a batch that failed with err certainly
-// created nothing: the service refused the credentials, the permission or
-// the database before looking at the batch, or the request never left.
-func createdNothing(err error) bool {
+// createdNothing reports whether batch, failed with err, certainly created
+// nothing: the service refused the credentials, the permission or the
+// database before looking at the batch, or refused the batch (400) where
+// only the checks it makes before creating the first entry could (every
+// entry's parent, version and sheet; an entry's release, file and task run
+// are checked in its turn, after the entries before it were created), or
+// the request never left.
+func createdNothing(err error, batch []client.RevisionInput) bool {
 	var api *client.APIError
 	if errors.As(err, &api) {
 		switch api.HTTPStatus {
 		case http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound:
-			// Refused before any entry was looked at: the credentials, the
-			// permission, or the database itself.
 			return true
+		case http.StatusBadRequest:
+			return !slices.ContainsFunc(batch[1:], func(r client.RevisionInput) bool { return r.Release != "" || r.File != "" || r.TaskRun != "" })
 		}
 		return false
 	}

@@ -361,6 +361,48 @@ func TestBatchCreate_reportsWhatWasNotCreated(t *testing.T) {
 	}
 }
 
+func TestBatchCreate_aRefusalBeforeCreatingClaimsNothingCreated(t *testing.T) {
+	// The service checks every entry's parent, version and sheet before it
+	// creates the first; a release, file or task run only in the entry's turn.
+	plain := `{"version": "1.0.%d", "type": "VERSIONED", "sheet": "projects/orders/sheets/%064d"}`
+	tests := []struct {
+		name      string
+		entry     string // the format of entry i, given i twice
+		ok        bool   // the first batch (entries 1-2) is created
+		stderrHas string
+		stderrNot []string
+	}{
+		{"first batch", plain, false, "bad version (HTTP 400 INVALID_ARGUMENT)", []string{"partly", "created 0"}},
+		{"second batch", plain, true, "created 2 of 5 revisions; entries 3-5 (versions 1.0.3, 1.0.4, 1.0.5) were not created\n", []string{"partly"}},
+		{"a later entry checked in its turn", `{"version": "1.0.%d", "type": "VERSIONED", "sheet": "projects/orders/sheets/%064d", "taskRun": "projects/orders/plans/1/rollout/stages/prod/tasks/1/taskRuns/1"}`, true,
+			"the failed batch, entries 3-4 (versions 1.0.3, 1.0.4), may be partly created", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			entries := make([]string, 5)
+			for i := range entries {
+				entries[i] = fmt.Sprintf(tt.entry, i+1, i+1)
+			}
+			file := filepath.Join(t.TempDir(), "revisions.json")
+			if err := os.WriteFile(file, []byte("["+strings.Join(entries, ",")+"]"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			reg := httpmock.New(t)
+			if tt.ok {
+				reg.Register(http.MethodPost, batchPath, 200, createdBatch(1, 2)).Times(1)
+			}
+			reg.Register(http.MethodPost, batchPath, 400, `{"code": 3, "message": "bad version"}`).Times(1)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, batchCreate("-f", file, "--batch-size", "2", "-o", "name")...).
+				Expect(t, 6).StderrHas(t, tt.stderrHas)
+			for _, s := range tt.stderrNot {
+				if strings.Contains(res.Stderr, s) {
+					t.Errorf("stderr holds %q:\n%s", s, res.Stderr)
+				}
+			}
+		})
+	}
+}
+
 func TestBatchCreate_progressOnlyOnATerminal(t *testing.T) {
 	for _, tty := range []bool{false, true} {
 		t.Run("tty="+strconv.FormatBool(tty), func(t *testing.T) {
@@ -647,7 +689,7 @@ func TestBatchCreate_skipExistingStopsAtOtherFailures(t *testing.T) {
 		{"a service failure without SQLSTATE 23505", 500, `{"code": 13, "message": "disk full"}`, 7,
 			[]string{"disk full (HTTP 500 INTERNAL)", "note: created 0 of 3 revisions for certain (1 existing skipped)\n"}},
 		{"a rejection", 400, `{"code": 3, "message": "bad sheet"}`, 6,
-			[]string{"bad sheet (HTTP 400 INVALID_ARGUMENT)", "note: created 0 of 3 revisions for certain (1 existing skipped)\n"}},
+			[]string{"bad sheet (HTTP 400 INVALID_ARGUMENT)", "note: created 0 of 3 revisions (1 existing skipped); entries 2-3 (versions 1.0.2, 1.0.3) were not created\n"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -148,7 +148,7 @@ func (r *creation) doc() output.Document {
 // incomplete wraps err, the failure that stopped the creation, with how many
 // revisions were created and which entries were not.
 func (r *creation) incomplete(err error) error {
-	if len(r.created) == 0 && r.failedHi <= r.notFrom {
+	if len(r.created) == 0 && r.skipped == 0 && r.failedHi <= r.notFrom {
 		return err // nothing was created, nor could have been
 	}
 	total := len(r.revs)
