@@ -276,6 +276,34 @@ func TestREADME_namesOnlyFlagsDbgovHas(t *testing.T) {
 	}
 }
 
+// TestREADME_examplesTheRealServiceRefusesSaySo checks the examples that
+// the reference server runs but the real service refuses in every release:
+// one listing a database's policies (400 unknown request name) has that
+// refusal named in the README's lines just before it, and none uses catalog
+// update --allow-missing (no release grants it).
+func TestREADME_examplesTheRealServiceRefusesSaySo(t *testing.T) {
+	t.Parallel()
+	root, blocks := readme(t)
+	text, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(text), "\n")
+	databasePolicies := regexp.MustCompile(`policies list .*--database|/databases/[^/\s]+/policies`)
+	for _, b := range blocks {
+		for i, l := range strings.Split(b.text, "\n") {
+			n := b.line + i // the index of l in lines
+			switch {
+			case !strings.Contains(l, "dbgov "):
+			case strings.Contains(l, "--allow-missing"):
+				t.Errorf("README.md:%d: an example uses --allow-missing, which every release refuses: %s", n+1, l)
+			case databasePolicies.MatchString(l) && !strings.Contains(strings.Join(lines[max(0, n-6):n], "\n"), "unknown request name"):
+				t.Errorf("README.md:%d: an example lists a database's policies without saying, just before, that the real service answers 400 unknown request name: %s", n+1, l)
+			}
+		}
+	}
+}
+
 // commandHelps returns the help of each command under path that has no
 // subcommands, by its path, found in the "Commands:" section of each help.
 func commandHelps(t *testing.T, c *cli, path []string) map[string]string {
