@@ -1,16 +1,29 @@
 package client
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"unicode"
+
+	"github.com/dbgov/dbgov/internal/exitcode"
 )
 
-// loginPath is where a service account trades its key for a token.
-const loginPath = "/v1/auth/login"
+// loginPath is where a service account trades its key for a token, and
+// exchangePath where a workload identity trades an OIDC token for one.
+const (
+	loginPath    = "/v1/auth/login"
+	exchangePath = "/v1/auth:exchangeToken"
+)
+
+// isLoginPath reports whether path trades a credential for a token.
+func isLoginPath(path string) bool {
+	return strings.HasSuffix(path, loginPath) || strings.HasSuffix(path, exchangePath)
+}
 
 // TokenCache keeps a service account's token between runs; see
 // Options.TokenCache. Get returns "" when it holds no usable token.
@@ -31,7 +44,7 @@ func (c *Client) authorization(ctx context.Context, r *Request) (string, error) 
 		return "Bearer " + c.token, nil
 	}
 	switch {
-	case c.account != "" && c.key != "":
+	case c.canLogIn():
 		token, err := c.serviceToken(ctx, "")
 		return "Bearer " + token, err
 	case c.account != "":
@@ -44,17 +57,24 @@ func (c *Client) authorization(ctx context.Context, r *Request) (string, error) 
 	return "", fmt.Errorf("%w: %s %s needs a token or a service account and its key", ErrNoCredentials, r.Method, r.Path)
 }
 
-// refreshable reports whether a 401 on r may be cured by logging in again:
-// only a service account's token is refreshed, never one given directly.
-func (c *Client) refreshable(r *Request) bool {
-	return !r.NoAuth && c.token == "" && c.account != "" && c.key != ""
+// canLogIn reports whether the client gets its token by a login: a service
+// account with its key, or a workload identity with its OIDC tokens.
+func (c *Client) canLogIn() bool {
+	return c.account != "" && (c.key != "" || c.oidcToken != nil)
 }
 
-// serviceToken returns the service account's token, logging in when there
-// is none yet or only stale, the one a 401 refused. Callers share one
-// login: the others wait for it. A failed login is kept and returned to
-// every later caller, so that a run over many databases with a wrong key
-// logs in once, not once a database, which the service's lockout punishes.
+// refreshable reports whether a 401 on r may be cured by logging in again:
+// only a token of a login is refreshed, never one given directly.
+func (c *Client) refreshable(r *Request) bool {
+	return !r.NoAuth && c.token == "" && c.canLogIn()
+}
+
+// serviceToken returns the token of the service account or workload
+// identity, logging in when there is none yet or only stale, the one a 401
+// refused. Callers share one login: the others wait for it. A failed login
+// is kept and returned to every later caller, so that a run over many
+// databases with a wrong key logs in once, not once a database, which the
+// service's lockout punishes.
 func (c *Client) serviceToken(ctx context.Context, stale string) (string, error) {
 	c.loginMu.Lock()
 	defer c.loginMu.Unlock()
@@ -65,57 +85,74 @@ func (c *Client) serviceToken(ctx context.Context, stale string) (string, error)
 		return c.accountToken, nil
 	case c.tokens != nil && stale != "":
 		c.tokens.Drop()
-	case c.tokens != nil:
-		if token := c.tokens.Get(); token != "" && CheckToken(token) == nil {
-			c.log.notef("using the cached token of service account %s", c.account)
-			c.secrets.Add(token)
-			c.accountToken = token
-			return token, nil
-		}
 	}
-	token, err := c.login(ctx)
+	token, err := c.login(ctx, stale == "")
 	if err != nil && ctx.Err() == nil {
 		c.loginErr = err
 	}
 	return token, err
 }
 
-// login trades the service key for a token, which it returns; c.loginMu
-// is held.
-func (c *Client) login(ctx context.Context) (string, error) {
-	c.log.notef("logging in as service account %s", c.account)
-	body, err := json.Marshal(&LoginRequest{Email: c.account, Password: c.key})
-	if err != nil {
-		return "", fmt.Errorf("log in as %s: encode: %w", c.account, err)
+// login trades the service key, or a workload identity's fresh OIDC token,
+// for a token, which it returns, unless cached (and cached allows it) a
+// token of that key or OIDC token; c.loginMu is held.
+func (c *Client) login(ctx context.Context, cached bool) (string, error) {
+	who, path, verb := "service account "+c.account, loginPath, [2]string{"log in as", "logging in as"}
+	var body any = &LoginRequest{Email: c.account, Password: c.key}
+	if c.oidcToken != nil {
+		oidc, err := c.oidcToken(ctx)
+		if err != nil {
+			return "", err
+		}
+		c.secrets.Add(oidc)
+		if c.workloadTokens != nil {
+			c.tokens = c.workloadTokens(oidc)
+		}
+		who, path, verb = "workload identity "+c.account, exchangePath, [2]string{"exchange the OIDC token for", "exchanging the OIDC token for"}
+		body = &ExchangeTokenRequest{Token: oidc, Email: c.account}
 	}
-	r := &Request{Method: http.MethodPost, Path: loginPath, Body: body, NoAuth: true}
+	if cached && c.tokens != nil {
+		if token := c.tokens.Get(); token != "" && CheckToken(token) == nil {
+			c.log.notef("using the cached token of %s", who)
+			c.secrets.Add(token)
+			c.accountToken = token
+			return token, nil
+		}
+	}
+	what := verb[0] + " " + who
+	c.log.notef("%s %s", verb[1], who)
+	raw, _ := json.Marshal(body) // strings alone: it cannot fail
+	r := &Request{Method: http.MethodPost, Path: path, Body: raw, NoAuth: true}
 	res, err := c.exchange(ctx, r, "")
-	if err != nil {
-		return "", fmt.Errorf("log in as service account %s: %w", c.account, err)
-	}
 	var login LoginResponse
-	if err := decodeBody(r, res, &login); err != nil {
-		return "", fmt.Errorf("log in as service account %s: %w", c.account, err)
+	if err == nil {
+		err = decodeBody(r, res, &login)
 	}
-	problem := ""
+	if api := (*APIError)(nil); errors.As(err, &api) && api.HTTPStatus == http.StatusUnauthorized && c.oidcToken != nil {
+		err = exitcode.WithHint(err, "the workload identity takes an OIDC token of its issuer, one of its audiences and its subject pattern; --oidc-audience asks GitHub Actions for another audience")
+	}
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", what, err)
+	}
+	token, problem := cmp.Or(login.Token, login.AccessToken), ""
 	switch {
-	case login.Token == "":
+	case token == "":
 		problem = "the answer holds no token"
-	case CheckToken(login.Token) != nil:
+	case CheckToken(token) != nil:
 		problem = "the token holds characters a header cannot carry"
 	}
 	if problem != "" {
-		return "", fmt.Errorf("log in as service account %s: %w", c.account, &InvalidResponseError{
+		return "", fmt.Errorf("%s: %w", what, &InvalidResponseError{
 			Method: r.Method, Path: r.Path, HTTPStatus: res.status, ContentType: res.header.Get("Content-Type"),
 			Err: errors.New(problem),
 		})
 	}
-	c.secrets.Add(login.Token)
-	c.accountToken = login.Token
+	c.secrets.Add(token)
+	c.accountToken = token
 	if c.tokens != nil {
-		c.tokens.Put(login.Token)
+		c.tokens.Put(token)
 	}
-	return login.Token, nil
+	return token, nil
 }
 
 // CheckToken checks that a token can be sent in an Authorization header:

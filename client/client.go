@@ -59,6 +59,17 @@ type Options struct {
 	ServiceAccount string
 	// ServiceKey is the service account's key, sent as its password.
 	ServiceKey string
+	// WorkloadIdentity is a workload identity's email, which stands in for
+	// the service account: the client trades an OIDC token of OIDCToken for
+	// its token at POST /v1/auth:exchangeToken, once, and again after a 401.
+	WorkloadIdentity string
+	// OIDCToken returns the CI system's OIDC token for WorkloadIdentity,
+	// asked afresh for each exchange; its error is returned as it is.
+	OIDCToken func(ctx context.Context) (string, error)
+	// WorkloadTokenCache, when not nil, returns the cache of the token
+	// exchanged for oidcToken: one for each OIDC token, so that another
+	// job's OIDC token never finds it.
+	WorkloadTokenCache func(oidcToken string) TokenCache
 	// Headers are extra headers sent with every request (for an access proxy,
 	// say), never to another origin; the values of those named like a
 	// credential are kept out of every message.
@@ -149,6 +160,10 @@ type Client struct {
 	// loginErr is the error of a failed login, returned from then on.
 	loginErr error
 	tokens   TokenCache // nil: none
+	// oidcToken and workloadTokens are set for a workload identity, whose
+	// email is account.
+	oidcToken      func(context.Context) (string, error)
+	workloadTokens func(string) TokenCache
 
 	serverMu      sync.Mutex // held while the service's release is learnt
 	server        *Server    // once learnt
@@ -196,6 +211,12 @@ func New(opts Options) (*Client, error) {
 		secrets:     cmp.Or(opts.Secrets, &secret.Scrubber{}),
 	}
 	c.warn, c.serverVersion, c.serverCache = opts.Warn, opts.ServerVersion, opts.ServerCache
+	if opts.WorkloadIdentity != "" {
+		if opts.OIDCToken == nil {
+			return nil, fmt.Errorf("%w: workload identity %s has no source of OIDC tokens", ErrInvalidOptions, opts.WorkloadIdentity)
+		}
+		c.account, c.key, c.oidcToken, c.workloadTokens = opts.WorkloadIdentity, "", opts.OIDCToken, opts.WorkloadTokenCache
+	}
 	u, _ := url.Parse(base)
 	if u.Scheme == "http" && !isLoopback(u.Hostname()) {
 		c.plainHost = u.Host

@@ -71,7 +71,7 @@ func (c *Client) exchange(ctx context.Context, r *Request, auth string) (*respon
 	if r.Body != nil {
 		req.SetBody(bytes.NewReader(r.Body)) // sent as it is, not copied
 	}
-	if c.plainHost != "" && (req.Header.Get("Authorization") != "" || len(c.headers) > 0 || r.Path == loginPath) {
+	if c.plainHost != "" && (req.Header.Get("Authorization") != "" || len(c.headers) > 0 || isLoginPath(r.Path)) {
 		c.warnPlainHTTP()
 	}
 	resp, err := req.Execute(r.Method, c.URL(r))
@@ -154,7 +154,7 @@ func (c *Client) retry(resp *resty.Response, err error) bool {
 		what, idempotent = te.Message, idempotent || te.SentNothing
 	case err == nil && retryableStatus(resp.StatusCode()):
 		what = "HTTP " + statusText(resp.StatusCode())
-		login := resp.StatusCode() == http.StatusTooManyRequests && strings.HasSuffix(req.RawRequest.URL.Path, loginPath)
+		login := resp.StatusCode() == http.StatusTooManyRequests && isLoginPath(req.RawRequest.URL.Path)
 		idempotent = idempotent || login && req.Attempt == 1
 	default:
 		return false
@@ -222,7 +222,7 @@ func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 // cookies and the extra headers off every origin but the first request's.
 func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
 	first := via[0].URL
-	if strings.HasSuffix(first.Path, loginPath) || strings.HasSuffix(first.Path, ":exchangeToken") {
+	if isLoginPath(first.Path) {
 		return fmt.Errorf("%w to %s; it was not followed, and nothing was sent there", errLoginRedirected, secret.URL(req.URL.String()))
 	}
 	if len(via) > maxRedirects {

@@ -755,4 +755,15 @@ type LoginRequest struct {
 type LoginResponse struct {
 	// Token is the bearer token to send with later calls; a secret.
 	Token string `json:"token,omitempty"`
+	// AccessToken is the token of a workload identity's exchange instead.
+	AccessToken string `json:"accessToken,omitempty"`
+}
+
+// ExchangeTokenRequest is the body of POST /v1/auth:exchangeToken: the CI
+// system's OIDC token (a secret) for the workload identity of Email.
+type ExchangeTokenRequest struct {
+	// Token is the OIDC token (a JWT); a secret.
+	Token string `json:"token"`
+	// Email is the workload identity's email.
+	Email string `json:"email"`
 }

@@ -156,7 +156,7 @@ func TestFile_setRefusesBadValues(t *testing.T) {
 	cases := []struct {
 		name, profile, key, value, want string
 	}{
-		{"unknown key", "default", "tokn", "x", "unknown config key \"tokn\"; the keys are url, token, service_account, service_key, headers, output, timeout, insecure_skip_tls_verify, ca_cert, max_response_size"},
+		{"unknown key", "default", "tokn", "x", "unknown config key \"tokn\"; the keys are url, token, service_account, service_key, workload_identity, headers, output, timeout, insecure_skip_tls_verify, ca_cert, max_response_size"},
 		{"empty value", "default", "url", "  ", "empty value"},
 		{"url without scheme", "default", "url", "gov.example.com", "http:// or https://"},
 		{"url with other scheme", "default", "url", "file:///etc/passwd", "http:// or https://"},

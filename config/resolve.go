@@ -26,6 +26,10 @@ type Settings struct {
 	Token          string
 	ServiceAccount string
 	ServiceKey     string
+	// WorkloadIdentity is the email of a workload identity, whose OIDC token
+	// comes from OIDCTokenFile, else OIDCToken, else GitHub Actions, asked
+	// for OIDCAudience.
+	WorkloadIdentity, OIDCTokenFile, OIDCToken, OIDCAudience string
 	// Headers are the extra request headers, parsed from "Name: value".
 	Headers []Header
 	// Output is the output format; "" means table.

@@ -33,7 +33,7 @@ var help embed.FS
 func NewCmd(f *factory.Factory) *cobra.Command {
 	var insecure bool
 	login := helptext.Command(help, &cobra.Command{
-		Use:   "login (--token - | --service-account EMAIL --service-key -) [--insecure-storage]",
+		Use:   "login (--token - | --service-account EMAIL --service-key - | --workload-identity EMAIL) [--insecure-storage]",
 		Short: "Check a credential with the service and keep it in the keyring",
 		Args:  arity.Exact(0, "no arguments"),
 		RunE:  func(cmd *cobra.Command, _ []string) error { return runLogin(cmd, f, insecure) },
@@ -58,6 +58,13 @@ func runLogin(cmd *cobra.Command, f *factory.Factory, insecure bool) error {
 	token, _ := cmd.Flags().GetString("token")
 	account, _ := cmd.Flags().GetString("service-account")
 	key, _ := cmd.Flags().GetString("service-key")
+	s, err := f.Settings()
+	if err != nil {
+		return err
+	}
+	if s.WorkloadIdentity != "" && token == "" && account == "" && key == "" {
+		return loginWorkload(cmd, f, s)
+	}
 	if token == "" && account == "" && key == "" && f.IO.InTTY {
 		token = "-" // a person at a terminal is asked for the token
 	}
@@ -65,11 +72,7 @@ func runLogin(cmd *cobra.Command, f *factory.Factory, insecure bool) error {
 	case token != "" && token != "-", key != "" && key != "-":
 		return exitcode.Usagef("auth login reads secrets from standard input or a prompt, never from an argument: give --token - or --service-key -")
 	case (token == "") == (account == ""), (token == "") == (key == ""):
-		return exitcode.Usagef("give either --token - or --service-account EMAIL --service-key -")
-	}
-	s, err := f.Settings()
-	if err != nil {
-		return err
+		return exitcode.Usagef("give either --token - or --service-account EMAIL --service-key -, or --workload-identity EMAIL")
 	}
 	if _, err := credstore.Load(s.Profile); err != nil && !insecure {
 		// Before anything is sent: a login for nothing counts toward a lockout.
@@ -115,6 +118,22 @@ func runLogin(cmd *cobra.Command, f *factory.Factory, insecure bool) error {
 	return err
 }
 
+// loginWorkload checks that the workload identity of s exchanges a fresh
+// OIDC token, and who the service says it is. It keeps nothing: each run
+// exchanges an OIDC token of its own.
+func loginWorkload(cmd *cobra.Command, f *factory.Factory, s *config.Settings) error {
+	c, err := f.ClientWith(factory.Auth{WorkloadIdentity: s.WorkloadIdentity}, func(o *client.Options) { o.WorkloadTokenCache = nil })
+	var me *client.User
+	if err == nil {
+		me, err = whoAmI(cmd, c)
+	}
+	if err == nil {
+		fmt.Fprintf(f.IO.ErrOut, "Logged in to %s as %s (%s) with an OIDC token; nothing is kept, as each run exchanges its own\n",
+			secret.URL(s.URL), me.Email, cmp.Or(me.UserType, client.AccountType(me.Email)))
+	}
+	return err
+}
+
 // status is what `auth status` shows.
 type status struct {
 	URL              string `json:"url"`
@@ -153,6 +172,8 @@ func runStatus(cmd *cobra.Command, f *factory.Factory) error {
 	token := a.Token
 	if a.Token != "" {
 		st.Credential = "token"
+	} else if a.WorkloadIdentity != "" {
+		st.Credential = "workload identity " + a.WorkloadIdentity
 	} else if a.ServiceAccount != "" {
 		st.Credential, token = "service account "+a.ServiceAccount, a.Tokens.Last()
 	}

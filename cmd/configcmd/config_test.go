@@ -232,7 +232,7 @@ func TestConfig_useProfileWarnings(t *testing.T) {
 }
 
 func TestConfig_usage(t *testing.T) {
-	keys := "the keys are url, token, service_account, service_key, headers, output, timeout, insecure_skip_tls_verify, ca_cert, max_response_size"
+	keys := "the keys are url, token, service_account, service_key, workload_identity, headers, output, timeout, insecure_skip_tls_verify, ca_cert, max_response_size"
 	tests := []struct {
 		name string
 		args []string

@@ -62,6 +62,9 @@ func New(ios *iostreams.IOStreams, version, commit string, getenv func(string) s
 // Auth is the credential a client is made with, and where it came from.
 type Auth struct {
 	Token, ServiceAccount, ServiceKey string
+	// WorkloadIdentity, when set, stands in for the service account: its
+	// token is exchanged for the CI system's OIDC token.
+	WorkloadIdentity string
 	// Source is "flag", "environment", "profile" or "keyring"; "" for none.
 	Source string
 	// Tokens keeps a service account's tokens; nil for none.
@@ -115,6 +118,8 @@ func (f *Factory) newClient(change ...func(*client.Options)) (*client.Client, er
 	switch {
 	case a.Token != "":
 		a.Source = s.Source("token")
+	case s.WorkloadIdentity != "":
+		a = Auth{WorkloadIdentity: s.WorkloadIdentity, Source: s.Source("workload_identity")}
 	case a.ServiceKey != "":
 		a.Source = s.Source("service_key")
 	case a.ServiceAccount == "":
@@ -127,7 +132,7 @@ func (f *Factory) newClient(change ...func(*client.Options)) (*client.Client, er
 			return nil, err
 		}
 	}
-	if a.Source == "profile" && s.ProfileURL != "" {
+	if a.Source == "profile" && s.ProfileURL != "" && a.WorkloadIdentity == "" {
 		if err := f.bound(s, "the credential of profile "+s.Profile+" in "+s.Path, s.ProfileURL); err != nil {
 			return nil, err
 		}
@@ -231,6 +236,10 @@ func (f *Factory) ClientWith(a Auth, change ...func(*client.Options)) (*client.C
 	if a.Tokens != nil { // not a nil pointer in the interface
 		opts.TokenCache = a.Tokens
 	}
+	if a.WorkloadIdentity != "" {
+		opts.WorkloadIdentity, opts.OIDCToken = a.WorkloadIdentity, f.oidcToken
+		opts.WorkloadTokenCache = func(oidc string) client.TokenCache { return f.TokenCache(s.URL, a.WorkloadIdentity, oidc, false) }
+	}
 	if s.Debug {
 		opts.Debug = f.IO.ErrOut
 	}
@@ -272,6 +281,7 @@ func (f *Factory) Secrets() *secret.Scrubber {
 	flag := func(name string) string { v, _ := f.flagValue(name); return v }
 	given, headers := config.SecretsGiven(f.flags, f.Getenv)
 	scrub.Add(given...)
+	scrub.Add(f.Getenv("ACTIONS_ID_TOKEN_REQUEST_TOKEN"))
 	scrub.Add(st.Token, st.ServiceKey, f.auth.Token, f.auth.ServiceKey)
 	scrub.AddURL(flag("url"), f.Getenv(config.Variable("url")), st.URL)
 	for _, h := range st.Headers {
