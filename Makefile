@@ -22,10 +22,10 @@ test:
 	$(GO) vet ./...
 	$(GO) test $(RACE) -count=1 ./...
 
-## bench: Go benchmarks of the hot paths, then dbgov side by side with curl and jq
-bench: build
-	$(GO) test -run '^$$' -bench . -benchmem ./...
-	./bench/run.sh
+## bench: Go benchmarks of the hot paths, then dbgov run whole, 7 times each, beside curl and jq (bench/results.md)
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem $$($(GO) list ./... | grep -v /bench$$)
+	$(GO) test -run '^$$' -bench . -benchtime 1x -count 7 -timeout 60m ./bench
 
 ## lint: gofmt check, go vet, and staticcheck when it installs from the module proxy
 lint:
