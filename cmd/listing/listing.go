@@ -7,7 +7,6 @@ import (
 	"context"
 	"encoding/json"
 	"io/fs"
-	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -137,14 +136,7 @@ func (s Spec[T]) document(ctx context.Context, c *client.Client, o *Options, par
 	}
 	under := strings.Join(append(parent, s.Collection), "/") + "/"
 	items := func(page func(string, []json.RawMessage) error) error {
-		return c.List(ctx, r, s.Collection, o.Limit, func(field string, items []json.RawMessage) error {
-			err := page(field, items)
-			// A printed page is garbage: giving it back keeps a list of
-			// 50,000 databases within a page or two of memory, where Go's
-			// own pace keeps megabytes more (make bench measures it).
-			debug.FreeOSMemory()
-			return err
-		})
+		return c.List(ctx, r, s.Collection, o.Limit, page)
 	}
 	if o.DB.Many() {
 		return s.List.WholeDocument(s.Collection, under, items)
