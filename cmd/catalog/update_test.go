@@ -128,6 +128,8 @@ func TestUpdate_sendsTheFileDecodedAndEncodedAgain(t *testing.T) {
 		{"null", `{"schemas": [{"name": "public", "tables": null}]}`, `{"name":"instances/prod-pg/databases/orders/catalog","schemas":[{"name":"public"}]}`},
 		{"enum case", `{"schemas": [{"name": "p", "tables": [{"name": "t", "objectSchema": {"type": "string"}}]}]}`, `{"name":"instances/prod-pg/databases/orders/catalog","schemas":[{"name":"p","tables":[{"name":"t","objectSchema":{"type":"STRING"}}]}]}`},
 		{"yaml", "schemas: []\n", `{"name":"instances/prod-pg/databases/orders/catalog"}`},
+		{"names after the tables", `{"schemas": [{"tables": [{"name": "t"}], "name": "p"}, {"tables": [], "name": "q"}], "name": "instances/prod-pg/databases/orders/catalog"}`,
+			`{"name":"instances/prod-pg/databases/orders/catalog","schemas":[{"name":"p","tables":[{"name":"t"}]},{"name":"q"}]}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,7 +1,8 @@
 package catalogjson
 
 import (
-	"bytes"
+	"encoding/json"
+	"slices"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -9,22 +10,8 @@ import (
 	"github.com/dbgov/dbgov/client"
 )
 
-// File is a catalog file as input.Decode reads it: checked as strictly as a
-// client.DatabaseCatalog, but decoded a table at a time, so that a large file
-// never lives in memory as Go values. Each schema's tables are kept as the
-// JSON they encode to.
-type File struct {
-	Name    string       `json:"name,omitempty"`
-	Schemas []FileSchema `json:"schemas,omitempty"`
-}
-
-// FileSchema is one schema of a File.
-type FileSchema struct {
-	Name   string `json:"name,omitempty"`
-	Tables Tables `json:"tables,omitempty"`
-}
-
-// Checked is a File read only to be checked: it keeps no tables.
+// Checked is a catalog file read only to be checked, as strictly as a
+// client.DatabaseCatalog, a table at a time: it keeps no tables.
 type Checked struct {
 	Name    string `json:"name,omitempty"`
 	Schemas []struct {
@@ -33,46 +20,74 @@ type Checked struct {
 	} `json:"schemas,omitempty"`
 }
 
-// Body is the catalog of f named name, as the JSON that encoding it as a
-// client.DatabaseCatalog gives.
-func (f *File) Body(name string) []byte {
-	body, _ := jsonv2.Marshal(struct {
-		Name    string       `json:"name"`
-		Schemas []FileSchema `json:"schemas,omitempty"`
-	}{name, f.Schemas}) // strings and tables encoded once already: it cannot fail
-	return body
+// Body is a catalog file, already Checked, encoded again as the body of an
+// update of the catalog Name: the JSON that decoding it as a
+// client.DatabaseCatalog (with input.Decode's options) and encoding it would
+// give, Name first, made a table at a time into JSON, whose capacity the
+// caller sets to the file's size so that it is one piece of memory.
+type Body struct {
+	Name string
+	JSON []byte
 }
 
-// Tables are the tables of a schema of a File, as the JSON that their
-// decoded client.TableCatalog values encode to; nil when there are none.
-type Tables struct{ json []byte }
-
-// MarshalJSON returns the tables' JSON, null when there are none.
-func (t Tables) MarshalJSON() ([]byte, error) {
-	if t.json == nil {
-		return []byte("null"), nil
-	}
-	return t.json, nil
-}
-
-// UnmarshalJSONFrom decodes each table of the list dec is at with dec's
-// options (a strict decoder's, from input.Decode) and keeps it encoded again.
-func (t *Tables) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	var buf bytes.Buffer
-	enc := jsontext.NewEncoder(&buf)
-	n, err := 0, enc.WriteToken(jsontext.BeginArray)
-	if err == nil {
-		err = decodeTables(dec, func(table *client.TableCatalog) error {
-			n++
-			return jsonv2.MarshalEncode(enc, table, jsonv2.Deterministic(true))
+// UnmarshalJSONFrom encodes the catalog dec is at into b.JSON.
+func (b *Body) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	out := appendString(append(b.JSON[:0], `{"name":`...), b.Name)
+	err := each(dec, '{', func(member jsontext.Value) error {
+		if unquote(member) != "schemas" {
+			return dec.SkipValue()
+		}
+		list := len(out)
+		out = append(out, `,"schemas":[`...)
+		err := each(dec, '[', func(jsontext.Value) error {
+			if out[len(out)-1] != '[' {
+				out = append(out, ',')
+			}
+			start := len(out)
+			out = append(out, '{')
+			err := each(dec, '{', func(member jsontext.Value) error {
+				switch unquote(member) {
+				case "tables":
+				case "name":
+					v, err := dec.ReadValue()
+					if name := unquote(v); name != "" { // before the tables, if they came first
+						field := appendString([]byte(`"name":`), name)
+						if len(out) > start+1 {
+							field = append(field, ',')
+						}
+						out = slices.Insert(out, start+1, field...)
+					}
+					return err
+				default:
+					return dec.SkipValue()
+				}
+				before, n := len(out), 0
+				if len(out) > start+1 {
+					out = append(out, ',')
+				}
+				out = append(out, `"tables":[`...)
+				err := decodeTables(dec, func(table *client.TableCatalog) error {
+					if n++; n > 1 {
+						out = append(out, ',')
+					}
+					js, err := jsonv2.Marshal(table, jsonv2.Deterministic(true))
+					out = append(out, js...)
+					return err
+				})
+				if out = append(out, ']'); n == 0 {
+					out = out[:before]
+				}
+				return err
+			})
+			out = append(out, '}')
+			return err
 		})
-	}
-	if err == nil {
-		err = enc.WriteToken(jsontext.EndArray)
-	}
-	if n > 0 {
-		t.json = bytes.TrimSpace(buf.Bytes())
-	}
+		if out = append(out, ']'); out[list+len(`,"schemas":[`)] == ']' {
+			out = out[:list]
+		}
+		return err
+	})
+	b.JSON = append(out, '}')
 	return err
 }
 
@@ -97,4 +112,10 @@ func decodeTables(dec *jsontext.Decoder, fn func(*client.TableCatalog) error) er
 		}
 		return fn(&table)
 	})
+}
+
+// appendString appends s to b as a JSON string.
+func appendString(b []byte, s string) []byte {
+	q, _ := json.Marshal(s)
+	return append(b, q...)
 }
