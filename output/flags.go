@@ -23,6 +23,7 @@ type PrintFlags struct {
 	Flags     *pflag.FlagSet       // the command's flags, the output flags among them
 	IO        *iostreams.IOStreams // where the output goes
 	HiddenEnv []string             // environment variables --jq's $ENV leaves out
+	Reports   bool                 // the command gives a Report: -o junit is possible
 	// Format gives -o's value, the flag's or else the environment's or the
 	// config file's, as the command takes it; nil takes the flag alone.
 	Format func() (string, error)
@@ -32,7 +33,7 @@ type PrintFlags struct {
 // --no-headers, --show-secrets, --color, and what is known of stdout.
 func (p PrintFlags) Options() (opts Options, err error) {
 	out := p.Flags.Lookup("output") // registered by config, a setting
-	opts = Options{Format: out.Value.String(), FormatIsDefault: !out.Changed, TTY: p.IO.OutTTY, Width: p.IO.TermWidth, HiddenEnv: p.HiddenEnv}
+	opts = Options{Format: out.Value.String(), FormatIsDefault: !out.Changed, TTY: p.IO.OutTTY, Width: p.IO.TermWidth, HiddenEnv: p.HiddenEnv, Reports: p.Reports}
 	if p.Format != nil {
 		if opts.Format, err = p.Format(); err != nil {
 			return Options{}, err

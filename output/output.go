@@ -37,12 +37,12 @@ func (e FilterError) ErrorHint() string {
 }
 
 // Formats are the values -o accepts, the default first.
-var Formats = []string{"table", "json", "yaml", "name", "wide", "jsonl", "markdown"}
+var Formats = []string{"table", "json", "yaml", "name", "wide", "jsonl", "markdown", "junit"}
 
 // Options are the output flags: -o, --jq, --template, --no-headers,
 // --show-secrets, --color, and what is known about stdout.
 type Options struct {
-	Format      string    // "table" (also when ""), "wide", "json", "yaml", "name", "jsonl", "markdown"
+	Format      string    // "table" (also when ""), "wide", "json", "yaml", "name", "jsonl", "markdown", "junit"
 	JQ          string    // --jq: when set, overrides Format
 	Template    string    // --template: when set, overrides Format
 	NoHeaders   bool      // tables without the header row
@@ -56,6 +56,8 @@ type Options struct {
 	// file, not -o: a default "name" gives way to a table for results that
 	// name no resource.
 	FormatIsDefault bool
+	// Reports says that the command gives a Report, which -o junit prints.
+	Reports bool
 }
 
 // Table is one table of a document, for people.
@@ -163,6 +165,14 @@ func newPrinter(opts Options) (Printer, error) {
 		return yamlPrinter{s}, nil
 	case "markdown":
 		return markdownPrinter{opts}, nil
+	case "junit":
+		if opts.Reports {
+			return junitPrinter{}, nil
+		}
+		if !opts.FormatIsDefault { // from DBGOV_OUTPUT or the config file, a table instead
+			return nil, fmt.Errorf("%w: -o junit is for runs over many databases (--databases-from) and diffs", ErrInvalidOptions)
+		}
+		return tablePrinter{opts: opts}, nil
 	case "name":
 		if opts.FormatIsDefault {
 			return namePrinter{fallback: tablePrinter{opts: opts}}, nil

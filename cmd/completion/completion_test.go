@@ -70,14 +70,14 @@ func TestComplete_values(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"output formats", []string{"schema", "diff", "-o", ""}, "table\njson\nyaml\nname\nwide\njsonl\nmarkdown\n:4\n"},
+		{"output formats", []string{"schema", "diff", "-o", ""}, "table\njson\nyaml\nname\nwide\njsonl\nmarkdown\njunit\n:4\n"},
 		{"output formats by prefix", []string{"api", "GET", "/v1/idps", "--output", "y"}, "yaml\n:4\n"},
-		{"output formats after =", []string{"config", "view", "--output=j"}, "json\njsonl\n:4\n"},
+		{"output formats after =", []string{"config", "view", "--output=j"}, "json\njsonl\njunit\n:4\n"},
 		{"shells", []string{"completion", ""}, "bash\nzsh\nfish\npowershell\n:4\n"},
 		{"shells by prefix", []string{"completion", "p"}, "powershell\n:4\n"},
 		{"api methods", []string{"api", ""}, "GET\nPOST\nPATCH\nPUT\nDELETE\n:4\n"},
 		{"config keys", []string{"config", "get", ""}, "url\ntoken\nservice_account\nservice_key\nworkload_identity\nheaders\noutput\ntimeout\ninsecure_skip_tls_verify\nca_cert\nmax_response_size\nserver_version\n:4\n"},
-		{"config output values", []string{"config", "set", "output", ""}, "table\njson\nyaml\nname\nwide\njsonl\nmarkdown\n:4\n"},
+		{"config output values", []string{"config", "set", "output", ""}, "table\njson\nyaml\nname\nwide\njsonl\nmarkdown\njunit\n:4\n"},
 		{"profiles of the file", []string{"config", "use-profile", ""}, "default\nstaging\n:4\n"},
 	}
 	for _, tt := range tests {

@@ -94,12 +94,14 @@ type Func func(ctx context.Context, c *client.Client, db client.DatabaseName) (R
 // database's document as is; many as {"results": [...]} in the list's order,
 // or a line each as they finish with -o jsonl) and returns the exit error.
 func (f *Flags) Run(ctx context.Context, fac *factory.Factory, fn Func) error {
-	p, err := fac.PrintFlags().ToPrinter()
+	pf := fac.PrintFlags()
+	pf.Reports = true
+	p, err := pf.ToPrinter()
 	if err != nil {
 		return err
 	}
-	if f.Many() {
-		o, _ := fac.PrintFlags().Options() // as ToPrinter took them
+	// -o junit reports one database as it reports many.
+	if o, _ := pf.Options(); f.Many() || o.Format == "junit" && o.JQ == "" && o.Template == "" {
 		c, err := fac.FleetClient(f.Concurrency)
 		if err != nil {
 			return err

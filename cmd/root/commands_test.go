@@ -14,7 +14,7 @@ func TestCompletion_offersTheOutputFormats(t *testing.T) {
 		want        []string
 	}{
 		{"every format", "", output.Formats},
-		{"those that start with what was typed", "j", []string{"json", "jsonl"}},
+		{"those that start with what was typed", "j", []string{"json", "jsonl", "junit"}},
 		{"in any case", "YA", []string{"yaml"}},
 		{"none", "xml", nil},
 	}
