@@ -93,9 +93,9 @@ func (c *Client) serviceToken(ctx context.Context, stale string) (string, error)
 	return token, err
 }
 
-// login trades the service key, or a workload identity's fresh OIDC token,
-// for a token, which it returns, unless cached (and cached allows it) a
-// token of that key or OIDC token; c.loginMu is held.
+// login returns a token of the service account or workload identity: the
+// one the cache keeps for its key or fresh OIDC token, when cached allows,
+// else one that key or OIDC token is traded for; c.loginMu is held.
 func (c *Client) login(ctx context.Context, cached bool) (string, error) {
 	who, path, verb := "service account "+c.account, loginPath, [2]string{"log in as", "logging in as"}
 	var body any = &LoginRequest{Email: c.account, Password: c.key}
@@ -129,7 +129,7 @@ func (c *Client) login(ctx context.Context, cached bool) (string, error) {
 		err = decodeBody(r, res, &login)
 	}
 	if api := (*APIError)(nil); errors.As(err, &api) && api.HTTPStatus == http.StatusUnauthorized && c.oidcToken != nil {
-		err = exitcode.WithHint(err, "the workload identity takes an OIDC token of its issuer, one of its audiences and its subject pattern; --oidc-audience asks GitHub Actions for another audience")
+		err = exitcode.WithHint(err, "the identity may be deactivated, or the OIDC token's issuer, audience or subject not those it allows (--oidc-audience asks GitHub Actions for another audience)")
 	}
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", what, err)

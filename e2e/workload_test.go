@@ -130,6 +130,7 @@ func TestWorkloadIdentity_failuresAndTheirExitCodes(t *testing.T) {
 		args     []string
 		code     int
 		parts    []string
+		hint     string
 		sent     bool
 	}{
 		{name: "no OIDC token", identity: deployIdentity, code: 2,
@@ -139,11 +140,12 @@ func TestWorkloadIdentity_failuresAndTheirExitCodes(t *testing.T) {
 		{name: "unknown identity", identity: "nobody@workload.bytebase.com", env: []string{"DBGOV_OIDC_TOKEN", token}, code: 5, sent: true,
 			parts: []string{`workload identity "nobody@workload.bytebase.com" not found`}},
 		{name: "deactivated identity", identity: "retired@workload.bytebase.com", env: []string{"DBGOV_OIDC_TOKEN", token}, code: 3, sent: true,
-			parts: []string{"workload identity has been deactivated"}},
+			parts: []string{"workload identity has been deactivated"}, hint: "hint: the identity may be deactivated"},
 		{name: "audience mismatch", identity: deployIdentity, env: actionsEnv(srv), args: []string{"--oidc-audience", "https://elsewhere.example.com"}, code: 3, sent: true,
 			parts: []string{"audience mismatch"}},
 		{name: "GitHub Actions refuses", identity: deployIdentity, env: []string{"ACTIONS_ID_TOKEN_REQUEST_URL", srv.url + devserver.OIDCTokenPath + "?api-version=2.0",
-			"ACTIONS_ID_TOKEN_REQUEST_TOKEN", "not-the-jobs"}, code: 3, parts: []string{"GitHub Actions refused an OIDC token (HTTP 401"}},
+			"ACTIONS_ID_TOKEN_REQUEST_TOKEN", "not-the-jobs"}, code: 3, parts: []string{"GitHub Actions refused an OIDC token (HTTP 401"},
+			hint: "hint: ACTIONS_ID_TOKEN_REQUEST_TOKEN must be the job's own"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -153,6 +155,7 @@ func TestWorkloadIdentity_failuresAndTheirExitCodes(t *testing.T) {
 				r = c.run(t, append([]string{"users", "batch-get", "alice@example.com", "--workload-identity", tt.identity}, tt.args...)...).expect(t, tt.code)
 			})
 			r.stderrIsErrorLine(t, tt.parts...)
+			r.stderrHas(t, tt.hint)
 			r.check(t, "stderr", r.stderr, false, []string{token, "eyJ", "not-the-jobs"})
 			if got := count(reqs, "GET /v1/users:batchGet 200"); got != 0 {
 				t.Errorf("the command was sent after a failed exchange: %q", reqs)

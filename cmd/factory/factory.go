@@ -187,7 +187,8 @@ func (d Deps) Connect() (output.Printer, *client.Client, error) {
 // Auth returns the credential of the client Client made.
 func (f *Factory) Auth() Auth { return f.auth }
 
-// TokenCache returns the cache of a service account's tokens at url: in the
+// TokenCache returns the cache of the tokens at url of account, a service
+// account or workload identity, for key, its key or OIDC token: in the
 // keyring, else in the cache directory; with DBGOV_NO_TOKEN_CACHE=1, for
 // this run only.
 func (f *Factory) TokenCache(url, account, key string, inKeyring bool) *credstore.TokenCache {

@@ -61,7 +61,8 @@ func actionsToken(ctx context.Context, requestURL, requestToken, audience string
 	err = json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&answer)
 	switch {
 	case resp.StatusCode != http.StatusOK:
-		return "", exitcode.WithCode(fmt.Errorf("GitHub Actions refused an OIDC token (HTTP %s)", resp.Status), exitcode.Auth, "")
+		return "", exitcode.WithHint(exitcode.WithCode(fmt.Errorf("GitHub Actions refused an OIDC token (HTTP %s)", resp.Status), exitcode.Auth, ""),
+			"ACTIONS_ID_TOKEN_REQUEST_TOKEN must be the job's own, given with the permission id-token: write")
 	case err != nil || answer.Value == "":
 		return "", fmt.Errorf("GitHub Actions answered no OIDC token (HTTP %s)", resp.Status)
 	}
