@@ -3,7 +3,6 @@
 package buildtest
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,19 +10,11 @@ import (
 	"runtime"
 )
 
-// Dbgov builds ./cmd/dbgov from the module root into dir, with version
-// stamped in when it is not empty, and returns the binary's path. It builds
-// as make build does (static, without cgo, paths trimmed, symbols stripped),
-// so that the tests run the binary that ships.
+// Dbgov builds the module's ./cmd/dbgov (the tests run inside the module)
+// into dir, with version stamped in when it is not empty, and returns the
+// binary's path. It builds as make build does (static, without cgo, paths
+// trimmed, symbols stripped), so that the tests run the binary that ships.
 func Dbgov(dir, version string) (string, error) {
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		return "", fmt.Errorf("build dbgov: the go command is not on PATH: %w", err)
-	}
-	root, err := ModuleRoot()
-	if err != nil {
-		return "", err
-	}
 	bin := filepath.Join(dir, "dbgov")
 	if runtime.GOOS == "windows" {
 		bin += ".exe"
@@ -32,30 +23,10 @@ func Dbgov(dir, version string) (string, error) {
 	if version != "" {
 		ldflags += " -X main.version=" + version
 	}
-	build := exec.Command(goTool, "build", "-trimpath", "-ldflags", ldflags, "-o", bin, "./cmd/dbgov")
-	build.Dir = root
+	build := exec.Command("go", "build", "-trimpath", "-ldflags", ldflags, "-o", bin, "github.com/dbgov/dbgov/cmd/dbgov")
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("build dbgov: %v\n%s", err, out)
 	}
 	return bin, nil
-}
-
-// ModuleRoot finds the directory holding go.mod, from the working directory
-// (a test's package directory) upwards.
-func ModuleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", fmt.Errorf("find the module root: %w", err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("find the module root: no go.mod above the working directory")
-		}
-		dir = parent
-	}
 }
