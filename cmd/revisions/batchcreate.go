@@ -216,9 +216,9 @@ func (r *creation) send(ctx context.Context, c *client.Client) error {
 			return fmt.Errorf("create %s in %s: %w", describe(revs, lo, hi), opts.Database, &client.InvalidResponseError{
 				Err: fmt.Errorf("the service answered %d revisions for the %d sent", len(res.Revisions), hi-lo)})
 		default:
-			created := make([]json.RawMessage, len(res.Revisions))
+			created := make([][]byte, len(res.Revisions))
 			for i, rev := range res.Revisions {
-				created[i] = json.RawMessage(rev)
+				created[i] = rev
 			}
 			r.add(raw, created)
 		}

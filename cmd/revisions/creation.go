@@ -1,9 +1,11 @@
 package revisions
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -20,10 +22,10 @@ type creation struct {
 	opts *batchCreateOptions
 	revs []client.RevisionInput
 
-	created []json.RawMessage // the created revisions of every batch, in order
-	batches int               // batches the service answered with success
-	body    []byte            // the body of the last successful batch
-	skipped int               // versions the service reported as existing
+	created [][]byte // the created revisions of every batch, in order
+	batches int      // batches the service answered with success
+	body    []byte   // the body of the last successful batch
+	skipped int      // versions the service reported as existing
 	start   time.Time
 
 	stopped  bool
@@ -36,7 +38,7 @@ type creation struct {
 // newCreation starts following a batch-create, showing its progress on stderr
 // when progress is true.
 func newCreation(opts *batchCreateOptions, revs []client.RevisionInput, progress bool) *creation {
-	r := &creation{opts: opts, revs: revs, created: make([]json.RawMessage, 0, len(revs)), start: time.Now()}
+	r := &creation{opts: opts, revs: revs, created: make([][]byte, 0, len(revs)), start: time.Now()}
 	if progress {
 		r.progress = true
 		r.showProgress()
@@ -45,7 +47,7 @@ func newCreation(opts *batchCreateOptions, revs []client.RevisionInput, progress
 }
 
 // add records a batch the service created.
-func (r *creation) add(body []byte, created []json.RawMessage) {
+func (r *creation) add(body []byte, created [][]byte) {
 	r.batches++
 	r.body = body
 	r.created = append(r.created, created...)
@@ -110,20 +112,7 @@ func (r *creation) document() []byte {
 	if r.batches == 1 && !r.stopped {
 		return r.body
 	}
-	const head, tail = `{"revisions":[`, `]}`
-	size := len(head) + len(tail) + len(r.created)
-	for _, rev := range r.created {
-		size += len(rev)
-	}
-	doc := make([]byte, 0, size)
-	doc = append(doc, head...)
-	for i, rev := range r.created {
-		if i > 0 {
-			doc = append(doc, ',')
-		}
-		doc = append(doc, rev...)
-	}
-	return append(doc, tail...)
+	return slices.Concat([]byte(`{"revisions":[`), bytes.Join(r.created, []byte(",")), []byte(`]}`))
 }
 
 // doc is the document of the created revisions; one that is not a revision

@@ -68,19 +68,13 @@ func refuse(name string, problems []string) error {
 	return exitcode.Usagef("%s", b.String())
 }
 
-// revisionKey identifies a revision within a database.
-type revisionKey struct {
-	typ     client.RevisionType
-	version string
-}
-
 // check lists what is wrong with the revisions, as the service rules: a
 // missing version, type or sheet, a sheet not of the form
 // projects/{p}/sheets/{id}, a file without its release or a release without
 // its file, a (type, version) given twice.
 func check(revs []client.RevisionInput) []string {
 	var problems []string
-	seen := make(map[revisionKey]int, len(revs))
+	seen := make(map[[2]string]int, len(revs)) // by type and version
 	for i, r := range revs {
 		at := entry(i, r.Version)
 		if r.Version == "" {
@@ -105,7 +99,7 @@ func check(revs []client.RevisionInput) []string {
 		if r.Version == "" || r.Type == "" {
 			continue
 		}
-		k := revisionKey{r.Type, r.Version}
+		k := [2]string{string(r.Type), r.Version}
 		if first, dup := seen[k]; dup {
 			problems = append(problems, fmt.Sprintf("%s: the %s revision %q is already entry %d", at, r.Type, r.Version, first+1))
 			continue
