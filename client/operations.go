@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 )
 
 // The operations of the /v1 API. Each builds its request with the matching
@@ -111,18 +110,4 @@ func (c *Client) ListIdentityProviders(ctx context.Context) (*ListIdentityProvid
 		r.Path = "/v1/workspaces/" + escapeID(id) + "/idps"
 	}
 	return call[ListIdentityProvidersResponse](ctx, c, r, err)
-}
-
-// DiffDatabaseSchemaCall builds POST /v1/instances/I/databases/D:diffSchema,
-// comparing the database's current schema with req's Schema or Changelog
-// (a full changelog name), exactly one of them.
-func DiffDatabaseSchemaCall(db DatabaseName, req DiffSchemaRequest) (*Request, error) {
-	if err := db.Validate(); err != nil {
-		return nil, err
-	}
-	if (req.Schema == "") == (req.Changelog == "") {
-		return nil, fmt.Errorf("%w: give either a target schema or a target changelog", ErrInvalidRequest)
-	}
-	b, _ := json.Marshal(&req) // strings alone: it cannot fail
-	return &Request{Method: http.MethodPost, Path: db.path() + ":diffSchema", Body: b}, nil
 }

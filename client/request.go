@@ -204,28 +204,33 @@ func ListIdentityProvidersCall() *Request {
 	return &Request{Method: http.MethodGet, Path: "/v1/idps", NoAuth: true}
 }
 
-// DiffSchemaCall builds POST /v1/instances/I/databases/D/changelogs/C:diffSchema.
-// The body names the changelog (filled when req.Name is empty) and holds
-// exactly one of Schema (the target schema) or Changelog (another changelog,
-// given as its id in db or its full name).
+// DiffSchemaCall builds POST /v1/instances/I/databases/D/changelogs/C:diffSchema,
+// or with changelogID "" POST /v1/instances/I/databases/D:diffSchema, which
+// compares the database's current schema. The body holds exactly one of
+// Schema (the target schema) or Changelog (another changelog, given as its
+// id in db or its full name); for a changelog it names it (filled when
+// req.Name is empty).
 func DiffSchemaCall(db DatabaseName, changelogID string, req *DiffSchemaRequest) (*Request, error) {
 	if err := db.Validate(); err != nil {
-		return nil, err
-	}
-	if err := ValidateID("changelog", changelogID); err != nil {
 		return nil, err
 	}
 	if req == nil {
 		return nil, fmt.Errorf("%w: no diff request", ErrInvalidRequest)
 	}
-	name := changelogName(db, changelogID)
-	body := *req
-	switch body.Name {
-	case "":
-		body.Name = name
-	case name:
-	default:
-		return nil, fmt.Errorf("%w: diff request names %q, not the changelog %s", ErrInvalidName, req.Name, name)
+	path, body := db.path()+":diffSchema", *req
+	if changelogID != "" {
+		if err := ValidateID("changelog", changelogID); err != nil {
+			return nil, err
+		}
+		name := changelogName(db, changelogID)
+		switch body.Name {
+		case "":
+			body.Name = name
+		case name:
+		default:
+			return nil, fmt.Errorf("%w: diff request names %q, not the changelog %s", ErrInvalidName, req.Name, name)
+		}
+		path = db.path() + "/changelogs/" + escapeID(changelogID) + ":diffSchema"
 	}
 	switch {
 	case body.Schema != "" && body.Changelog != "":
@@ -243,5 +248,5 @@ func DiffSchemaCall(db DatabaseName, changelogID string, req *DiffSchemaRequest)
 		}
 	}
 	b, _ := json.Marshal(&body) // strings alone: it cannot fail
-	return &Request{Method: http.MethodPost, Path: db.path() + "/changelogs/" + escapeID(changelogID) + ":diffSchema", Body: b}, nil
+	return &Request{Method: http.MethodPost, Path: path, Body: b}, nil
 }

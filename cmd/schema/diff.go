@@ -121,7 +121,7 @@ func diffOne(ctx context.Context, c *client.Client, opts *diffOptions, db client
 	var call *client.Request
 	var err error
 	if opts.Changelog == "" {
-		call, err = client.DiffDatabaseSchemaCall(db, req)
+		call, err = client.DiffSchemaCall(db, "", &req)
 	} else if id, perr := client.ParseChangelog(db, opts.Changelog); perr != nil {
 		err = perr
 	} else {
