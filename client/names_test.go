@@ -99,82 +99,54 @@ func TestParseDatabase_readsBothForms(t *testing.T) {
 	}
 }
 
-func TestParseUser_acceptsEmailOrName(t *testing.T) {
-	tests := []struct {
-		in, want, wantErr string
-	}{
-		{in: "alice@example.com", want: "alice@example.com"},
-		{in: "users/alice@example.com", want: "alice@example.com"},
-		{in: "users/o'neil+x@example.com", want: "o'neil+x@example.com"},
-		{in: "users/", wantErr: "is empty"},
-		{in: "", wantErr: "is empty"},
-		{in: "groups/dev@example.com", wantErr: `may not contain "/"`},
-		{in: "users/users/a@x.com", wantErr: `may not contain "/"`},
-		{in: "a@x.com?names=b", wantErr: `may not contain "?"`},
-		{in: "alice@example.com ", wantErr: "may not contain spaces"},
-	}
-	for _, tc := range tests {
-		got, err := ParseUser(tc.in)
-		if tc.wantErr != "" {
-			if !errors.Is(err, ErrInvalidName) || !strings.Contains(err.Error(), tc.wantErr) {
-				t.Errorf("ParseUser(%q) = %q, %v; want error containing %q", tc.in, got, err, tc.wantErr)
-			}
-			continue
-		}
-		if err != nil || got != tc.want {
-			t.Errorf("ParseUser(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
-		}
-	}
-}
-
-func TestParseReviewConfig_acceptsIDOrName(t *testing.T) {
-	tests := []struct {
-		in, want, wantErr string
-	}{
-		{in: "prod-rules", want: "prod-rules"},
-		{in: "reviewConfigs/prod-rules", want: "prod-rules"},
-		{in: "reviewConfigs/", wantErr: "is empty"},
-		{in: "reviewConfigs/a/b", wantErr: `may not contain "/"`},
-		{in: "policies/x", wantErr: `may not contain "/"`},
-		{in: ".", wantErr: `may not be "."`},
-	}
-	for _, tc := range tests {
-		got, err := ParseReviewConfig(tc.in)
-		if tc.wantErr != "" {
-			if !errors.Is(err, ErrInvalidName) || !strings.Contains(err.Error(), tc.wantErr) {
-				t.Errorf("ParseReviewConfig(%q) = %q, %v; want error containing %q", tc.in, got, err, tc.wantErr)
-			}
-			continue
-		}
-		if err != nil || got != tc.want {
-			t.Errorf("ParseReviewConfig(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
-		}
-	}
-}
-
-func TestParseChangelog_acceptsIDOrFullNameOfTheSameDatabase(t *testing.T) {
+func TestParse_acceptsIDOrFullName(t *testing.T) {
 	db := DatabaseName{Instance: "prod", Database: "app"}
-	tests := []struct {
-		in, want, wantErr string
+	type parseCase struct{ in, want, wantErr string }
+	for _, fn := range []struct {
+		name  string
+		parse func(string) (string, error)
+		cases []parseCase
 	}{
-		{in: "1001", want: "1001"},
-		{in: "instances/prod/databases/app/changelogs/1001", want: "1001"},
-		{in: "instances/prod/databases/other/changelogs/1001", wantErr: "is not a changelog of instances/prod/databases/app"},
-		{in: "instances/prod/databases/app/changelogs/", wantErr: `changelog id "" is empty`},
-		{in: "changelogs/1001", wantErr: "not of the form"},
-		{in: "instances/prod/databases/app/revisions/1001", wantErr: "not of the form"},
-		{in: "10 01", wantErr: "may not contain spaces"},
-	}
-	for _, tc := range tests {
-		got, err := ParseChangelog(db, tc.in)
-		if tc.wantErr != "" {
-			if !errors.Is(err, ErrInvalidName) || !strings.Contains(err.Error(), tc.wantErr) {
-				t.Errorf("ParseChangelog(%q) = %q, %v; want error containing %q", tc.in, got, err, tc.wantErr)
+		{"ParseUser", ParseUser, []parseCase{
+			{in: "alice@example.com", want: "alice@example.com"},
+			{in: "users/alice@example.com", want: "alice@example.com"},
+			{in: "users/o'neil+x@example.com", want: "o'neil+x@example.com"},
+			{in: "users/", wantErr: "is empty"},
+			{in: "", wantErr: "is empty"},
+			{in: "groups/dev@example.com", wantErr: `may not contain "/"`},
+			{in: "users/users/a@x.com", wantErr: `may not contain "/"`},
+			{in: "a@x.com?names=b", wantErr: `may not contain "?"`},
+			{in: "alice@example.com ", wantErr: "may not contain spaces"},
+		}},
+		{"ParseReviewConfig", ParseReviewConfig, []parseCase{
+			{in: "prod-rules", want: "prod-rules"},
+			{in: "reviewConfigs/prod-rules", want: "prod-rules"},
+			{in: "reviewConfigs/", wantErr: "is empty"},
+			{in: "reviewConfigs/a/b", wantErr: `may not contain "/"`},
+			{in: "policies/x", wantErr: `may not contain "/"`},
+			{in: ".", wantErr: `may not be "."`},
+		}},
+		{"ParseChangelog", func(s string) (string, error) { return ParseChangelog(db, s) }, []parseCase{
+			{in: "1001", want: "1001"},
+			{in: "instances/prod/databases/app/changelogs/1001", want: "1001"},
+			{in: "instances/prod/databases/other/changelogs/1001", wantErr: "is not a changelog of instances/prod/databases/app"},
+			{in: "instances/prod/databases/app/changelogs/", wantErr: `changelog id "" is empty`},
+			{in: "changelogs/1001", wantErr: "not of the form"},
+			{in: "instances/prod/databases/app/revisions/1001", wantErr: "not of the form"},
+			{in: "10 01", wantErr: "may not contain spaces"},
+		}},
+	} {
+		for _, tc := range fn.cases {
+			got, err := fn.parse(tc.in)
+			if tc.wantErr != "" {
+				if !errors.Is(err, ErrInvalidName) || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Errorf("%s(%q) = %q, %v; want error containing %q", fn.name, tc.in, got, err, tc.wantErr)
+				}
+				continue
 			}
-			continue
-		}
-		if err != nil || got != tc.want {
-			t.Errorf("ParseChangelog(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+			if err != nil || got != tc.want {
+				t.Errorf("%s(%q) = %q, %v; want %q", fn.name, tc.in, got, err, tc.want)
+			}
 		}
 	}
 }
