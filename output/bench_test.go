@@ -77,28 +77,9 @@ func usersTable(n int) Table {
 }
 
 func BenchmarkTablePrinter(b *testing.B) {
-	for _, bc := range []struct {
-		name string
-		opts Options
-	}{
-		{"piped", Options{}},
-		{"terminal", Options{TTY: true, Color: true, Width: 100}},
-	} {
-		b.Run(bc.name, func(b *testing.B) {
-			table := usersTable(50000)
-			doc := Document{Tables: []Table{table}}
-			p, err := New(bc.opts)
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.ReportAllocs()
-			for b.Loop() {
-				if err := p.Print(context.Background(), io.Discard, doc); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
+	doc := Document{Tables: []Table{usersTable(50000)}}
+	b.Run("piped", func(b *testing.B) { benchmarkPrinter(b, Options{}, doc) })
+	b.Run("terminal", func(b *testing.B) { benchmarkPrinter(b, Options{TTY: true, Color: true, Width: 100}, doc) })
 }
 
 func BenchmarkJQPrinter_wholeDocument(b *testing.B) {
