@@ -141,18 +141,18 @@ func parseFullDatabase(name string) (DatabaseName, error) {
 }
 
 // ParseUser reads a user given as an email or as users/EMAIL and returns the email.
-func ParseUser(s string) (email string, err error) {
-	email = strings.TrimPrefix(s, usersPrefix)
-	if err := ValidateID("user", email); err != nil {
-		return "", err
-	}
-	return email, nil
-}
+func ParseUser(s string) (email string, err error) { return parseID("user", usersPrefix, s) }
 
 // ParseReviewConfig reads a review configuration given as ID or reviewConfigs/ID.
 func ParseReviewConfig(s string) (id string, err error) {
-	id = strings.TrimPrefix(s, reviewConfigsPrefix)
-	if err := ValidateID("review config", id); err != nil {
+	return parseID("review config", reviewConfigsPrefix, s)
+}
+
+// parseID reads the id of a resource of kind given as the id or as its name,
+// prefix followed by the id.
+func parseID(kind, prefix, s string) (string, error) {
+	id := strings.TrimPrefix(s, prefix)
+	if err := ValidateID(kind, id); err != nil {
 		return "", err
 	}
 	return id, nil

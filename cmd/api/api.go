@@ -8,9 +8,9 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -217,13 +217,8 @@ func namesIn(raw []byte) []string {
 	type named struct {
 		Name string `json:"name"`
 	}
-	keys := make([]string, 0, len(obj))
-	for k := range obj {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	names := []string{}
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(obj)) {
 		var list []named
 		if json.Unmarshal(obj[k], &list) != nil {
 			continue
