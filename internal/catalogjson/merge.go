@@ -66,12 +66,21 @@ func Diff(cur, file []byte) ([]Change, error) {
 // returns it with its changes; with dst nil, the changes alone.
 func Merge(dst, cur, file []byte) ([]byte, []Change, error) {
 	var m merger
-	out := bytes.NewBuffer(dst)
+	out := &appender{dst}
 	if dst != nil {
 		m.out = jsontext.NewEncoder(out)
 	}
 	m.members(0, "", m.object(cur, false), m.object(file, true), true)
-	return bytes.TrimSuffix(out.Bytes(), []byte("\n")), m.changes, m.err
+	return bytes.TrimSuffix(out.b, []byte("\n")), m.changes, m.err
+}
+
+// appender appends what is written to b, growing it only when full (where
+// the encoder grows a bytes.Buffer ahead, to twice the catalog's size).
+type appender struct{ b []byte }
+
+func (a *appender) Write(p []byte) (int, error) {
+	a.b = append(a.b, p...)
+	return len(p), nil
 }
 
 // levels names, at each depth, the member holding the next: a table's

@@ -196,3 +196,14 @@ func TestChange_String(t *testing.T) {
 		}
 	}
 }
+
+func TestMerge_writesIntoDstWithoutGrowingItWhenItFits(t *testing.T) {
+	cur := bigCatalog()
+	merged, _, err := Merge(make([]byte, 0, len(cur)), cur, cur)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(merged) > len(cur) || cap(merged) != len(cur) {
+		t.Errorf("merged %d bytes into a buffer grown to %d, want the %d given", len(merged), cap(merged), len(cur))
+	}
+}
