@@ -151,8 +151,8 @@ func (a *answer) add(ctx context.Context, c *client.Client, call *client.Request
 		return nil
 	case a.fields: // the part is not printed: it is checked as it comes
 		return jsondoc.Check(raw)
-	case a.raw == nil:
-		a.raw = []byte(`{"users":[]}`)
+	case a.raw == nil: // the parts are alike: room for as many as the first
+		a.raw = append(make([]byte, 0, len(raw)*parts+64), `{"users":[]}`...)
 	}
 	return a.appendUsers(raw)
 }
