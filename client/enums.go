@@ -45,9 +45,14 @@ func setEnum[T ~string](t *T, s string, known []T) error {
 			return nil
 		}
 	}
-	names := make([]string, len(known))
-	for i, k := range known {
-		names[i] = string(k)
+	return fmt.Errorf("unknown value %q: want one of %s", s, strings.Join(Names(known), ", "))
+}
+
+// Names returns the names of enum values, in their order.
+func Names[T ~string](values []T) []string {
+	names := make([]string, len(values))
+	for i, v := range values {
+		names[i] = string(v)
 	}
-	return fmt.Errorf("unknown value %q: want one of %s", s, strings.Join(names, ", "))
+	return names
 }

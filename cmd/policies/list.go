@@ -159,14 +159,7 @@ func parseType(s string) (client.PolicyType, error) {
 }
 
 // typeList names the policy types --type takes.
-func typeList() string {
-	types := client.PolicyTypes()
-	names := make([]string, len(types))
-	for i, t := range types {
-		names[i] = string(t)
-	}
-	return strings.Join(names, ", ")
-}
+func typeList() string { return strings.Join(client.Names(client.PolicyTypes()), ", ") }
 
 // completeType offers the policy types that start with what was typed, in
 // any case. Each keeps what was typed and goes on in the case of its last

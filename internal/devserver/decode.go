@@ -64,9 +64,9 @@ func decodeStrict(data []byte, v any) error {
 // are made on first use.
 var strictOptions = sync.OnceValue(func() json.Options {
 	enums := map[reflect.Type][]string{
-		reflect.TypeFor[client.RevisionType]():               enumNames(client.RevisionTypes()),
-		reflect.TypeFor[client.ObjectSchemaType]():           enumNames(client.ObjectSchemaTypes()),
-		reflect.TypeFor[client.PolicyType]():                 append([]string{string(client.PolicyTypeUnspecified)}, enumNames(client.PolicyTypes())...),
+		reflect.TypeFor[client.RevisionType]():               client.Names(client.RevisionTypes()),
+		reflect.TypeFor[client.ObjectSchemaType]():           client.Names(client.ObjectSchemaTypes()),
+		reflect.TypeFor[client.PolicyType]():                 append([]string{string(client.PolicyTypeUnspecified)}, client.Names(client.PolicyTypes())...),
 		reflect.TypeFor[client.UserState]():                  {"STATE_UNSPECIFIED", "ACTIVE", "DELETED"},
 		reflect.TypeFor[client.UserType]():                   {"USER_TYPE_UNSPECIFIED", "USER", "SYSTEM_BOT", "SERVICE_ACCOUNT", "WORKLOAD_IDENTITY"},
 		reflect.TypeFor[client.WorkloadProviderType]():       {"PROVIDER_TYPE_UNSPECIFIED", "GITHUB", "GITLAB"},
@@ -139,12 +139,4 @@ func expected(t reflect.Type) string {
 		return "an array"
 	}
 	return "an object"
-}
-
-func enumNames[T ~string](values []T) []string {
-	names := make([]string, len(values))
-	for i, v := range values {
-		names[i] = string(v)
-	}
-	return names
 }

@@ -122,7 +122,7 @@ func (s *Server) listPolicies(req *request) (any, *apiError) {
 	filter := client.PolicyType(policyType)
 	all := filter == "" || filter == client.PolicyTypeUnspecified
 	if !all && !slices.Contains(types, filter) {
-		return nil, invalidArgument("invalid policyType %q: want one of %s", policyType, strings.Join(enumNames(types), ", "))
+		return nil, invalidArgument("invalid policyType %q: want one of %s", policyType, strings.Join(client.Names(types), ", "))
 	}
 	showDeleted, apiErr := boolParam(req.query, "showDeleted", "show_deleted")
 	switch {
