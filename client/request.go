@@ -82,8 +82,7 @@ func (r *Request) validate() error {
 		return fmt.Errorf("%w: query %q: %v", ErrInvalidRequest, r.RawQuery, err)
 	}
 	for seg := range strings.SplitSeq(r.Path, "/") {
-		if seg == "." || seg == ".." || strings.EqualFold(seg, "%2e") || strings.EqualFold(seg, "%2e%2e") ||
-			strings.EqualFold(seg, ".%2e") || strings.EqualFold(seg, "%2e.") {
+		if dots, _ := url.PathUnescape(seg); dots == "." || dots == ".." {
 			return fmt.Errorf("%w: path %q may not hold . or .. segments", ErrInvalidRequest, r.Path)
 		}
 	}
