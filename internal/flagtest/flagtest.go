@@ -16,35 +16,27 @@ import (
 	"github.com/dbgov/dbgov/internal/iostreams"
 )
 
-// Parse builds the command newCmd makes, with a run function that keeps
-// its options, and executes it on args (split at spaces) with stdin as
-// standard input. It returns the options the run got, nil when parsing
-// stopped first, and the error.
-func Parse[O any](newCmd func(*factory.Factory, func(*O) error) *cobra.Command, args, stdin string) (*O, error) {
-	ios := &iostreams.IOStreams{In: strings.NewReader(stdin), Out: io.Discard, ErrOut: io.Discard}
-	var got *O
-	cmd := newCmd(factory.New(ios, "test", "", func(string) string { return "" }), func(o *O) error { got = o; return nil })
-	cmd.SetArgs(strings.Fields(args))
-	cmd.SetOut(io.Discard)
-	cmd.SetErr(io.Discard)
-	return got, cmd.Execute()
-}
-
-// Case is a command line and what parsing it must give: options that Want
-// accepts, or, when WantErr is set, an error holding it before any run.
+// Case is a command line (Args split at spaces, Stdin its standard input)
+// and what parsing it must give: options that Want accepts, or, when
+// WantErr is set, an error holding it before any run.
 type Case[O any] struct {
 	Name, Args, Stdin string
 	Want              func(*O) bool
 	WantErr           string
 }
 
-// Run parses each case's command line, a subtest each named Name (else
-// Args), with the command newCmd makes.
+// Run executes each case, a subtest each named Name (else Args), on the
+// command newCmd makes with a run function that keeps its options.
 func Run[O any](t *testing.T, newCmd func(*factory.Factory, func(*O) error) *cobra.Command, cases []Case[O]) {
 	for _, tt := range cases {
 		t.Run(cmp.Or(tt.Name, tt.Args), func(t *testing.T) {
-			got, err := Parse(newCmd, tt.Args, tt.Stdin)
-			switch {
+			ios := &iostreams.IOStreams{In: strings.NewReader(tt.Stdin), Out: io.Discard, ErrOut: io.Discard}
+			var got *O
+			cmd := newCmd(factory.New(ios, "test", "", func(string) string { return "" }), func(o *O) error { got = o; return nil })
+			cmd.SetArgs(strings.Fields(tt.Args))
+			cmd.SetOut(io.Discard)
+			cmd.SetErr(io.Discard)
+			switch err := cmd.Execute(); {
 			case tt.WantErr != "":
 				if err == nil || !strings.Contains(err.Error(), tt.WantErr) || got != nil {
 					t.Errorf("error %v (run called: %t), want %q", err, got != nil, tt.WantErr)
