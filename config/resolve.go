@@ -43,6 +43,8 @@ type Settings struct {
 	MaxResponseSize int64
 	// ServerVersion is the service's release as the user says it; "" to ask.
 	ServerVersion string
+	// SummaryFile is where the Markdown of the result is appended; "" for nowhere.
+	SummaryFile string
 	// Debug is set by --debug or DBGOV_DEBUG=1 (or true).
 	Debug bool
 	// NoTokenCache is set by DBGOV_NO_TOKEN_CACHE=1 (or true).

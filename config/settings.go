@@ -98,6 +98,8 @@ var settings = [...]setting{
 		usage: "largest answer read, a `size` such as 256MiB, 10MB or 1048576", field: func(s *Settings) any { return &s.MaxResponseSize }},
 	{name: "server-version", in: anywhere, usage: "the service's `release`, such as 3.21.1, which dbgov then does not ask the service",
 		check: func(v string) error { _, err := client.ParseRelease(v); return err }, field: func(s *Settings) any { return &s.ServerVersion }},
+	{name: "summary-file", in: fromFlag | fromEnv, usage: "append the result in Markdown to `FILE` too, whatever -o is, e.g. $GITHUB_STEP_SUMMARY",
+		check: noControl, field: func(s *Settings) any { return &s.SummaryFile }},
 	{name: "profile", in: fromFlag | fromEnv, usage: `profile of the config file (default: the file's current_profile, else "default")`},
 	{name: "config", in: fromFlag | fromEnv, usage: "config file (default $XDG_CONFIG_HOME/dbgov/config.yaml, else ~/.config/dbgov/config.yaml)"},
 	{name: "debug", in: fromFlag | fromEnv, usage: "log each HTTP exchange to stderr, credentials redacted",

@@ -2,6 +2,8 @@ package e2e_test
 
 import (
 	"encoding/xml"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -135,4 +137,79 @@ func TestReports_junitOfARunAndADiff(t *testing.T) {
 	}
 	// A command that gives no report refuses -o junit before sending.
 	c.run(t, "users", "batch-get", "admin@example.com", "-o", "junit").expect(t, 2).stderrIsErrorLine(t, "-o junit is for runs over many databases")
+}
+
+func TestReports_summaryFileBesideJSON(t *testing.T) {
+	t.Parallel()
+	c := newCLI(t, startServer(t, "--generate-databases", "4"))
+	golden := c.file(t, "golden.sql", devserver.FleetSchema)
+	dbs := fleetList([]int{1, 2, 3}, "fleet-pg/missing")
+	summary := filepath.Join(c.dir, "summary.md")
+	r := c.runStdin(t, dbs, "schema", "diff", "--databases-from", "-", "--schema-file", golden, "--exit-code", "-o", "json", "--summary-file", summary).expect(t, 5)
+	if got := databasesAndCodes(resultsOf(t, r)); len(got) != 4 {
+		t.Errorf("stdout holds results %q, want 4", got)
+	}
+	if got := readFile(t, summary); got != driftMarkdown+"\n" {
+		t.Errorf("the summary file holds\n%s\nwant\n%s", got, driftMarkdown)
+	}
+	// A second run appends, DBGOV_SUMMARY_FILE as --summary-file.
+	r = c.with("DBGOV_SUMMARY_FILE", summary).runStdin(t, fleetList([]int{1, 2}), "policies", "list", "--databases-from", "-", "-o", "json").expect(t, 0)
+	resultsOf(t, r)
+	if got, want := readFile(t, summary), driftMarkdown+"\n2 of 2 databases succeeded\n\n"; !strings.HasPrefix(got, want) || !strings.HasSuffix(got, "| fleet-pg/db0002 | succeeded |        |\n\n") {
+		t.Errorf("the summary file holds\n%s\nwant the first run's, then\n%s", got, want)
+	}
+	// A summary that cannot be written fails the run (exit 1) and says so,
+	// after stdout.
+	for _, args := range [][]string{{"policies", "list", "--databases-from", "-"}, {"schema", "diff", "--database", fleetName(3), "--schema-file", golden}} {
+		r = c.runStdin(t, fleetList([]int{1}), append(args, "-o", "json", "--summary-file", c.dir)...).expect(t, 1)
+		r.jsonOut(t)
+		if msg := field(t, r.jsonError(t), "message").(string); !strings.HasPrefix(msg, "write the summary to "+c.dir+": ") {
+			t.Errorf("%s: the error says %q", args[0], msg)
+		}
+	}
+}
+
+// readFile returns the content of the file at path.
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// TestReports_ofADriftGateInCI runs a drift gate as docs/ci.md's GitHub
+// Actions pipeline does: a workload identity, JUnit XML on stdout, the
+// Markdown summary appended to $GITHUB_STEP_SUMMARY. It logs both files;
+// `go test ./e2e -run TestReports_ofADriftGateInCI -v` shows them.
+func TestReports_ofADriftGateInCI(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, "--generate-databases", "12")
+	c := workloadCLI(t, srv).with(append(actionsEnv(srv), "DBGOV_WORKLOAD_IDENTITY", deployIdentity,
+		"GITHUB_STEP_SUMMARY", filepath.Join(t.TempDir(), "step_summary.md"))...)
+	c.env["DBGOV_SUMMARY_FILE"] = c.env["GITHUB_STEP_SUMMARY"]
+	golden := c.file(t, "golden.sql", devserver.FleetSchema)
+	var all []int
+	for i := 1; i <= 12; i++ {
+		all = append(all, i)
+	}
+	dbs := c.file(t, "fleet.txt", fleetList(all, "fleet-pg/retired"))
+	var r result
+	reqs := srv.sent(t, func() {
+		r = c.run(t, "schema", "diff", "--databases-from", dbs, "--schema-file", golden, "--exit-code", "-o", "junit").expect(t, 5)
+	})
+	if n := count(reqs, exchangeLine); n != 1 {
+		t.Errorf("%d exchanges of the OIDC token, want one for the run", n)
+	}
+	suite, cases := junitOf(t, r.stdout)
+	if suite.Tests != 13 || suite.Failures != 3 || suite.Skipped != 0 {
+		t.Errorf("%d tests, %d failures, %d skipped; want 13, 3 (two differ, one not found), 0: %q", suite.Tests, suite.Failures, suite.Skipped, cases)
+	}
+	summary := readFile(t, c.env["GITHUB_STEP_SUMMARY"])
+	if !strings.HasPrefix(summary, "10 of 13 databases succeeded, 2 differ, 1 failed\n\n") || strings.Count(summary, "<details>") != 2 {
+		t.Errorf("the step summary holds\n%s", summary)
+	}
+	t.Logf("$GITHUB_STEP_SUMMARY:\n%s", summary)
+	t.Logf("JUnit XML (dbgov-drift.xml):\n%s", r.stdout)
 }

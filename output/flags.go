@@ -27,6 +27,9 @@ type PrintFlags struct {
 	// Format gives -o's value, the flag's or else the environment's or the
 	// config file's, as the command takes it; nil takes the flag alone.
 	Format func() (string, error)
+	// SummaryFile gives --summary-file's value, the flag's or else the
+	// environment's; nil for none.
+	SummaryFile func() (string, error)
 }
 
 // Options resolves the output flags: -o or its default, --jq, --template,
@@ -36,6 +39,11 @@ func (p PrintFlags) Options() (opts Options, err error) {
 	opts = Options{Format: out.Value.String(), FormatIsDefault: !out.Changed, TTY: p.IO.OutTTY, Width: p.IO.TermWidth, HiddenEnv: p.HiddenEnv, Reports: p.Reports}
 	if p.Format != nil {
 		if opts.Format, err = p.Format(); err != nil {
+			return Options{}, err
+		}
+	}
+	if p.SummaryFile != nil {
+		if opts.SummaryFile, err = p.SummaryFile(); err != nil {
 			return Options{}, err
 		}
 	}

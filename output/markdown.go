@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"html"
 	"io"
@@ -13,6 +14,7 @@ import (
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
 
+	"github.com/dbgov/dbgov/internal/safefile"
 	"github.com/dbgov/dbgov/internal/textsafe"
 )
 
@@ -81,6 +83,46 @@ func (p markdownPrinter) Print(ctx context.Context, w io.Writer, doc Document) e
 	return nil
 }
 
+// summarized is what New returns with --summary-file: it prints to stdout,
+// then appends the Markdown of what it printed to the summary file.
+type summarized struct {
+	Printer
+	opts Options
+}
+
+// Print prints doc to w, then appends its Markdown to the summary file; the
+// items of a list given page by page are kept as they are printed, for the
+// summary, rather than asked for again.
+func (s summarized) Print(ctx context.Context, w io.Writer, doc Document) error {
+	var all []json.RawMessage
+	summary := doc
+	if items := doc.Items; items != nil {
+		doc.Items = func(page func(string, []json.RawMessage) error) error {
+			return items(func(field string, p []json.RawMessage) error { all = append(all, p...); return page(field, p) })
+		}
+		summary.Items = func(page func(string, []json.RawMessage) error) error { return page(doc.ListField, all) }
+	}
+	if err := s.Printer.Print(ctx, w, doc); err != nil {
+		return err
+	}
+	return AppendSummary(ctx, s.opts, summary)
+}
+
+// AppendSummary appends the Markdown of doc, and a blank line that ends it,
+// to opts.SummaryFile (--summary-file), which is made when missing.
+func AppendSummary(ctx context.Context, opts Options, doc Document) error {
+	var b bytes.Buffer
+	err := checked{markdownPrinter{opts}}.Print(ctx, &b, doc)
+	if err == nil && b.Len() > 0 {
+		b.WriteByte('\n')
+		err = safefile.Append(opts.SummaryFile, b.Bytes())
+	}
+	if err != nil {
+		return fmt.Errorf("write the summary to %s: %w", opts.SummaryFile, err)
+	}
+	return nil
+}
+
 // report prints r: a summary line ("118 of 120 databases succeeded, 2
 // differ"), a table of the databases, and the changes of each database that
 // differs in a collapsed <details> block.
@@ -110,7 +152,7 @@ func (p markdownPrinter) report(ctx context.Context, w io.Writer, r *Report) err
 	for _, c := range r.Cases {
 		if c.Changes != "" {
 			fmt.Fprintf(&b, "\n<details><summary>%s</summary>\n\n", html.EscapeString(textsafe.Line(c.Name)))
-			if err := p.fenced(ctx, &b, Document{Text: new(strings.TrimRight(c.Changes, "\n"))}); err != nil {
+			if err := p.fenced(ctx, &b, Document{Text: &c.Changes}); err != nil {
 				return err
 			}
 			b.WriteString("\n</details>\n")

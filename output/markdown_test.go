@@ -1,6 +1,12 @@
 package output
 
-import "testing"
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
 
 func TestMarkdownPrinter(t *testing.T) {
 	users := Table{
@@ -45,7 +51,7 @@ func TestMarkdownPrinter(t *testing.T) {
 // one was not sent.
 var run = &Report{Title: "dbgov schema diff", Cases: []Case{
 	{Name: "prod/orders", Result: "succeeded"},
-	{Name: "prod/<users>", Result: "differs", Detail: "ALTER TABLE t ADD c int; (2 lines)", Changes: "ALTER TABLE t ADD c int;\nDROP TABLE u;\n\n", Failure: true},
+	{Name: "prod/<users>", Result: "differs", Detail: "ALTER TABLE t ADD c int; (2 lines)", Changes: "ALTER TABLE t ADD c int;\nDROP TABLE u;", Failure: true},
 	{Name: "prod/<x>", Result: "failed", Detail: "database \"prod/<x>\" not found | (HTTP 404 NOT_FOUND)", Failure: true},
 	{Name: "prod/late", Result: "not sent"},
 }}
@@ -76,5 +82,54 @@ func TestMarkdownPrinter_report(t *testing.T) {
 			// The report wins over the tables of the run.
 			printsExactly(t, Options{Format: "markdown"}, Document{Report: tt.report, Tables: []Table{{Headers: []string{"DATABASE", "DIFF"}}}}, tt.want)
 		})
+	}
+}
+
+func TestSummaryFile_appendsTheMarkdownWhateverTheFormat(t *testing.T) {
+	pages := [][]string{{`{"name":"users/a"}`, `{"name":"users/b"}`}, {`{"name":"users/c"}`}}
+	table := "| NAME    |\n|:--------|\n| users/a |\n| users/b |\n| users/c |\n\n"
+	tests := []struct {
+		opts   Options
+		stdout string
+	}{
+		{Options{Format: "json"}, "{\n  \"users\": [\n    {\n      \"name\": \"users/a\"\n    },\n    {\n      \"name\": \"users/b\"\n    },\n    {\n      \"name\": \"users/c\"\n    }\n  ]\n}\n"},
+		{Options{Format: "jsonl"}, `{"name":"users/a"}` + "\n" + `{"name":"users/b"}` + "\n" + `{"name":"users/c"}` + "\n"},
+		{Options{Format: "name"}, "users/a\nusers/b\nusers/c\n"},
+		{Options{JQ: ".users | length"}, "3\n"},
+		{Options{Format: "markdown"}, table[:len(table)-1]},
+	}
+	for _, tt := range tests {
+		t.Run(tt.opts.Format+tt.opts.JQ, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "summary.md")
+			tt.opts.SummaryFile = path
+			for run := 1; run <= 2; run++ {
+				asked := 0
+				if got, err := render(t, tt.opts, pagesDoc(pages, nil, &asked)); err != nil || got != tt.stdout {
+					t.Fatalf("stdout %q (%v), want %q", got, err, tt.stdout)
+				}
+				if asked != 1 {
+					t.Errorf("the list was asked for %d times, want once", asked)
+				}
+				// The Markdown, a blank line ending it, a run after another.
+				if got, _ := os.ReadFile(path); string(got) != strings.Repeat(table, run) {
+					t.Errorf("after run %d the summary file holds\n%s", run, got)
+				}
+			}
+		})
+	}
+}
+
+func TestSummaryFile_aFailureSaysSoAfterStdout(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "missing", "summary.md")
+	var out strings.Builder
+	p, err := New(Options{Format: "json", SummaryFile: path})
+	if err == nil {
+		err = p.Print(context.Background(), &out, Document{Raw: []byte(`{"a":1}`)})
+	}
+	if want := "write the summary to " + path + ": "; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("error %v, want one starting %q", err, want)
+	}
+	if out.String() != "{\n  \"a\": 1\n}\n" {
+		t.Errorf("stdout %q, want the JSON whole", out.String())
 	}
 }

@@ -58,6 +58,9 @@ type Options struct {
 	FormatIsDefault bool
 	// Reports says that the command gives a Report, which -o junit prints.
 	Reports bool
+	// SummaryFile is --summary-file: the Markdown of each document printed
+	// is appended to it too; "" for none.
+	SummaryFile string
 }
 
 // Table is one table of a document, for people.
@@ -119,14 +122,15 @@ type Case struct {
 	Name    string // the database, as I/D
 	Result  string // "succeeded", "differs", "failed" or "not sent"
 	Detail  string // what failed, or the first line of what differs
-	Changes string // the differences found, shown collapsed; "" for none
+	Changes string // the differences found, no line break after; "" for none
 	Failure bool   // a failure of JUnit: it failed, or differs under --exit-code
 }
 
 // ReadsTables reports whether the output opts choose prints a document's
-// Tables or Names (table, wide, markdown, name) rather than its JSON.
+// Tables or Names (table, wide, markdown, name, or a summary file) rather
+// than its JSON.
 func (o Options) ReadsTables() bool {
-	return o.JQ == "" && o.Template == "" && !slices.Contains([]string{"json", "jsonl", "yaml"}, o.Format)
+	return o.SummaryFile != "" || o.JQ == "" && o.Template == "" && !slices.Contains([]string{"json", "jsonl", "yaml"}, o.Format)
 }
 
 // Printer prints documents in the format chosen by New.
@@ -140,6 +144,9 @@ func New(opts Options) (Printer, error) {
 	p, err := newPrinter(opts)
 	if err != nil {
 		return nil, err
+	}
+	if opts.SummaryFile != "" {
+		return summarized{checked{p}, opts}, nil
 	}
 	return checked{p}, nil
 }

@@ -70,5 +70,6 @@ func printer(f *factory.Factory) (output.Printer, error) {
 		}
 		return f.Getenv(config.Variable("output")), nil
 	}
+	pf.SummaryFile = nil // it would read the settings too
 	return pf.ToPrinter()
 }

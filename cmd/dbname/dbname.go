@@ -106,7 +106,7 @@ func (f *Flags) Run(ctx context.Context, fac *factory.Factory, fn Func) error {
 		if err != nil {
 			return err
 		}
-		return f.runMany(ctx, fac, p, o, c, fn)
+		return f.runMany(ctx, fac, o, c, fn)
 	}
 	c, err := fac.Client()
 	if err != nil {
@@ -124,9 +124,13 @@ func (f *Flags) Run(ctx context.Context, fac *factory.Factory, fn Func) error {
 	return err
 }
 
-// runMany runs fn over many databases with c, printing the results with p
-// (chosen from o), a line each as they finish with -o jsonl.
-func (f *Flags) runMany(ctx context.Context, fac *factory.Factory, p output.Printer, o output.Options, c *client.Client, fn Func) error {
+// runMany runs fn over many databases with c, printing the results as o
+// says, a line each as they finish with -o jsonl, and then the report to
+// the summary file of o.
+func (f *Flags) runMany(ctx context.Context, fac *factory.Factory, o output.Options, c *client.Client, fn Func) error {
+	summed := o
+	o.SummaryFile = ""
+	p, _ := output.New(o) // as Run made it, but the summary file
 	stream := o.Format == "jsonl" && o.JQ == "" && o.Template == ""
 	ios, asJSON, scrub := fac.IO, fac.IO.JSONErrors, fac.Secrets()
 	pctx := context.WithoutCancel(ctx) // the results are printed also after Ctrl-C
@@ -188,6 +192,11 @@ func (f *Flags) runMany(ctx context.Context, fac *factory.Factory, p output.Prin
 	}
 	if werr != nil {
 		return unwritten(werr, results, written)
+	}
+	if summed.SummaryFile != "" {
+		if err := output.AppendSummary(pctx, summed, output.Document{Report: f.report(results, scrub)}); err != nil {
+			return err
+		}
 	}
 	if n := len(f.dbs); ctx.Err() != nil {
 		return &exitcode.IncompleteError{Err: ctx.Err(),
@@ -256,7 +265,7 @@ func (f *Flags) report(results []fleet.Result[*Result], scrub *secret.Scrubber) 
 			c.Result, c.Detail, c.Failure = "failed", scrub.String(exitcode.Classify(res.Err).Message), true
 		case res.Value.Changes != "":
 			lines := strings.FieldsFunc(res.Value.Changes, func(r rune) bool { return r == '\n' })
-			c.Result, c.Detail, c.Changes, c.Failure = "differs", lines[0], res.Value.Changes, res.Value.Differs
+			c.Result, c.Detail, c.Changes, c.Failure = "differs", lines[0], strings.TrimRight(res.Value.Changes, "\n"), res.Value.Differs
 			if len(lines) > 1 {
 				c.Detail += fmt.Sprintf(" (%d lines)", len(lines))
 			}

@@ -255,7 +255,7 @@ func (f *Factory) ClientWith(a Auth, change ...func(*client.Options)) (*client.C
 }
 
 // PrintFlags returns the output flags, -o defaulting to DBGOV_OUTPUT and
-// then the config file.
+// then the config file, and --summary-file to DBGOV_SUMMARY_FILE.
 func (f *Factory) PrintFlags() output.PrintFlags {
 	return output.PrintFlags{Flags: f.flags, IO: f.IO, HiddenEnv: config.SecretVariables(), Format: func() (string, error) {
 		s, err := f.Settings()
@@ -263,6 +263,12 @@ func (f *Factory) PrintFlags() output.PrintFlags {
 			return "", err
 		}
 		return s.Output, nil
+	}, SummaryFile: func() (string, error) {
+		s, err := f.Settings()
+		if err != nil {
+			return "", err
+		}
+		return s.SummaryFile, nil
 	}}
 }
 

@@ -45,9 +45,13 @@ func TestPrintFlags_formatAndWhereItsDefaultComesFrom(t *testing.T) {
 			}
 			return env["DBGOV_OUTPUT"], nil
 		}
+		pf.SummaryFile = nil
 		return pf
 	}
-	flagsOnly := func(pf output.PrintFlags, _ map[string]string) output.PrintFlags { pf.Format = nil; return pf }
+	flagsOnly := func(pf output.PrintFlags, _ map[string]string) output.PrintFlags {
+		pf.Format, pf.SummaryFile = nil, nil
+		return pf
+	}
 	factoryDefault := func(pf output.PrintFlags, _ map[string]string) output.PrintFlags { return pf }
 	tests := []struct {
 		name        string

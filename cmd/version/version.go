@@ -39,7 +39,7 @@ type options struct {
 // so it answers whatever the environment and config file hold.
 func NewCmd(f *factory.Factory) *cobra.Command {
 	pf := f.PrintFlags()
-	pf.Format = nil
+	pf.Format, pf.SummaryFile = nil, nil
 	opts := &options{IO: f.IO, Printer: pf.ToPrinter, Version: f.Version, Commit: f.Commit,
 		Server: func(ctx context.Context) (*serverInfo, error) {
 			s, err := f.Settings()

@@ -129,6 +129,25 @@ func WriteFile(path string, data []byte) error {
 	return replace(path, data)
 }
 
+// Append appends data to the file at path, made 0600 when missing. It
+// never follows a link nor waits on a FIFO, and writes to a regular file
+// only; unlike dbgov's own files, the file may be another user's (a CI
+// runner's step summary).
+func Append(path string, data []byte) error {
+	fh, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|openFlags, 0o600)
+	if err != nil {
+		return Explain(path, err)
+	}
+	info, err := fh.Stat()
+	if err == nil && !info.Mode().IsRegular() {
+		err = &UnsafeError{Path: path, Why: "is not a regular file"}
+	}
+	if err == nil {
+		_, err = fh.Write(data)
+	}
+	return cmp.Or(err, fh.Close())
+}
+
 // Remove removes the file at path, when its directory is safe; a missing
 // file is no error.
 func Remove(path string) error {

@@ -167,3 +167,48 @@ func link(t *testing.T, target, path string) string {
 	}
 	return path
 }
+
+func TestAppend_addsToARegularFileOnly(t *testing.T) {
+	tests := []struct {
+		name  string
+		setup func(t *testing.T, dir string) string // returns the path to append to
+		want  string                                // the file's content after, or the error
+	}{
+		{"a missing file is made", func(t *testing.T, dir string) string { return filepath.Join(dir, "f") }, "more"},
+		{"a file is added to", func(t *testing.T, dir string) string { return write(t, filepath.Join(dir, "f"), 0o600) }, "contentmore"},
+		{"a file others may write, as a CI runner's", func(t *testing.T, dir string) string {
+			return write(t, filepath.Join(dir, "f"), 0o666)
+		}, "contentmore"},
+		{"a link is not followed", func(t *testing.T, dir string) string {
+			return link(t, write(t, filepath.Join(dir, "target"), 0o600), filepath.Join(dir, "f"))
+		}, "is a symbolic link"},
+		{"a FIFO without a reader does not block", func(t *testing.T, dir string) string {
+			path := filepath.Join(dir, "f")
+			if err := syscall.Mkfifo(path, 0o600); err != nil {
+				t.Skipf("no FIFO: %v", err)
+			}
+			return path
+		}, "is not a regular file"},
+		{"a missing directory", func(t *testing.T, dir string) string { return filepath.Join(dir, "none", "f") }, "no such file or directory"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := tt.setup(t, t.TempDir())
+			err := Append(path, []byte("more"))
+			if err != nil {
+				if !strings.Contains(err.Error(), tt.want) {
+					t.Errorf("error %v, want one saying %q", err, tt.want)
+				}
+				return
+			}
+			got, _ := os.ReadFile(path)
+			info, _ := os.Stat(path)
+			if string(got) != tt.want {
+				t.Errorf("the file holds %q, want %q", got, tt.want)
+			}
+			if tt.want == "more" && info.Mode().Perm() != 0o600 {
+				t.Errorf("made with mode %v, want 0600", info.Mode().Perm())
+			}
+		})
+	}
+}
