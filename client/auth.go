@@ -40,16 +40,16 @@ func (c *Client) authorization(ctx context.Context, r *Request) (string, error) 
 	if r.NoAuth {
 		return "", nil
 	}
-	if c.token != "" {
-		return "Bearer " + c.token, nil
+	if c.opts.Token != "" {
+		return "Bearer " + c.opts.Token, nil
 	}
 	switch {
 	case c.canLogIn():
 		token, err := c.serviceToken(ctx, "")
 		return "Bearer " + token, err
-	case c.account != "":
-		return "", fmt.Errorf("%w: service account %s has no service key", ErrNoCredentials, c.account)
-	case c.key != "":
+	case c.opts.ServiceAccount != "":
+		return "", fmt.Errorf("%w: service account %s has no service key", ErrNoCredentials, c.opts.ServiceAccount)
+	case c.opts.ServiceKey != "":
 		return "", fmt.Errorf("%w: a service key was given without its service account", ErrNoCredentials)
 	case c.headers.Get("Authorization") != "", r.OptionalAuth:
 		return "", nil
@@ -60,13 +60,13 @@ func (c *Client) authorization(ctx context.Context, r *Request) (string, error) 
 // canLogIn reports whether the client gets its token by a login: a service
 // account with its key, or a workload identity with its OIDC tokens.
 func (c *Client) canLogIn() bool {
-	return c.account != "" && (c.key != "" || c.oidcToken != nil)
+	return c.opts.ServiceAccount != "" && (c.opts.ServiceKey != "" || c.opts.OIDCToken != nil)
 }
 
 // refreshable reports whether a 401 on r may be cured by logging in again:
 // only a token of a login is refreshed, never one given directly.
 func (c *Client) refreshable(r *Request) bool {
-	return !r.NoAuth && c.token == "" && c.canLogIn()
+	return !r.NoAuth && c.opts.Token == "" && c.canLogIn()
 }
 
 // serviceToken returns the token of the service account or workload
@@ -83,8 +83,8 @@ func (c *Client) serviceToken(ctx context.Context, stale string) (string, error)
 		return "", c.loginErr
 	case c.accountToken != "" && c.accountToken != stale:
 		return c.accountToken, nil
-	case c.tokens != nil && stale != "":
-		c.tokens.Drop()
+	case c.opts.TokenCache != nil && stale != "":
+		c.opts.TokenCache.Drop()
 	}
 	token, err := c.login(ctx, stale == "")
 	if err != nil && ctx.Err() == nil {
@@ -97,22 +97,22 @@ func (c *Client) serviceToken(ctx context.Context, stale string) (string, error)
 // one the cache keeps for its key or fresh OIDC token, when cached allows,
 // else one that key or OIDC token is traded for; c.loginMu is held.
 func (c *Client) login(ctx context.Context, cached bool) (string, error) {
-	who, path, verb := "service account "+c.account, loginPath, [2]string{"log in as", "logging in as"}
-	var body any = &LoginRequest{Email: c.account, Password: c.key}
-	if c.oidcToken != nil {
-		oidc, err := c.oidcToken(ctx)
+	who, path, verb := "service account "+c.opts.ServiceAccount, loginPath, [2]string{"log in as", "logging in as"}
+	var body any = &LoginRequest{Email: c.opts.ServiceAccount, Password: c.opts.ServiceKey}
+	if c.opts.OIDCToken != nil {
+		oidc, err := c.opts.OIDCToken(ctx)
 		if err != nil {
 			return "", err
 		}
 		c.secrets.Add(oidc)
-		if c.workloadTokens != nil {
-			c.tokens = c.workloadTokens(oidc)
+		if c.opts.WorkloadTokenCache != nil {
+			c.opts.TokenCache = c.opts.WorkloadTokenCache(oidc)
 		}
-		who, path, verb = "workload identity "+c.account, exchangePath, [2]string{"exchange the OIDC token for", "exchanging the OIDC token for"}
-		body = &ExchangeTokenRequest{Token: oidc, Email: c.account}
+		who, path, verb = "workload identity "+c.opts.ServiceAccount, exchangePath, [2]string{"exchange the OIDC token for", "exchanging the OIDC token for"}
+		body = &ExchangeTokenRequest{Token: oidc, Email: c.opts.ServiceAccount}
 	}
-	if cached && c.tokens != nil {
-		if token := c.tokens.Get(); token != "" && CheckToken(token) == nil {
+	if cached && c.opts.TokenCache != nil {
+		if token := c.opts.TokenCache.Get(); token != "" && CheckToken(token) == nil {
 			c.log.notef("using the cached token of %s", who)
 			c.secrets.Add(token)
 			c.accountToken = token
@@ -128,7 +128,7 @@ func (c *Client) login(ctx context.Context, cached bool) (string, error) {
 	if err == nil {
 		err = decodeBody(r, res, &login)
 	}
-	if api := (*APIError)(nil); errors.As(err, &api) && api.HTTPStatus == http.StatusUnauthorized && c.oidcToken != nil {
+	if api := (*APIError)(nil); errors.As(err, &api) && api.HTTPStatus == http.StatusUnauthorized && c.opts.OIDCToken != nil {
 		err = exitcode.WithHint(err, "the identity may be deactivated, or the OIDC token's issuer, audience or subject not those it allows (--oidc-audience asks GitHub Actions for another audience)")
 	}
 	if err != nil {
@@ -149,8 +149,8 @@ func (c *Client) login(ctx context.Context, cached bool) (string, error) {
 	}
 	c.secrets.Add(token)
 	c.accountToken = token
-	if c.tokens != nil {
-		c.tokens.Put(token)
+	if c.opts.TokenCache != nil {
+		c.opts.TokenCache.Put(token)
 	}
 	return token, nil
 }

@@ -128,29 +128,21 @@ type Options struct {
 
 // Client calls the /v1 API. It is safe for concurrent use.
 type Client struct {
-	base        string // scheme://host[/prefix], without a trailing slash
-	rc          *resty.Client
-	headers     http.Header // extra headers, canonical names
-	userAgent   string
-	token       string
-	account     string
-	key         string
-	timeout     time.Duration
-	maxSize     int64
-	maxRetries  int
-	retryWait   time.Duration
-	concurrency int
-	clock       Clock
-	backoff     *sharedBackoff // nil unless Options.SharedBackoff
-	log         *debugLog      // nil when debugging is off
-	notice      func(string)
+	// opts are the options given, defaults filled in; for a workload
+	// identity, ServiceAccount is its email and ServiceKey empty. Their
+	// TokenCache is replaced by the OIDC token's own on a workload's login.
+	opts    Options
+	base    string // scheme://host[/prefix], without a trailing slash
+	rc      *resty.Client
+	headers http.Header    // extra headers, canonical names
+	backoff *sharedBackoff // nil unless Options.SharedBackoff
+	log     *debugLog      // nil when debugging is off
 	// secrets masks the credentials this client knows in its errors and log.
 	secrets *secret.Scrubber
 
 	// plainHost is the host of a base address that is plain http:// to a
-	// host that is not loopback; warn hears of it once credentials go there.
+	// host that is not loopback; Warn hears of it once credentials go there.
 	plainHost string
-	warn      func(string)
 	warnOnce  sync.Once
 
 	// loginMu guards accountToken and loginErr, and is held during a login.
@@ -159,16 +151,9 @@ type Client struct {
 	accountToken string
 	// loginErr is the error of a failed login, returned from then on.
 	loginErr error
-	tokens   TokenCache // nil: none
-	// oidcToken and workloadTokens are set for a workload identity, whose
-	// email is account.
-	oidcToken      func(context.Context) (string, error)
-	workloadTokens func(string) TokenCache
 
-	serverMu      sync.Mutex // held while the service's release is learnt
-	server        *Server    // once learnt
-	serverVersion string
-	serverCache   ServerCache
+	serverMu sync.Mutex // held while the service's release is learnt
+	server   *Server    // once learnt
 }
 
 // New checks opts and returns a Client; nothing is sent until a call.
@@ -193,30 +178,10 @@ func New(opts Options) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Client{
-		base:        base,
-		headers:     headers,
-		userAgent:   cmp.Or(opts.UserAgent, "dbgov"),
-		token:       opts.Token,
-		account:     opts.ServiceAccount,
-		key:         opts.ServiceKey,
-		timeout:     cmp.Or(max(opts.Timeout, 0), DefaultTimeout),
-		maxSize:     cmp.Or(max(opts.MaxResponseSize, 0), DefaultMaxResponseSize),
-		maxRetries:  max(cmp.Or(opts.MaxRetries, DefaultMaxRetries), 0),
-		retryWait:   cmp.Or(max(opts.RetryWait, 0), DefaultRetryWait),
-		concurrency: cmp.Or(max(opts.Concurrency, 0), DefaultConcurrency),
-		clock:       opts.Clock,
-		notice:      opts.Notice,
-		tokens:      opts.TokenCache,
-		secrets:     cmp.Or(opts.Secrets, &secret.Scrubber{}),
+	if opts.WorkloadIdentity != "" && opts.OIDCToken == nil {
+		return nil, fmt.Errorf("%w: workload identity %s has no source of OIDC tokens", ErrInvalidOptions, opts.WorkloadIdentity)
 	}
-	c.warn, c.serverVersion, c.serverCache = opts.Warn, opts.ServerVersion, opts.ServerCache
-	if opts.WorkloadIdentity != "" {
-		if opts.OIDCToken == nil {
-			return nil, fmt.Errorf("%w: workload identity %s has no source of OIDC tokens", ErrInvalidOptions, opts.WorkloadIdentity)
-		}
-		c.account, c.key, c.oidcToken, c.workloadTokens = opts.WorkloadIdentity, "", opts.OIDCToken, opts.WorkloadTokenCache
-	}
+	c := &Client{base: base, headers: headers, secrets: cmp.Or(opts.Secrets, &secret.Scrubber{})}
 	u, _ := url.Parse(base)
 	if u.Scheme == "http" && !isLoopback(u.Hostname()) {
 		c.plainHost = u.Host
@@ -231,11 +196,23 @@ func New(opts Options) (*Client, error) {
 	if opts.Debug != nil {
 		c.log = &debugLog{w: opts.Debug, scrub: c.secrets}
 	}
-	if c.clock == nil {
-		c.clock = realClock{}
+	if opts.WorkloadIdentity == "" {
+		opts.OIDCToken, opts.WorkloadTokenCache = nil, nil
+	} else {
+		opts.ServiceAccount, opts.ServiceKey = opts.WorkloadIdentity, ""
 	}
+	opts.UserAgent = cmp.Or(opts.UserAgent, "dbgov")
+	opts.Timeout = cmp.Or(max(opts.Timeout, 0), DefaultTimeout)
+	opts.MaxResponseSize = cmp.Or(max(opts.MaxResponseSize, 0), DefaultMaxResponseSize)
+	opts.MaxRetries = max(cmp.Or(opts.MaxRetries, DefaultMaxRetries), 0)
+	opts.RetryWait = cmp.Or(max(opts.RetryWait, 0), DefaultRetryWait)
+	opts.Concurrency = cmp.Or(max(opts.Concurrency, 0), DefaultConcurrency)
+	if opts.Clock == nil {
+		opts.Clock = realClock{}
+	}
+	c.opts = opts
 	if opts.SharedBackoff {
-		c.backoff = &sharedBackoff{clock: c.clock, first: c.retryWait, max: c.timeout}
+		c.backoff = &sharedBackoff{clock: opts.Clock, first: opts.RetryWait, max: opts.Timeout}
 	}
 	c.rc = c.newResty(tlsConfig)
 	return c, nil
@@ -392,7 +369,7 @@ func (c *Client) Send(ctx context.Context, r *Request, out any) ([]byte, error) 
 			return nil, c.explain(err)
 		}
 		// A 401 was not processed: log in again and resend once.
-		c.log.notef("HTTP 401: logging in again as %s and resending once", c.account)
+		c.log.notef("HTTP 401: logging in again as %s and resending once", c.opts.ServiceAccount)
 		token, err := c.serviceToken(ctx, strings.TrimPrefix(auth, "Bearer "))
 		if err != nil {
 			return nil, err
@@ -485,8 +462,8 @@ func isLoopback(host string) bool {
 // http:// to another host: anyone on the network between can read them.
 func (c *Client) warnPlainHTTP() {
 	c.warnOnce.Do(func() {
-		if c.warn != nil {
-			c.warn(fmt.Sprintf("credentials are sent over plain http:// to %s; anyone on the network can read them, use https://", c.plainHost))
+		if c.opts.Warn != nil {
+			c.opts.Warn(fmt.Sprintf("credentials are sent over plain http:// to %s; anyone on the network can read them, use https://", c.plainHost))
 		}
 	})
 }

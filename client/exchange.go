@@ -48,14 +48,14 @@ const usersMePath = "/v1/users/me"
 func (c *Client) newResty(tlsConfig *tls.Config) *resty.Client {
 	transport := http.DefaultTransport.(*http.Transport).Clone()
 	transport.TLSClientConfig = tlsConfig
-	transport.MaxIdleConnsPerHost = c.concurrency
-	t := &answerReader{next: transport, limit: c.maxSize, timeout: c.timeout, log: c.log, backoff: c.backoff}
+	transport.MaxIdleConnsPerHost = c.opts.Concurrency
+	t := &answerReader{next: transport, limit: c.opts.MaxResponseSize, timeout: c.opts.Timeout, log: c.log, backoff: c.backoff}
 	return resty.NewWithClient(&http.Client{Transport: t}).
 		SetLogger(discardLogger{}).
 		SetRedirectPolicy(resty.RedirectPolicyFunc(c.checkRedirect)).
-		SetRetryCount(c.maxRetries).
-		SetRetryWaitTime(c.retryWait).
-		SetRetryMaxWaitTime(c.timeout).
+		SetRetryCount(c.opts.MaxRetries).
+		SetRetryWaitTime(c.opts.RetryWait).
+		SetRetryMaxWaitTime(c.opts.Timeout).
 		AddRetryCondition(c.retry).
 		SetRetryAfter(c.retryAfter).
 		OnBeforeRequest(c.beforeAttempt)
@@ -88,7 +88,7 @@ func (c *Client) exchange(ctx context.Context, r *Request, auth string) (*respon
 	case errors.As(err, new(*APIError)): // the shared backoff's refusal
 		return nil, err
 	case errors.Is(err, errTooLarge):
-		return nil, &InvalidResponseError{Err: fmt.Errorf("answer larger than %s", formatSize(c.maxSize))}
+		return nil, &InvalidResponseError{Err: fmt.Errorf("answer larger than %s", formatSize(c.opts.MaxResponseSize))}
 	case errors.Is(err, errLoginRedirected), errors.Is(err, errIdentityRedirected), errors.Is(err, errTooManyRedirects):
 		invalid.Err = errors.New(innermost(err))
 		return nil, invalid
@@ -97,7 +97,7 @@ func (c *Client) exchange(ctx context.Context, r *Request, auth string) (*respon
 	case raw.StatusCode < 200 || raw.StatusCode > 299:
 		apiErr := parseErrorBody(raw.StatusCode, raw.Header.Get("Content-Type"), answerOf(raw))
 		c.cleanAPIError(apiErr)
-		if c.backoff != nil && busyStatus(raw.StatusCode) && resp.Request.Attempt > c.maxRetries {
+		if c.backoff != nil && busyStatus(raw.StatusCode) && resp.Request.Attempt > c.opts.MaxRetries {
 			c.backoff.refuse(apiErr)
 		}
 		return nil, apiErr
@@ -107,7 +107,7 @@ func (c *Client) exchange(ctx context.Context, r *Request, auth string) (*respon
 
 // requestHeader returns the headers of r.
 func (c *Client) requestHeader(r *Request, auth string) http.Header {
-	h := http.Header{"Accept": {"application/json"}, "User-Agent": {c.userAgent}}
+	h := http.Header{"Accept": {"application/json"}, "User-Agent": {c.opts.UserAgent}}
 	for name, values := range c.headers {
 		h[name] = append([]string(nil), values...)
 	}
@@ -163,7 +163,7 @@ func (c *Client) retry(resp *resty.Response, err error) bool {
 	case !idempotent:
 		c.log.notef("%s: not retried, %s may have reached the service", what, req.Method)
 		return false
-	case req.Attempt > c.maxRetries:
+	case req.Attempt > c.opts.MaxRetries:
 		c.log.notef("%s: giving up after %d retries", what, req.Attempt-1)
 		return false
 	}
@@ -178,17 +178,17 @@ const noticeWait = 3 * time.Second
 // backoff from RetryWait, doubled at each retry, with jitter.
 func (c *Client) retryAfter(_ *resty.Client, resp *resty.Response) (time.Duration, error) {
 	n, what := resp.Request.Attempt, "no answer"
-	wait, shown := time.Duration(0), "up to "+min(c.retryWait<<min(n-1, 20), c.timeout).String()
+	wait, shown := time.Duration(0), "up to "+min(c.opts.RetryWait<<min(n-1, 20), c.opts.Timeout).String()
 	if raw := resp.RawResponse; raw != nil {
 		what = "HTTP " + statusText(raw.StatusCode)
-		if d, ok := parseRetryAfter(raw.Header.Get("Retry-After"), c.clock.Now()); ok {
-			wait = min(max(d, c.retryWait), c.timeout) // as resty bounds it
+		if d, ok := parseRetryAfter(raw.Header.Get("Retry-After"), c.opts.Clock.Now()); ok {
+			wait = min(max(d, c.opts.RetryWait), c.opts.Timeout) // as resty bounds it
 			shown = wait.Round(time.Millisecond).String()
 		}
 	}
-	c.log.notef("%s: retry %d of %d in %s", what, n, c.maxRetries, shown)
-	if wait >= noticeWait && c.notice != nil {
-		c.notice(fmt.Sprintf("%s: waiting %s before retry %d of %d", what, wait.Round(time.Second), n, c.maxRetries))
+	c.log.notef("%s: retry %d of %d in %s", what, n, c.opts.MaxRetries, shown)
+	if wait >= noticeWait && c.opts.Notice != nil {
+		c.opts.Notice(fmt.Sprintf("%s: waiting %s before retry %d of %d", what, wait.Round(time.Second), n, c.opts.MaxRetries))
 	}
 	return wait, nil
 }
@@ -347,7 +347,7 @@ func (c *Client) transportError(err error) *TransportError {
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
 		te.Timeout = true
-		te.Message = fmt.Sprintf("no answer from %s within %s", host, c.timeout)
+		te.Message = fmt.Sprintf("no answer from %s within %s", host, c.opts.Timeout)
 		te.Hint = "raise the time limit with --timeout, or check that the service is up"
 	case errors.As(err, new(tls.RecordHeaderError)), errors.Is(err, http.ErrSchemeMismatch):
 		te.Message = fmt.Sprintf("TLS handshake with %s failed: the server does not speak TLS", host)

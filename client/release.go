@@ -122,7 +122,7 @@ func (c *Client) Server(ctx context.Context) (*Server, error) {
 	if c.server != nil {
 		return c.server, nil
 	}
-	s, err := &Server{Version: c.serverVersion}, error(nil)
+	s, err := &Server{Version: c.opts.ServerVersion}, error(nil)
 	if s.Version == "" {
 		s, err = c.describe(ctx)
 	}
@@ -142,8 +142,8 @@ func (c *Client) Server(ctx context.Context) (*Server, error) {
 	} else if NewestRelease.Before(known) {
 		known = NewestRelease
 	}
-	if (s.Release != known || s.Version == "") && c.warn != nil {
-		c.warn(fmt.Sprintf("the service's release %s is not one dbgov knows (%s to %s); dbgov treats it as %s", cmp.Or(s.Version, "(not told without credentials)"), OldestRelease, NewestRelease, known))
+	if (s.Release != known || s.Version == "") && c.opts.Warn != nil {
+		c.opts.Warn(fmt.Sprintf("the service's release %s is not one dbgov knows (%s to %s); dbgov treats it as %s", cmp.Or(s.Version, "(not told without credentials)"), OldestRelease, NewestRelease, known))
 	}
 	s.Release, c.server = known, s
 	return s, nil
@@ -156,8 +156,8 @@ func (c *Client) Server(ctx context.Context) (*Server, error) {
 // told by the description's fields.
 func (c *Client) describe(ctx context.Context) (*Server, error) {
 	raw := []byte(nil)
-	if c.serverCache != nil {
-		raw = c.serverCache.Get()
+	if c.opts.ServerCache != nil {
+		raw = c.opts.ServerCache.Get()
 	}
 	var s Server
 	if json.Unmarshal(raw, &s) != nil || s.Version == "" {
@@ -171,8 +171,8 @@ func (c *Client) describe(ctx context.Context) (*Server, error) {
 		if json.Unmarshal(raw, &s) != nil || s.Version == "" {
 			return nil, &InvalidResponseError{Method: http.MethodGet, Path: "/v1/actuator/info", HTTPStatus: http.StatusOK, Err: errors.New("the body does not describe the service: no version")}
 		}
-		if c.serverCache != nil {
-			c.serverCache.Put(raw)
+		if c.opts.ServerCache != nil {
+			c.opts.ServerCache.Put(raw)
 		}
 	}
 	var fields map[string]json.RawMessage
@@ -197,7 +197,7 @@ func (c *Client) Workspace(ctx context.Context) (string, error) {
 		return cmp.Or(s, &Server{}).Workspace, err
 	}
 	id := ""
-	if c.serverVersion != "" { // the release was told, not the workspace
+	if c.opts.ServerVersion != "" { // the release was told, not the workspace
 		if d, err := c.describe(ctx); err == nil {
 			id = d.Workspace
 		}
@@ -334,7 +334,7 @@ func (c *Client) explain(err error) error {
 	switch {
 	case api.HTTPStatus == http.StatusForbidden && len(perms) > 0:
 		return exitcode.WithHint(err, "the credentials lack the permission "+strings.Join(perms, ", ")+": a role holding it is needed")
-	case api.HTTPStatus == http.StatusUnauthorized && c.token != "" && !strings.Contains(strings.ToLower(api.Message), "expired"):
+	case api.HTTPStatus == http.StatusUnauthorized && c.opts.Token != "" && !strings.Contains(strings.ToLower(api.Message), "expired"):
 		return exitcode.WithHint(err, "the service refused the token: it may have expired (after an hour by default from 3.14), or predate a server upgrade (upgrades across 3.14 and 3.17 invalidate older tokens); give a new one, or log in again with `dbgov auth login`")
 	}
 	return err
