@@ -158,6 +158,15 @@ func TestReports_summaryFileBesideJSON(t *testing.T) {
 	if got, want := readFile(t, summary), driftMarkdown+"\n2 of 2 databases succeeded\n\n"; !strings.HasPrefix(got, want) || !strings.HasSuffix(got, "| fleet-pg/db0002 | succeeded |        |\n\n") {
 		t.Errorf("the summary file holds\n%s\nwant the first run's, then\n%s", got, want)
 	}
+	// Results streamed a line each: the report is appended once, at the end.
+	streamed := filepath.Join(c.dir, "streamed.md")
+	r = c.runStdin(t, dbs, "schema", "diff", "--databases-from", "-", "--schema-file", golden, "--exit-code", "-o", "jsonl", "--summary-file", streamed).expect(t, 5)
+	if n := len(r.jsonLines(t)); n != 4 {
+		t.Errorf("%d result lines, want 4", n)
+	}
+	if got := readFile(t, streamed); got != driftMarkdown+"\n" {
+		t.Errorf("the summary file of a streamed run holds\n%s", got)
+	}
 	// A summary that cannot be written fails the run (exit 1) and says so,
 	// after stdout.
 	for _, args := range [][]string{{"policies", "list", "--databases-from", "-"}, {"schema", "diff", "--database", fleetName(3), "--schema-file", golden}} {
