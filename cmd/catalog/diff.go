@@ -117,5 +117,5 @@ func changesResult(db client.DatabaseName, changes []catalogjson.Change, c *clie
 	if err != nil {
 		return dbname.Result{}, fmt.Errorf("describe the changes: %w", err)
 	}
-	return dbname.Result{Doc: output.Document{Raw: raw, ListField: "changes", Text: new(text.String()), Names: []string{db.CatalogName()}}}, nil
+	return dbname.Result{Doc: output.Document{Raw: raw, ListField: "changes", Text: new(text.String()), Diff: true, Names: []string{db.CatalogName()}}}, nil
 }

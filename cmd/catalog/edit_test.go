@@ -96,16 +96,18 @@ func TestDiff_printsWhatTheFileWouldChange(t *testing.T) {
 		name string
 		args []string
 		code int
+		tty  bool // on a terminal, in colour: + green, - red, ~ yellow
 	}{
-		{"table", nil, 0},
-		{"json", []string{"-o", "json"}, 0},
-		{"exit_code", []string{"--exit-code"}, 9},
+		{"table", nil, 0, false},
+		{"json", []string{"-o", "json"}, 0, false},
+		{"exit_code", []string{"--exit-code"}, 9, false},
+		{"terminal", []string{"--color", "always"}, 0, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			reg := httpmock.New(t)
 			reg.Register(http.MethodGet, catalogPath, 200, serviceCatalog).Times(1)
-			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, catalogCmd("diff", append([]string{"-f", file}, tt.args...)...)...).Expect(t, tt.code)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL(), TTY: tt.tty}, catalogCmd("diff", append([]string{"-f", file}, tt.args...)...)...).Expect(t, tt.code)
 			if res.Stderr != "" {
 				t.Errorf("stderr: %s", res.Stderr)
 			}
