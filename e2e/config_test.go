@@ -168,14 +168,19 @@ func TestDevServer_printsItsURLAndStopsOnInterrupt(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t)
 
-	out := srv.stdout.String()
-	for _, want := range []string{
+	wants := []string{
 		"listening on " + srv.url,
 		"export DBGOV_URL=" + srv.url + " DBGOV_TOKEN=dev-admin-token",
 		"dev-readonly-token",
 		"ci-bot@example.com",
 		"dev-ci-bot-key",
-	} {
+	}
+	var out string
+	waitFor(startTimeout, func() bool { // the banner's lines after the export line may still be coming
+		out = srv.stdout.String()
+		return strings.Contains(out, wants[len(wants)-1])
+	})
+	for _, want := range wants {
 		if !strings.Contains(out, want) {
 			t.Errorf("the banner lacks %q:\n%s", want, out)
 		}
