@@ -1,7 +1,6 @@
 package devserver
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -79,13 +78,9 @@ func GenerateSeed(w io.Writer, opts GenerateOptions) error {
 		doc.Instances = append(doc.Instances, fleet)
 	}
 
-	bw := bufio.NewWriter(w)
-	enc := json.NewEncoder(bw)
+	enc := json.NewEncoder(w) // writes the encoded document at once
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(doc); err != nil {
-		return fmt.Errorf("generate seed: write: %w", err)
-	}
-	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("generate seed: write: %w", err)
 	}
 	return nil

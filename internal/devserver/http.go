@@ -13,6 +13,7 @@ import (
 	"maps"
 	"net/http"
 	"net/url"
+	"path"
 	"slices"
 	"strings"
 	"time"
@@ -24,17 +25,16 @@ import (
 // the custom method), its ids, the query and the raw body.
 type request struct {
 	path  string
-	user  string // users/{email} of the token; "" on an open route
-	ids   []string
+	user  string   // users/{email} of the token; "" on an open route
+	ids   []string // the values of the pattern's wildcards, in order
 	query url.Values
 	body  []byte
 }
 
-// route is one operation: its method, path pattern ("{}" matches one
-// segment, an id), custom method suffix, permission and handler.
+// route is one operation: its ServeMux pattern, in which a custom method is
+// a segment of its own ("POST /v1/users/{email}/:undelete"), its permission and handler.
 type route struct {
-	method, verb string
-	pattern      []string
+	pattern      string
 	since, until release
 	open         bool   // needs no credentials
 	permission   string // needed unless open
@@ -66,127 +66,117 @@ func locked(op handler) handler {
 // that serve one, when not zero.
 func routes() []route {
 	body := "request body"
-	db := func(more ...string) []string { return append([]string{"instances", "{}", "databases", "{}"}, more...) }
+	const db = "/v1/instances/{instance}/databases/{database}"
 	return []route{
-		{method: http.MethodPost, pattern: []string{"auth", "login"}, open: true, handle: withBody("login request", (*Server).login)},
-		{method: http.MethodPost, pattern: []string{"auth"}, verb: "exchangeToken", open: true, handle: withBody(body, (*Server).exchangeToken)},
-		{method: http.MethodGet, pattern: []string{"actuator", "info"}, open: true, handle: locked((*Server).actuatorInfo)},
-		{method: http.MethodGet, pattern: []string{"idps"}, open: true, handle: locked((*Server).listIdentityProviders)},
-		{method: http.MethodGet, pattern: []string{"workspaces", "{}", "idps"}, open: true, since: sinceWorkspaceIdps, handle: locked((*Server).listIdentityProviders)},
-		{method: http.MethodGet, pattern: []string{"users", "me"}, handle: locked((*Server).currentUser)},
-		{method: http.MethodPost, pattern: []string{"users"}, open: true, handle: withBody(body, (*Server).createUser)},
-		{method: http.MethodGet, pattern: []string{"users"}, verb: "batchGet", permission: PermissionUsersGet, handle: locked((*Server).batchGetUsers)},
-		{method: http.MethodPost, pattern: []string{"users", "{}"}, verb: "undelete", permission: PermissionUsersUndelete, handle: withBody(body, (*Server).undelete)},
-		{method: http.MethodGet, pattern: []string{"serviceAccounts", "{}"}, since: sinceAccounts, permission: PermissionUsersGet, handle: locked((*Server).getAccount)},
-		{method: http.MethodPost, pattern: []string{"serviceAccounts", "{}"}, verb: "undelete", since: sinceAccounts, permission: PermissionUsersUndelete, handle: withBody(body, (*Server).undelete)},
-		{method: http.MethodGet, pattern: []string{"workloadIdentities", "{}"}, since: sinceAccounts, permission: PermissionUsersGet, handle: locked((*Server).getAccount)},
-		{method: http.MethodPost, pattern: []string{"workloadIdentities", "{}"}, verb: "undelete", since: sinceAccounts, permission: PermissionUsersUndelete, handle: withBody(body, (*Server).undelete)},
-		{method: http.MethodGet, pattern: []string{"reviewConfigs", "{}"}, permission: PermissionReviewConfigGet, handle: locked((*Server).getReviewConfig)},
-		{method: http.MethodGet, pattern: db("catalog"), permission: PermissionCatalogGet, handle: locked((*Server).getCatalog)},
-		{method: http.MethodPatch, pattern: db("catalog"), permission: PermissionCatalogUpdate, handle: (*Server).updateCatalog},
-		{method: http.MethodPost, pattern: db("revisions"), verb: "batchCreate", permission: PermissionRevisionsCreate, handle: withBody(body, (*Server).batchCreateRevisions)},
-		{method: http.MethodGet, pattern: db("policies"), permission: PermissionPoliciesList, handle: locked((*Server).listPolicies)},
-		{method: http.MethodGet, pattern: []string{"environments", "{}", "policies"}, permission: PermissionPoliciesList, handle: locked((*Server).listPolicies)},
-		{method: http.MethodGet, pattern: []string{"projects", "{}", "policies"}, permission: PermissionPoliciesList, handle: locked((*Server).listPolicies)},
-		{method: http.MethodGet, pattern: []string{"policies"}, until: sinceWorkspaces, permission: PermissionPoliciesList, handle: locked((*Server).listPolicies)},
-		{method: http.MethodGet, pattern: []string{"workspaces", "{}", "policies"}, since: sinceWorkspaces, permission: PermissionPoliciesList, handle: locked((*Server).listPolicies)},
-		{method: http.MethodGet, pattern: []string{"instances"}, permission: PermissionDatabasesGet, handle: locked((*Server).listInstances)},
-		{method: http.MethodGet, pattern: []string{"instances", "{}"}, permission: PermissionDatabasesGet, handle: locked((*Server).getInstance)},
-		{method: http.MethodGet, pattern: []string{"instances", "{}", "databases"}, permission: PermissionDatabasesGet, handle: locked((*Server).listDatabases)},
-		{method: http.MethodGet, pattern: []string{"projects", "{}", "databases"}, permission: PermissionDatabasesGet, handle: locked((*Server).listDatabases)},
-		{method: http.MethodGet, pattern: []string{"workspaces", "{}", "databases"}, permission: PermissionDatabasesGet, handle: locked((*Server).listDatabases)},
-		{method: http.MethodGet, pattern: db("revisions"), permission: PermissionDatabasesGet, handle: locked((*Server).listRevisions)},
-		{method: http.MethodGet, pattern: db("changelogs"), permission: PermissionDatabasesGet, handle: locked((*Server).listChangelogs)},
-		{method: http.MethodGet, pattern: db("schema"), permission: PermissionDatabasesGet, handle: locked((*Server).schemaDump)},
-		{method: http.MethodGet, pattern: db("sdlSchema"), permission: PermissionDatabasesGet, handle: locked((*Server).schemaDump)},
-		{method: http.MethodPost, pattern: db("changelogs", "{}"), verb: "diffSchema", permission: PermissionDatabasesGet, handle: withBody(body, (*Server).diffSchema)},
-		{method: http.MethodPost, pattern: db(), verb: "diffSchema", permission: PermissionDatabasesGet, handle: withBody(body, (*Server).diffSchema)},
+		{pattern: "POST /v1/auth/login", open: true, handle: withBody("login request", (*Server).login)},
+		{pattern: "POST /v1/auth/:exchangeToken", open: true, handle: withBody(body, (*Server).exchangeToken)},
+		{pattern: "GET /v1/actuator/info", open: true, handle: locked((*Server).actuatorInfo)},
+		{pattern: "GET /v1/idps", open: true, handle: locked((*Server).listIdentityProviders)},
+		{pattern: "GET /v1/workspaces/{workspace}/idps", open: true, since: sinceWorkspaceIdps, handle: locked((*Server).listIdentityProviders)},
+		{pattern: "GET /v1/users/me", handle: locked((*Server).currentUser)},
+		{pattern: "POST /v1/users", open: true, handle: withBody(body, (*Server).createUser)},
+		{pattern: "GET /v1/users/:batchGet", permission: PermissionUsersGet, handle: locked((*Server).batchGetUsers)},
+		{pattern: "POST /v1/users/{email}/:undelete", permission: PermissionUsersUndelete, handle: withBody(body, (*Server).undelete)},
+		{pattern: "GET /v1/serviceAccounts/{email}", since: sinceAccounts, permission: PermissionUsersGet, handle: locked((*Server).getAccount)},
+		{pattern: "POST /v1/serviceAccounts/{email}/:undelete", since: sinceAccounts, permission: PermissionUsersUndelete, handle: withBody(body, (*Server).undelete)},
+		{pattern: "GET /v1/workloadIdentities/{email}", since: sinceAccounts, permission: PermissionUsersGet, handle: locked((*Server).getAccount)},
+		{pattern: "POST /v1/workloadIdentities/{email}/:undelete", since: sinceAccounts, permission: PermissionUsersUndelete, handle: withBody(body, (*Server).undelete)},
+		{pattern: "GET /v1/reviewConfigs/{id}", permission: PermissionReviewConfigGet, handle: locked((*Server).getReviewConfig)},
+		{pattern: "GET " + db + "/catalog", permission: PermissionCatalogGet, handle: locked((*Server).getCatalog)},
+		{pattern: "PATCH " + db + "/catalog", permission: PermissionCatalogUpdate, handle: (*Server).updateCatalog},
+		{pattern: "POST " + db + "/revisions/:batchCreate", permission: PermissionRevisionsCreate, handle: withBody(body, (*Server).batchCreateRevisions)},
+		{pattern: "GET " + db + "/policies", permission: PermissionPoliciesList, handle: locked((*Server).listPolicies)},
+		{pattern: "GET /v1/environments/{environment}/policies", permission: PermissionPoliciesList, handle: locked((*Server).listPolicies)},
+		{pattern: "GET /v1/projects/{project}/policies", permission: PermissionPoliciesList, handle: locked((*Server).listPolicies)},
+		{pattern: "GET /v1/policies", until: sinceWorkspaces, permission: PermissionPoliciesList, handle: locked((*Server).listPolicies)},
+		{pattern: "GET /v1/workspaces/{workspace}/policies", since: sinceWorkspaces, permission: PermissionPoliciesList, handle: locked((*Server).listPolicies)},
+		{pattern: "GET /v1/instances", permission: PermissionDatabasesGet, handle: locked((*Server).listInstances)},
+		{pattern: "GET /v1/instances/{instance}", permission: PermissionDatabasesGet, handle: locked((*Server).getInstance)},
+		{pattern: "GET /v1/instances/{instance}/databases", permission: PermissionDatabasesGet, handle: locked((*Server).listDatabases)},
+		{pattern: "GET /v1/projects/{project}/databases", permission: PermissionDatabasesGet, handle: locked((*Server).listDatabases)},
+		{pattern: "GET /v1/workspaces/{workspace}/databases", permission: PermissionDatabasesGet, handle: locked((*Server).listDatabases)},
+		{pattern: "GET " + db + "/revisions", permission: PermissionDatabasesGet, handle: locked((*Server).listRevisions)},
+		{pattern: "GET " + db + "/changelogs", permission: PermissionDatabasesGet, handle: locked((*Server).listChangelogs)},
+		{pattern: "GET " + db + "/schema", permission: PermissionDatabasesGet, handle: locked((*Server).schemaDump)},
+		{pattern: "GET " + db + "/sdlSchema", permission: PermissionDatabasesGet, handle: locked((*Server).schemaDump)},
+		{pattern: "POST " + db + "/changelogs/{changelog}/:diffSchema", permission: PermissionDatabasesGet, handle: withBody(body, (*Server).diffSchema)},
+		{pattern: "POST " + db + "/:diffSchema", permission: PermissionDatabasesGet, handle: withBody(body, (*Server).diffSchema)},
 	}
 }
 
-// match returns the ids of the unescaped segments, if the route matches.
-func (rt route) match(segments []string, verb string) ([]string, bool) {
-	if len(segments) != len(rt.pattern) || verb != rt.verb {
-		return nil, false
-	}
-	var ids []string
-	for i, p := range rt.pattern {
-		switch {
-		case p == "{}" && segments[i] != "":
-			ids = append(ids, segments[i])
-		case p != segments[i]:
-			return nil, false
-		}
-	}
-	return ids, true
-}
-
-// splitPath cuts an escaped /v1 path into unescaped segments and the custom
-// method after the last literal colon (%3A is part of an id), or nothing.
-func splitPath(escaped string) (segments []string, verb string) {
-	rest, ok := strings.CutPrefix(escaped, "/v1/")
-	if !ok {
-		return nil, ""
-	}
-	raw := strings.Split(rest, "/")
-	last := raw[len(raw)-1]
-	if i := strings.LastIndexByte(last, ':'); i >= 0 {
-		raw[len(raw)-1], verb = last[:i], last[i+1:]
-	}
-	for _, r := range raw {
-		seg, err := url.PathUnescape(r)
-		if err != nil {
-			return nil, ""
-		}
-		segments = append(segments, seg)
-	}
-	return segments, verb
-}
-
-// serveAPI checks a request's route (404, 405), credentials (401),
-// permission (403), then query and body (400), and runs its operation.
+// serveAPI answers a request with its route's operation, or 404, or 405
+// with Allow when other routes have its path. The custom method, after the
+// last literal colon of the last segment (%3A is part of an id), becomes
+// a segment of its own for the patterns to match.
 func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
-	if resp, apiErr := s.call(w, r); apiErr != nil {
+	if r.URL.Path == OIDCTokenPath && r.Method == http.MethodGet {
+		resp, apiErr := s.mintOIDC(r)
+		respond(w, resp, apiErr)
+		return
+	}
+	escaped := r.URL.EscapedPath()
+	if i := strings.LastIndexByte(escaped, ':'); i > strings.LastIndexByte(escaped, '/') {
+		escaped = strings.TrimSuffix(escaped[:i]+"/"+escaped[i:], "/:")
+	}
+	target := *r.URL
+	target.Path, _ = url.PathUnescape(escaped)
+	target.RawPath = escaped
+	var allowed []string
+	for _, method := range []string{r.Method, http.MethodGet, http.MethodPatch, http.MethodPost} {
+		_, pattern := s.mux.Handler(&http.Request{Method: method, URL: &target})
+		switch {
+		case path.Clean(escaped) != escaped || !strings.HasPrefix(pattern, method+" "):
+			// No route: none matched, a GET route matched HEAD, or the mux would redirect.
+		case method == r.Method:
+			routed := r.WithContext(r.Context())
+			routed.URL = &target
+			s.mux.ServeHTTP(w, routed)
+			return
+		default:
+			allowed = append(allowed, method)
+		}
+	}
+	apiErr := routeError(http.StatusNotFound)
+	if len(allowed) > 0 {
+		w.Header().Set("Allow", strings.Join(allowed, ", "))
+		apiErr = routeError(http.StatusMethodNotAllowed)
+	}
+	respond(w, nil, apiErr)
+}
+
+// respond writes an operation's answer, or its error.
+func respond(w http.ResponseWriter, resp any, apiErr *apiError) {
+	if apiErr != nil {
 		writeJSON(w, apiErr.status, apiErr)
 	} else {
 		writeJSON(w, http.StatusOK, resp)
 	}
 }
 
-// call finds a request's route and runs its operation.
-func (s *Server) call(w http.ResponseWriter, r *http.Request) (any, *apiError) {
-	if r.URL.Path == OIDCTokenPath && r.Method == http.MethodGet {
-		return s.mintOIDC(r)
-	}
-	segments, verb := splitPath(r.URL.EscapedPath())
-	var found *route
-	var ids, allowed []string
-	for i := 0; i < len(s.routes) && found == nil; i++ {
-		if m, matched := s.routes[i].match(segments, verb); matched && s.routes[i].method == r.Method {
-			found, ids = &s.routes[i], m
-		} else if matched {
-			allowed = append(allowed, s.routes[i].method)
-		}
-	}
-	switch {
-	case found == nil && len(allowed) > 0:
-		w.Header().Set("Allow", strings.Join(allowed, ", "))
-		return nil, routeError(http.StatusMethodNotAllowed)
-	case found == nil:
-		return nil, routeError(http.StatusNotFound)
-	}
-	user, apiErr := s.authenticate(r.Header.Get("Authorization"), found)
+// call checks a routed request's credentials (401) and permission (403),
+// then its query and body (400), and runs its operation.
+func (s *Server) call(w http.ResponseWriter, r *http.Request, rt route) (any, *apiError) {
+	user, apiErr := s.authenticate(r.Header.Get("Authorization"), rt)
+	workspace := r.PathValue("workspace")
 	switch {
 	case apiErr != nil:
 		return nil, apiErr
-	case found.pattern[0] == "workspaces" && ids[0] != WorkspaceID && !found.open && s.since(sinceWorkspaceName):
+	case workspace != "" && workspace != WorkspaceID && !rt.open && s.since(sinceWorkspaceName):
 		return nil, newError(codePermissionDenied, "permission denied: workspace mismatch")
 	}
 	query, apiErr := parseQuery(r.URL.RawQuery)
 	if apiErr != nil {
 		return nil, apiErr
 	}
-	req := &request{path: strings.Join(segments, "/"), user: user, ids: ids, query: query}
+	req := &request{path: strings.TrimPrefix(r.URL.Path, "/v1/"), user: user, query: query}
+	if strings.Contains(rt.pattern, "/:") {
+		req.path = req.path[:strings.LastIndex(req.path, "/:")]
+	}
+	for _, segment := range strings.Split(rt.pattern, "/") {
+		if wildcard, ok := strings.CutPrefix(segment, "{"); ok {
+			req.ids = append(req.ids, r.PathValue(strings.TrimSuffix(wildcard, "}")))
+		}
+	}
 	if r.Method != http.MethodGet {
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
 		if tooLarge := (*http.MaxBytesError)(nil); errors.As(err, &tooLarge) {
@@ -196,7 +186,7 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request) (any, *apiError) {
 		}
 		req.body = body
 	}
-	return found.handle(s, req)
+	return rt.handle(s, req)
 }
 
 // parseQuery reads a query as url.ParseQuery does, but without its cap of
@@ -222,7 +212,7 @@ func parseQuery(raw string) (url.Values, *apiError) {
 
 // authenticate checks that a bearer token is valid and holds the route's
 // permission, and returns the user it stands for; an open route needs none.
-func (s *Server) authenticate(header string, rt *route) (string, *apiError) {
+func (s *Server) authenticate(header string, rt route) (string, *apiError) {
 	if rt.open {
 		return "", nil
 	}

@@ -68,7 +68,7 @@ type Server struct {
 	tokens   []TokenInfo
 	accounts []ServiceAccountInfo
 	handler  http.Handler
-	routes   []route
+	mux      *http.ServeMux // routes the operations of the release
 	release  release
 	version  string // the release as actuator info says it
 	key      []byte // signs the test issuer's OIDC tokens
@@ -107,9 +107,13 @@ func New(opts Options) (*Server, error) {
 	if s.st, err = newState(doc, s.since(sinceWorkspaces)); err != nil {
 		return nil, fmt.Errorf("check seed: %w", err)
 	}
+	s.mux = http.NewServeMux()
 	for _, rt := range routes() {
 		if s.since(rt.since) && (rt.until == release{} || !s.since(rt.until)) {
-			s.routes = append(s.routes, rt)
+			s.mux.HandleFunc(rt.pattern, func(w http.ResponseWriter, r *http.Request) {
+				resp, apiErr := s.call(w, r, rt)
+				respond(w, resp, apiErr)
+			})
 		}
 	}
 	if s.now == nil {
