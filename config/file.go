@@ -13,6 +13,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/internal/input"
 	"github.com/dbgov/dbgov/internal/safefile"
 	"github.com/dbgov/dbgov/internal/secret"
@@ -53,7 +54,7 @@ func Load(path string) (*File, error) {
 		return f, nil
 	}
 	if unsafe := (*safefile.UnsafeError)(nil); errors.As(err, &unsafe) {
-		return nil, &invalidError{msg: "config file not used: " + unsafe.Error(), cause: unsafe}
+		return nil, &exitcode.InvalidError{Kind: ErrInvalid, Msg: "config file not used: " + unsafe.Error(), Cause: unsafe}
 	} else if err != nil {
 		return nil, fmt.Errorf("read config file: %w", err)
 	}

@@ -25,20 +25,8 @@ import (
 // value or config file; the command layer reports those as usage errors.
 var ErrInvalid = exitcode.NewUsage(errors.New("invalid configuration"))
 
-// invalidError carries a message of its own, and maybe its cause, while
-// matching ErrInvalid.
-type invalidError struct {
-	msg   string
-	cause error
-}
-
-func (e *invalidError) Error() string      { return e.msg }
-func (e *invalidError) Unwrap() error      { return e.cause }
-func (*invalidError) Is(target error) bool { return target == ErrInvalid }
-func (*invalidError) ExitCode() int        { return exitcode.Usage }
-
 func invalidf(format string, args ...any) error {
-	return &invalidError{msg: fmt.Sprintf(format, args...)}
+	return &exitcode.InvalidError{Kind: ErrInvalid, Msg: fmt.Sprintf(format, args...)}
 }
 
 // setting declares one setting: its name (the flag's), where it may be

@@ -143,6 +143,20 @@ func (e *IncompleteError) Error() string { return e.Err.Error() }
 // Unwrap returns the failure that stopped the work.
 func (e *IncompleteError) Unwrap() error { return e.Err }
 
+// InvalidError is a usage error with a message of its own, and maybe a
+// cause it unwraps to, that errors.Is matches to Kind, the sentinel of the
+// package that made it (an input file, a configuration).
+type InvalidError struct {
+	Kind  error
+	Msg   string
+	Cause error
+}
+
+func (e *InvalidError) Error() string        { return e.Msg }
+func (e *InvalidError) Unwrap() error        { return e.Cause }
+func (e *InvalidError) Is(target error) bool { return target == e.Kind }
+func (e *InvalidError) ExitCode() int        { return Usage }
+
 // WithHint gives err a hint of the command's own, in place of the general one.
 func WithHint(err error, hint string) error { return &hintError{err, hint} }
 

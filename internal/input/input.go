@@ -28,22 +28,12 @@ import (
 // treats it as a usage error, and nothing is sent.
 var ErrInvalid = exitcode.NewUsage(errors.New("invalid input"))
 
-// problem is an error about an input, matching ErrInvalid and its cause,
-// such as the context's when a read was stopped.
-type problem struct {
-	msg   string
-	cause error
+func invalidf(format string, args ...any) error {
+	return &exitcode.InvalidError{Kind: ErrInvalid, Msg: fmt.Sprintf(format, args...)}
 }
 
-func (p *problem) Error() string        { return p.msg }
-func (p *problem) Is(target error) bool { return target == ErrInvalid }
-func (p *problem) Unwrap() error        { return p.cause }
-func (p *problem) ExitCode() int        { return exitcode.Usage }
-
-func invalidf(format string, args ...any) error { return &problem{msg: fmt.Sprintf(format, args...)} }
-
 func readError(name string, err error) error {
-	return &problem{msg: fmt.Sprintf("read %s: %v", name, plainPathError(err)), cause: err}
+	return &exitcode.InvalidError{Kind: ErrInvalid, Msg: fmt.Sprintf("read %s: %v", name, plainPathError(err)), Cause: err}
 }
 
 // MaxSize bounds one input: a file, or standard input.
