@@ -12,7 +12,6 @@ import (
 	"net"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -33,10 +32,8 @@ type options struct {
 	Addr      string
 	SeedFile  string
 	Generate  devserver.GenerateOptions
-	Latency   time.Duration
+	Server    devserver.Options // the flags that set the server's latency, token lifetime and release
 	Log       bool
-	Lifetime  time.Duration
-	Release   string
 	PrintSeed bool
 }
 
@@ -54,13 +51,13 @@ func NewCmd(f *factory.Factory) *cobra.Command {
 	cmd.Flags().StringVar(&opts.Addr, "addr", "127.0.0.1:8080", "`HOST:PORT` to listen on; port 0 picks a free port")
 	cmd.Flags().StringVar(&opts.SeedFile, "seed", "", "start from the data of this JSON `FILE` instead of the demo data")
 	cmd.Flags().BoolVar(&opts.Log, "log", false, "log each request to stderr")
-	cmd.Flags().DurationVar(&opts.Lifetime, "token-lifetime", devserver.TokenLifetime, "how long a service account's token is valid, e.g. 2s to try expiry")
+	cmd.Flags().DurationVar(&opts.Server.TokenLifetime, "token-lifetime", devserver.TokenLifetime, "how long a service account's token is valid, e.g. 2s to try expiry")
 	cmd.Flags().IntVar(&opts.Generate.Users, "generate-users", 0, "add `N` generated users to the demo data")
 	cmd.Flags().IntVar(&opts.Generate.Tables, "generate-tables", 0, "add a database instances/bench-pg/databases/warehouse whose catalog has `N` tables")
 	cmd.Flags().IntVar(&opts.Generate.ColumnsPerTable, "generate-columns", 20, "columns per generated table")
 	cmd.Flags().IntVar(&opts.Generate.Databases, "generate-databases", 0, "add `N` databases instances/"+devserver.FleetInstance+"/databases/db0001 ..., some of them drifted")
-	cmd.Flags().DurationVar(&opts.Latency, "latency", 0, "delay every answer by `DURATION`")
-	cmd.Flags().StringVar(&opts.Release, "release", devserver.DefaultRelease, "answer as the service's release `X.Y.Z` does, from 3.13.0 to 3.21.1")
+	cmd.Flags().DurationVar(&opts.Server.Latency, "latency", 0, "delay every answer by `DURATION`")
+	cmd.Flags().StringVar(&opts.Server.Release, "release", devserver.DefaultRelease, "answer as the service's release `X.Y.Z` does, from 3.13.0 to 3.21.1")
 	cmd.Flags().BoolVar(&opts.PrintSeed, "print-seed", false, "print the demo data, a seed to start one's own --seed file from, and exit")
 	return cmd
 }
@@ -72,13 +69,13 @@ func run(ctx context.Context, opts *options) error {
 		return exitcode.Usagef("--seed and --generate-* cannot be used together")
 	case opts.Generate.Users < 0 || opts.Generate.Tables < 0 || opts.Generate.ColumnsPerTable < 0 || opts.Generate.Databases < 0:
 		return exitcode.Usagef("--generate-* take a number of 0 or more")
-	case opts.Lifetime <= 0:
+	case opts.Server.TokenLifetime <= 0:
 		return exitcode.Usagef("--token-lifetime takes a positive duration such as 1h or 30s")
 	case opts.PrintSeed:
 		_, err := opts.IO.Out.Write(devserver.DemoSeed())
 		return err
 	}
-	srvOpts := devserver.Options{TokenLifetime: opts.Lifetime, Latency: opts.Latency, Release: opts.Release}
+	srvOpts := opts.Server
 	switch {
 	case opts.SeedFile != "":
 		data, err := input.Read(opts.SeedFile, opts.IO.In)
@@ -113,7 +110,7 @@ func run(ctx context.Context, opts *options) error {
 	if !addr.IP.IsLoopback() {
 		fmt.Fprintf(opts.IO.ErrOut, "warning: listening on %s, reachable from other hosts; the demo tokens are public\n", l.Addr())
 	}
-	banner(opts.IO.Out, baseURL(addr), srv, opts.Release)
+	banner(opts.IO.Out, baseURL(addr), srv, srvOpts.Release)
 	return srv.Serve(ctx, l)
 }
 
