@@ -61,12 +61,9 @@ func runUpdate(ctx context.Context, opts *updateOptions) error {
 		if cat.Name != "" && cat.Name != db.CatalogName() {
 			return dbname.Result{}, exitcode.Usagef("%s: catalog name %q is not the catalog of %s (%s)", input.Name(opts.File), cat.Name, db, db.CatalogName())
 		}
-		body := catalogjson.Body{Name: db.CatalogName(), JSON: make([]byte, 0, len(data)+len(db.CatalogName())+16)}
+		body := catalogjson.Body{Name: db.CatalogName(), Checked: &cat, JSON: make([]byte, 0, len(data)+len(db.CatalogName())+16)}
 		if err := input.Decode(input.Name(opts.File), data, &body); err != nil {
 			return dbname.Result{}, err
-		}
-		if !opts.DB.Many() {
-			data = nil // the body is sent alone: the file is no longer needed
 		}
 		req, err := client.UpdateCatalogJSONCall(db, body.JSON)
 		if err != nil {

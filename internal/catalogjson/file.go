@@ -2,7 +2,6 @@ package catalogjson
 
 import (
 	"encoding/json"
-	"slices"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -20,73 +19,63 @@ type Checked struct {
 	} `json:"schemas,omitempty"`
 }
 
-// Body is a catalog file, already Checked, encoded again as the body of an
-// update of the catalog Name: the JSON that decoding it as a
-// client.DatabaseCatalog (with input.Decode's options) and encoding it would
-// give, Name first, made a table at a time into JSON, whose capacity the
-// caller sets to the file's size so that it is one piece of memory.
+// Body is a catalog file that Checked read, encoded again as the body of an
+// update of the catalog Name: what decoding it as a client.DatabaseCatalog
+// (with input.Decode's options) and encoding it gives, made a table at a time
+// into JSON, whose capacity the caller sets to the file's size.
 type Body struct {
-	Name string
-	JSON []byte
+	Name    string
+	Checked *Checked // the names of the schemas come from it
+	JSON    []byte
 }
 
 // UnmarshalJSONFrom encodes the catalog dec is at into b.JSON.
 func (b *Body) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	out := appendString(append(b.JSON[:0], `{"name":`...), b.Name)
+	out, i := appendString(append(b.JSON[:0], `{"name":`...), b.Name), 0
 	err := each(dec, '{', func(member jsontext.Value) error {
 		if unquote(member) != "schemas" {
 			return dec.SkipValue()
 		}
-		list := len(out)
-		out = append(out, `,"schemas":[`...)
-		err := each(dec, '[', func(jsontext.Value) error {
-			if out[len(out)-1] != '[' {
+		return each(dec, '[', func(jsontext.Value) error {
+			if i == 0 {
+				out = append(out, `,"schemas":[`...)
+			} else {
 				out = append(out, ',')
 			}
-			start := len(out)
 			out = append(out, '{')
+			if name := b.Checked.Schemas[i].Name; name != "" {
+				out = appendString(append(out, `"name":`...), name)
+			}
+			i++
 			err := each(dec, '{', func(member jsontext.Value) error {
-				switch unquote(member) {
-				case "tables":
-				case "name":
-					v, err := dec.ReadValue()
-					if name := unquote(v); name != "" { // before the tables, if they came first
-						field := appendString([]byte(`"name":`), name)
-						if len(out) > start+1 {
-							field = append(field, ',')
-						}
-						out = slices.Insert(out, start+1, field...)
-					}
-					return err
-				default:
+				if unquote(member) != "tables" || dec.PeekKind() != '[' { // null: no tables
 					return dec.SkipValue()
 				}
-				before, n := len(out), 0
-				if len(out) > start+1 {
+				tables := len(out)
+				if out[len(out)-1] != '{' {
 					out = append(out, ',')
 				}
 				out = append(out, `"tables":[`...)
 				err := decodeTables(dec, func(table *client.TableCatalog) error {
-					if n++; n > 1 {
+					if out[len(out)-1] != '[' {
 						out = append(out, ',')
 					}
 					js, err := jsonv2.Marshal(table, jsonv2.Deterministic(true))
 					out = append(out, js...)
 					return err
 				})
-				if out = append(out, ']'); n == 0 {
-					out = out[:before]
+				if out = append(out, ']'); out[len(out)-2] == '[' { // no tables: left out
+					out = out[:tables]
 				}
 				return err
 			})
 			out = append(out, '}')
 			return err
 		})
-		if out = append(out, ']'); out[list+len(`,"schemas":[`)] == ']' {
-			out = out[:list]
-		}
-		return err
 	})
+	if i > 0 {
+		out = append(out, ']')
+	}
 	b.JSON = append(out, '}')
 	return err
 }
