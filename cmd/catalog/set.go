@@ -40,7 +40,9 @@ type node struct {
 	Tables         []node            `json:"tables,omitempty"`
 }
 
-func newSetCmd(f *factory.Factory) *cobra.Command {
+// newSetCmd builds catalog set. runF, when not nil, is called with the
+// options in place of the change: for tests of the flags.
+func newSetCmd(f *factory.Factory, runF func(*setOptions) error) *cobra.Command {
 	opts := &setOptions{Deps: f.Deps(), f: f}
 	var classification, semanticType string
 	var labels, removeLabels []string
@@ -69,6 +71,9 @@ func newSetCmd(f *factory.Factory) *cobra.Command {
 				}
 			case opts.Classification == nil && opts.SemanticType == nil:
 				return exitcode.Usagef("nothing to change: give --classification, --semantic-type, --label or --remove-label")
+			}
+			if runF != nil {
+				return runF(opts)
 			}
 			return runSet(ctx, opts)
 		})

@@ -28,7 +28,7 @@ var help embed.FS
 
 // NewCmd builds the policies command group.
 func NewCmd(f *factory.Factory) *cobra.Command {
-	return helptext.Command(help, &cobra.Command{Use: "policies <command>", Aliases: []string{"policy"}, Short: "Read the policies of a database and above"}, newListCmd(f))
+	return helptext.Command(help, &cobra.Command{Use: "policies <command>", Aliases: []string{"policy"}, Short: "Read the policies of a database and above"}, newListCmd(f, nil))
 }
 
 type listOptions struct {
@@ -44,7 +44,9 @@ type listOptions struct {
 // does not know the database route.
 const parentsHint = "this version of the service lists no policies of a database: list those of its environment (--environment), its project (--project) or the workspace (--workspace)"
 
-func newListCmd(f *factory.Factory) *cobra.Command {
+// newListCmd builds policies list. runF, when not nil, is called with the
+// options in place of the listing: for tests of the flags.
+func newListCmd(f *factory.Factory, runF func(*listOptions) error) *cobra.Command {
 	opts := &listOptions{Deps: f.Deps(), f: f}
 	db := &opts.DB
 	var policyType string
@@ -78,6 +80,9 @@ func newListCmd(f *factory.Factory) *cobra.Command {
 				if opts.Type, err = parseType(policyType); err != nil {
 					return err
 				}
+			}
+			if runF != nil {
+				return runF(opts)
 			}
 			return runList(cmd.Context(), opts)
 		},

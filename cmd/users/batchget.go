@@ -36,7 +36,9 @@ type batchGetOptions struct {
 	Emails []string
 }
 
-func newBatchGetCmd(f *factory.Factory) *cobra.Command {
+// newBatchGetCmd builds users batch-get. runF, when not nil, is called with
+// the options in place of the request: for tests of the flags.
+func newBatchGetCmd(f *factory.Factory, runF func(*batchGetOptions) error) *cobra.Command {
 	opts := &batchGetOptions{Deps: f.Deps(), Output: f.PrintFlags().Options}
 	return helptext.Command(help, &cobra.Command{
 		Use:   "batch-get NAME...",
@@ -55,6 +57,9 @@ func newBatchGetCmd(f *factory.Factory) *cobra.Command {
 				return err
 			}
 			opts.Emails = emails
+			if runF != nil {
+				return runF(opts)
+			}
 			return runBatchGet(cmd.Context(), opts)
 		},
 	})
