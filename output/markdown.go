@@ -10,7 +10,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
 
@@ -38,44 +37,20 @@ func (p markdownPrinter) Print(ctx context.Context, w io.Writer, doc Document) e
 		return p.fenced(ctx, w, doc)
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
-	cell := tw.CellConfig{
-		Formatting: tw.CellFormatting{AutoFormat: tw.Off, AutoWrap: tw.WrapNone},
-		Alignment:  tw.CellAlignment{Global: tw.AlignLeft},
-	}
-	printed := false
-	for _, t := range doc.Tables {
-		var rows [][]string
-		err := t.EachRow(func(row []string) bool {
-			cells := make([]string, len(row))
-			for i, c := range row {
-				cells[i] = markdownCell(c)
-			}
-			rows = append(rows, cells)
-			return true
-		})
+	err := printTables(bw, doc.Tables, false, func(t Table) error {
+		rows, err := t.cells(func(_, _ int, c string) string { return markdownCell(c) })
 		if err != nil {
 			return err
 		}
-		if len(t.Headers) == 0 && len(rows) == 0 {
-			continue
-		}
-		if printed {
-			bw.WriteByte('\n')
-		}
-		table := tablewriter.NewTable(bw, tablewriter.WithRenderer(renderer.NewMarkdown()),
-			tablewriter.WithConfig(tablewriter.Config{Header: cell, Row: cell, Behavior: tw.Behavior{TrimSpace: tw.Off}}))
 		headers := make([]string, len(t.Headers))
 		for i, h := range t.Headers {
 			headers[i] = markdownCell(h)
 		}
-		table.Header(headers)
-		if err := table.Bulk(rows); err != nil {
-			return fmt.Errorf("lay out Markdown table: %w", err)
-		}
-		if err := table.Render(); err != nil {
-			return fmt.Errorf("lay out Markdown table: %w", err)
-		}
-		printed = true
+		cell := tw.CellConfig{Formatting: tw.CellFormatting{AutoWrap: tw.WrapNone}}
+		return layTable(bw, renderer.NewMarkdown(), cell, tw.CellWidth{}, headers, rows)
+	})
+	if err != nil {
+		return err
 	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("write Markdown: %w", err)

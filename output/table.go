@@ -142,25 +142,14 @@ func (p tablePrinter) Print(ctx context.Context, w io.Writer, doc Document) erro
 		return jsonPrinter{style: style{mask: !p.opts.ShowSecrets, tty: p.opts.TTY}}.Print(ctx, w, doc)
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
-	printed := false
 	var hidden []string
-	for _, t := range doc.Tables {
-		blank, err := p.blank(t)
-		if err != nil {
-			return err
-		}
-		if blank {
-			continue
-		}
-		if printed {
-			bw.WriteByte('\n')
-		}
+	err := printTables(bw, doc.Tables, p.opts.NoHeaders, func(t Table) error {
 		left, err := p.render(bw, t)
-		if err != nil {
-			return err
-		}
 		hidden = append(hidden, left...)
-		printed = true
+		return err
+	})
+	if err != nil {
+		return err
 	}
 	if note := hiddenNote(hidden, p.opts.Width); note != "" {
 		bw.WriteString(Paint(p.opts.Color, Dim, note) + "\n")
@@ -226,9 +215,32 @@ func printText(w io.Writer, text string, tty, diff bool) error {
 	return nil
 }
 
-// blank reports whether t prints nothing: no rows, and no header row to show.
-func (p tablePrinter) blank(t Table) (bool, error) {
-	if !p.opts.NoHeaders && len(t.Headers) > 0 {
+// printTables prints with render each of tables that shows anything, one
+// blank line to w between two.
+func printTables(w *bufio.Writer, tables []Table, noHeaders bool, render func(Table) error) error {
+	printed := false
+	for _, t := range tables {
+		blank, err := t.blank(noHeaders)
+		switch {
+		case err != nil:
+			return err
+		case blank:
+			continue
+		case printed:
+			w.WriteByte('\n')
+		}
+		if err := render(t); err != nil {
+			return err
+		}
+		printed = true
+	}
+	return nil
+}
+
+// blank reports whether t prints nothing: no rows, and no header row to
+// show (none, or noHeaders).
+func (t Table) blank(noHeaders bool) (bool, error) {
+	if !noHeaders && len(t.Headers) > 0 {
 		return false, nil
 	}
 	blank := true
@@ -237,6 +249,20 @@ func (p tablePrinter) blank(t Table) (bool, error) {
 		return blank
 	})
 	return blank, err
+}
+
+// cells is every row of t, the cell of column i of row r as show shows it.
+func (t Table) cells(show func(r, i int, cell string) string) ([][]string, error) {
+	var rows [][]string
+	err := t.EachRow(func(row []string) bool {
+		cells := make([]string, len(row))
+		for i, c := range row {
+			cells[i] = show(len(rows), i, c)
+		}
+		rows = append(rows, cells)
+		return true
+	})
+	return rows, err
 }
 
 // headers are the escaped headers of t, nil under --no-headers.
@@ -283,19 +309,7 @@ func (p tablePrinter) renderTerminal(w io.Writer, t Table) ([]string, error) {
 	now := cmp.Or(p.opts.Now, time.Now())
 	headers := p.headers(t)
 	widths := slices.Repeat([]int{1}, len(t.Headers))
-	var rows [][]string
-	err := t.EachRow(func(row []string) bool {
-		under := t.Under
-		if len(rows) < len(t.Unders) {
-			under = t.Unders[len(rows)]
-		}
-		cells := make([]string, len(row))
-		for i, c := range row {
-			cells[i] = t.show(i, c, under, now)
-		}
-		rows = append(rows, cells)
-		return true
-	})
+	rows, err := t.cells(func(r, i int, c string) string { return t.show(r, i, c, now) })
 	if err != nil {
 		return nil, err
 	}
@@ -325,18 +339,6 @@ func (p tablePrinter) renderTerminal(w io.Writer, t Table) ([]string, error) {
 		}
 		perColumn.Set(k, w+twwidth.Width(padding[k].Right))
 	}
-	cell := tw.CellConfig{
-		Formatting: tw.CellFormatting{AutoFormat: tw.Off, AutoWrap: tw.WrapTruncate},
-		Padding:    tw.CellPadding{PerColumn: padding},
-		Alignment:  tw.CellAlignment{Global: tw.AlignLeft},
-	}
-	table := tablewriter.NewTable(&trimWriter{w: w},
-		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
-			Borders: tw.BorderNone, Symbols: tw.NewSymbols(tw.StyleNone),
-			Settings: tw.Settings{Lines: tw.LinesNone, Separators: tw.SeparatorsNone},
-		})),
-		tablewriter.WithConfig(tablewriter.Config{Header: cell, Row: cell,
-			Widths: tw.CellWidth{PerColumn: perColumn}, Behavior: tw.Behavior{TrimSpace: tw.Off}}))
 	shown := func(row []string, paint func(string) string) []string {
 		cells := make([]string, len(cols))
 		for k, i := range cols {
@@ -347,15 +349,34 @@ func (p tablePrinter) renderTerminal(w io.Writer, t Table) ([]string, error) {
 		return cells
 	}
 	if headers != nil {
-		table.Header(shown(headers, func(h string) string { return Paint(p.opts.Color, Bold, h) }))
+		headers = shown(headers, func(h string) string { return Paint(p.opts.Color, Bold, h) })
 	}
-	deleted := func(c string) string { return Paint(p.opts.Color && c == "DELETED", Red, c) }
-	for _, row := range rows {
-		if err := table.Append(shown(row, deleted)); err != nil {
-			return nil, fmt.Errorf("lay out table: %w", err)
-		}
+	for r, row := range rows {
+		rows[r] = shown(row, func(c string) string { return Paint(p.opts.Color && c == "DELETED", Red, c) })
 	}
-	return hidden, table.Render()
+	plain := renderer.NewBlueprint(tw.Rendition{
+		Borders: tw.BorderNone, Symbols: tw.NewSymbols(tw.StyleNone),
+		Settings: tw.Settings{Lines: tw.LinesNone, Separators: tw.SeparatorsNone},
+	})
+	cell := tw.CellConfig{Formatting: tw.CellFormatting{AutoWrap: tw.WrapTruncate}, Padding: tw.CellPadding{PerColumn: padding}}
+	return hidden, layTable(&trimWriter{w: w}, plain, cell, tw.CellWidth{PerColumn: perColumn}, headers, rows)
+}
+
+// layTable lays out headers, unless nil, and rows with tablewriter's
+// renderer r, to w: cells left-aligned as they are, in the widths given,
+// wrapped and padded as cell says.
+func layTable(w io.Writer, r tw.Renderer, cell tw.CellConfig, widths tw.CellWidth, headers []string, rows [][]string) error {
+	cell.Formatting.AutoFormat = tw.Off
+	cell.Alignment.Global = tw.AlignLeft
+	table := tablewriter.NewTable(w, tablewriter.WithRenderer(r), tablewriter.WithConfig(tablewriter.Config{
+		Header: cell, Row: cell, Widths: widths, Behavior: tw.Behavior{TrimSpace: tw.Off}}))
+	if headers != nil {
+		table.Header(headers)
+	}
+	if err := table.Bulk(rows); err != nil {
+		return fmt.Errorf("lay out table: %w", err)
+	}
+	return table.Render()
 }
 
 // widen widens widths, those of the columns of a table, to hold row, each
@@ -370,12 +391,16 @@ func widen(widths []int, row []string, show func(string) string) []int {
 	return widths
 }
 
-// show is the cell of column i as people see it: escaped, a name relative
-// to under, a timestamp as its age at now.
-func (t Table) show(i int, cell, under string, now time.Time) string {
+// show is the cell of column i of row r as people see it: escaped, a name
+// relative to the row's Under, a timestamp as its age at now.
+func (t Table) show(r, i int, cell string, now time.Time) string {
 	cell = textsafe.Line(cell)
 	switch t.fit(i).Kind {
 	case Name:
+		under := t.Under
+		if r < len(t.Unders) {
+			under = t.Unders[r]
+		}
 		if rel, ok := strings.CutPrefix(cell, under); ok && rel != "" {
 			return rel
 		}
