@@ -36,23 +36,7 @@ const (
 var dbgovPath string
 
 func TestMain(m *testing.M) {
-	os.Exit(runMain(m))
-}
-
-func runMain(m *testing.M) int {
-	dir, err := os.MkdirTemp("", "dbgov-e2e-")
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "e2e: create a directory for the binary: %v\n", err)
-		return 1
-	}
-	defer os.RemoveAll(dir)
-	path, err := buildtest.Dbgov(dir, "e2e")
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "e2e: %v\n", err)
-		return 1
-	}
-	dbgovPath = path
-	return m.Run()
+	os.Exit(buildtest.Main(m, "e2e", &dbgovPath))
 }
 
 // syncBuffer collects a process's output while the test reads it.

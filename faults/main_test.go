@@ -33,25 +33,9 @@ var dbgovBin string
 // TestMain builds dbgov once, from the module root, into a temporary
 // directory that lives as long as the tests.
 func TestMain(m *testing.M) {
-	os.Exit(buildAndRun(m))
-}
-
-func buildAndRun(m *testing.M) int {
 	flag.Parse()
 	raiseParallelism()
-	dir, err := os.MkdirTemp("", "dbgov-faults-")
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "create a directory for the binary: %v\n", err)
-		return 1
-	}
-	defer os.RemoveAll(dir)
-	bin, err := buildtest.Dbgov(dir, "")
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "%v\n", err)
-		return 1
-	}
-	dbgovBin = bin
-	return m.Run()
+	os.Exit(buildtest.Main(m, "", &dbgovBin))
 }
 
 // minParallel is how many tests run at once unless -parallel says otherwise.

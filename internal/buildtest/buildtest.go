@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"testing"
 )
 
 // Dbgov builds the module's ./cmd/dbgov (the tests run inside the module)
@@ -29,4 +30,21 @@ func Dbgov(dir, version string) (string, error) {
 		return "", fmt.Errorf("build dbgov: %v\n%s", err, out)
 	}
 	return bin, nil
+}
+
+// Main builds dbgov, with version stamped in when it is not empty, into a
+// temporary directory, sets *bin to its path and runs the tests of m. It
+// returns their exit code, or 1 when the build fails, for TestMain to exit
+// with; the directory is removed after the tests.
+func Main(m *testing.M, version string, bin *string) int {
+	dir, err := os.MkdirTemp("", "dbgov-test-")
+	if err == nil {
+		defer os.RemoveAll(dir)
+		*bin, err = Dbgov(dir, version)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "build dbgov for the tests: %v\n", err)
+		return 1
+	}
+	return m.Run()
 }
