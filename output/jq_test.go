@@ -40,13 +40,7 @@ func TestJQPrinter_printsWhatJQRawWould(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := render(t, Options{JQ: tt.expr, ShowSecrets: tt.show}, Document{Raw: []byte(raw), ListField: "users"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != tt.want {
-				t.Errorf("got %q, want %q", got, tt.want)
-			}
+			printsExactly(t, Options{JQ: tt.expr, ShowSecrets: tt.show}, Document{Raw: []byte(raw), ListField: "users"}, tt.want)
 		})
 	}
 }
@@ -160,13 +154,7 @@ func TestJQPrinter_seesTheEnvironment(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := render(t, Options{JQ: tt.expr}, Document{Raw: []byte(raw), ListField: "users"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != tt.want {
-				t.Errorf("got %q, want %q", got, tt.want)
-			}
+			printsExactly(t, Options{JQ: tt.expr}, Document{Raw: []byte(raw), ListField: "users"}, tt.want)
 		})
 	}
 }
@@ -188,13 +176,7 @@ func TestJQPrinter_readsTheEnvironmentWhenBuilt(t *testing.T) {
 }
 
 func TestJQPrinter_seesTheEnsuredListField(t *testing.T) {
-	got, err := render(t, Options{JQ: ".policies | length"}, Document{Raw: []byte(`{}`), ListField: "policies"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != "0\n" {
-		t.Errorf("got %q, want %q", got, "0\n")
-	}
+	printsExactly(t, Options{JQ: ".policies | length"}, Document{Raw: []byte(`{}`), ListField: "policies"}, "0\n")
 }
 
 func TestJQPrinter_returnsRuntimeErrors(t *testing.T) {

@@ -220,17 +220,8 @@ func FuzzJSONPrinter(f *testing.F) {
 
 func TestJSONLinesPrinter_printsTheDocumentOnOneLine(t *testing.T) {
 	doc := Document{Raw: []byte("{\n  \"users\" : [ {\"name\": \"users/a\",\n \"tempOtpSecret\": \"JBSW\"} ] }"), ListField: "users"}
-	got, err := render(t, Options{Format: "jsonl"}, doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := `{"users":[{"name":"users/a","tempOtpSecret":"********"}]}` + "\n"; got != want {
-		t.Errorf("got %q, want %q", got, want)
-	}
-	got, err = render(t, Options{Format: "jsonl"}, Document{Raw: []byte(`{}`), ListField: "users"})
-	if want := `{"users":[]}` + "\n"; err != nil || got != want {
-		t.Errorf("got %q, %v, want %q", got, err, want)
-	}
+	printsExactly(t, Options{Format: "jsonl"}, doc, `{"users":[{"name":"users/a","tempOtpSecret":"********"}]}`+"\n")
+	printsExactly(t, Options{Format: "jsonl"}, Document{Raw: []byte(`{}`), ListField: "users"}, `{"users":[]}`+"\n")
 }
 
 var decodeSeeds = []string{

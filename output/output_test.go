@@ -20,6 +20,18 @@ func render(t *testing.T, opts Options, doc Document) (string, error) {
 	return buf.String(), err
 }
 
+// printsExactly fails the test unless doc printed with opts is want.
+func printsExactly(t *testing.T, opts Options, doc Document, want string) {
+	t.Helper()
+	got, err := render(t, opts, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != want {
+		t.Errorf("got\n%q\nwant\n%q", got, want)
+	}
+}
+
 func TestNew_rejectsInvalidOptions(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -73,13 +85,7 @@ func TestNew_choosesPrinter(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := render(t, tt.opts, doc)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != tt.want {
-				t.Errorf("got\n%q\nwant\n%q", got, tt.want)
-			}
+			printsExactly(t, tt.opts, doc, tt.want)
 		})
 	}
 }

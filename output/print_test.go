@@ -51,13 +51,7 @@ func TestPrint_refusesKeysGivenTwiceOrDifferingInCase(t *testing.T) {
 
 func TestPrint_keysDifferingOtherwiseAreKept(t *testing.T) {
 	const raw = `{"users": [{"name": "a", "names": ["n"], "NAME_": 1, "profile": {"name": "b"}}], "name": "top"}`
-	got, err := render(t, Options{Format: "yaml"}, usersDoc(raw))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := "users:\n  - name: a\n    names:\n      - \"n\"\n    NAME_: 1\n    profile:\n      name: b\nname: top\n"; got != want {
-		t.Errorf("got\n%s\nwant\n%s", got, want)
-	}
+	printsExactly(t, Options{Format: "yaml"}, usersDoc(raw), "users:\n  - name: a\n    names:\n      - \"n\"\n    NAME_: 1\n    profile:\n      name: b\nname: top\n")
 }
 
 // hostile holds one character of each class that must not reach a
@@ -115,13 +109,7 @@ func TestPrint_escapesOnATerminalOnly(t *testing.T) {
 }
 
 func TestPrint_textOnATerminalKeepsLinesAndTabs(t *testing.T) {
-	got, err := render(t, Options{JQ: ".s", TTY: true}, Document{Raw: []byte(`{"s": "a\tb\nc\r\u001b[0m"}`)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := "a\tb\nc\\r\\x1b[0m\n"; got != want {
-		t.Errorf("got %q, want %q", got, want)
-	}
+	printsExactly(t, Options{JQ: ".s", TTY: true}, Document{Raw: []byte(`{"s": "a\tb\nc\r\u001b[0m"}`)}, "a\tb\nc\\r\\x1b[0m\n")
 }
 
 // cancelFunc is a jq function, or a template one, that cancels the run.

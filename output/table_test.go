@@ -373,18 +373,6 @@ func TestLayOut_dropsTheLowestPriorityBeforeCutting(t *testing.T) {
 	}
 }
 
-// printsExactly fails the test unless doc printed with opts is want.
-func printsExactly(t *testing.T, opts Options, doc Document, want string) {
-	t.Helper()
-	got, err := render(t, opts, doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != want {
-		t.Errorf("got\n%q\nwant\n%q", got, want)
-	}
-}
-
 func TestTablePrinter_namesAndAgesForPeople(t *testing.T) {
 	now := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
 	table := Table{
@@ -529,13 +517,7 @@ func TestList_namesAndRelativeTable(t *testing.T) {
 	if !slices.Equal(table.Fit, []Fit{{Kind: Name}, {Priority: 1}}) || table.Under != "users/" {
 		t.Errorf("Table declares %+v under %q", table.Fit, table.Under)
 	}
-	got, err := render(t, Options{TTY: true, Width: 80}, tablesDoc(table))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := "NAME                STATE\nalice@example.com   ACTIVE\nbob@example.com     DELETED\n"; got != want {
-		t.Errorf("got %q, want %q", got, want)
-	}
+	printsExactly(t, Options{TTY: true, Width: 80}, tablesDoc(table), "NAME                STATE\nalice@example.com   ACTIVE\nbob@example.com     DELETED\n")
 }
 
 func TestTablePrinter_textInsteadOfTables(t *testing.T) {
@@ -552,13 +534,7 @@ func TestTablePrinter_textInsteadOfTables(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			doc := Document{Raw: []byte(`{"diff":"x"}`), Text: ptr(tt.text), Tables: []Table{{Headers: []string{"NOT PRINTED"}}}}
-			got, err := render(t, Options{TTY: tt.tty}, doc)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != tt.want {
-				t.Errorf("got %q, want %q", got, tt.want)
-			}
+			printsExactly(t, Options{TTY: tt.tty}, doc, tt.want)
 		})
 	}
 	// Other formats ignore Text.
@@ -569,13 +545,7 @@ func TestTablePrinter_textInsteadOfTables(t *testing.T) {
 }
 
 func TestTablePrinter_withoutTablesPrintsJSON(t *testing.T) {
-	got, err := render(t, Options{}, Document{Raw: []byte(`{"name":"reviewConfigs/a","clientSecret":"s"}`)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := "{\n  \"name\": \"reviewConfigs/a\",\n  \"clientSecret\": \"********\"\n}\n"; got != want {
-		t.Errorf("got %q, want %q", got, want)
-	}
+	printsExactly(t, Options{}, Document{Raw: []byte(`{"name":"reviewConfigs/a","clientSecret":"s"}`)}, "{\n  \"name\": \"reviewConfigs/a\",\n  \"clientSecret\": \"********\"\n}\n")
 }
 
 func TestTablePrinter_blankTablesPrintNothing(t *testing.T) {
@@ -710,13 +680,7 @@ func TestEscapeControl(t *testing.T) {
 }
 
 func TestNamePrinter(t *testing.T) {
-	got, err := render(t, Options{Format: "name"}, Document{Names: []string{"users/a@x.com", "", "users/b@x.com", "users/evil\n@x.com\x1b[2J"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := "users/a@x.com\nusers/b@x.com\nusers/evil\\n@x.com\\x1b[2J\n"; got != want {
-		t.Errorf("got %q, want %q", got, want)
-	}
+	printsExactly(t, Options{Format: "name"}, Document{Names: []string{"users/a@x.com", "", "users/b@x.com", "users/evil\n@x.com\x1b[2J"}}, "users/a@x.com\nusers/b@x.com\nusers/evil\\n@x.com\\x1b[2J\n")
 	if got, err := render(t, Options{Format: "name"}, Document{Names: []string{}}); err != nil || got != "" {
 		t.Errorf("no names: got %q, %v; want nothing", got, err)
 	}

@@ -30,25 +30,13 @@ func TestTemplatePrinter_executesOverTheDocument(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := render(t, Options{Template: tt.tmpl, ShowSecrets: tt.show}, Document{Raw: []byte(raw), ListField: "users"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != tt.want {
-				t.Errorf("got %q, want %q", got, tt.want)
-			}
+			printsExactly(t, Options{Template: tt.tmpl, ShowSecrets: tt.show}, Document{Raw: []byte(raw), ListField: "users"}, tt.want)
 		})
 	}
 }
 
 func TestTemplatePrinter_seesTheEnsuredListField(t *testing.T) {
-	got, err := render(t, Options{Template: `{{len .revisions}}`}, Document{Raw: []byte(`{}`), ListField: "revisions"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != "0" {
-		t.Errorf("got %q, want %q", got, "0")
-	}
+	printsExactly(t, Options{Template: `{{len .revisions}}`}, Document{Raw: []byte(`{}`), ListField: "revisions"}, "0")
 }
 
 func TestTemplatePrinter_returnsExecutionErrors(t *testing.T) {

@@ -36,13 +36,7 @@ func TestYAMLPrinter_printsTheSameDocument(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := render(t, Options{Format: "yaml", ShowSecrets: tt.show}, Document{Raw: []byte(tt.raw), ListField: tt.list})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != tt.want {
-				t.Errorf("got\n%s\nwant\n%s", got, tt.want)
-			}
+			printsExactly(t, Options{Format: "yaml", ShowSecrets: tt.show}, Document{Raw: []byte(tt.raw), ListField: tt.list}, tt.want)
 		})
 	}
 }
