@@ -351,15 +351,9 @@ func TestFault_connectionCutMidAnswer(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			srv := newServer(t, func(w http.ResponseWriter, _ *http.Request, _ int) {
-				conn, buf, err := w.(http.Hijacker).Hijack()
-				if err != nil {
-					return
-				}
-				defer conn.Close()
-				buf.WriteString("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n{\"name\": \"users/a@x")
-				buf.Flush()
-			})
+			srv := newServer(t, rawAnswer(func(*http.Request) string {
+				return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n{\"name\": \"users/a@x"
+			}))
 			res := run(t, opts{env: withURL(srv, nil)}, tt.args...).expect(t, exitNoAnswer).noPanic(t)
 			if res.stdout != "" {
 				t.Errorf("stdout: %q, want nothing", clip(res.stdout))

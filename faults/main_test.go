@@ -313,6 +313,30 @@ func always(status int, body string) handlerFunc {
 	return func(w http.ResponseWriter, _ *http.Request, _ int) { respond(w, status, body) }
 }
 
+// databaseList is a list of n databases, one a line, as --databases-from
+// reads it; format, given i, is the i-th.
+func databaseList(n int, format string) string {
+	var list strings.Builder
+	for i := range n {
+		fmt.Fprintf(&list, format+"\n", i)
+	}
+	return list.String()
+}
+
+// rawAnswer writes the text answer gives for a request straight to the
+// connection, then closes it: an answer no HTTP server would send.
+func rawAnswer(answer func(r *http.Request) string) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request, _ int) {
+		conn, buf, err := w.(http.Hijacker).Hijack()
+		if err != nil {
+			return
+		}
+		defer conn.Close()
+		buf.WriteString(answer(r))
+		buf.Flush()
+	}
+}
+
 // apiError is the service's error body for a gRPC code.
 func apiError(code int, msg string) string {
 	return fmt.Sprintf(`{"code": %d, "message": %q, "details": []}`, code, msg)

@@ -1,7 +1,6 @@
 package faults
 
 import (
-	"fmt"
 	"net/http"
 	"os"
 	"strings"
@@ -18,10 +17,7 @@ import (
 func TestOutput_manyDatabasesStopWhenStdoutFails(t *testing.T) {
 	t.Parallel()
 	revisions := writeFile(t, "revisions.json", []byte(goodRevisions))
-	var list strings.Builder
-	for i := range 12 {
-		fmt.Fprintf(&list, "i/d%02d\n", i)
-	}
+	list := databaseList(12, "i/d%02d")
 	tests := []struct {
 		format string
 		sent   int
@@ -43,7 +39,7 @@ func TestOutput_manyDatabasesStopWhenStdoutFails(t *testing.T) {
 				db := strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, "/v1/"), "/revisions:batchCreate")
 				respond(w, http.StatusOK, `{"revisions": [{"name": "`+db+`/revisions/1", "version": "1.0.0", "type": "VERSIONED"}]}`)
 			})
-			run(t, opts{env: withURL(srv, nil), stdin: list.String(), stdout: full},
+			run(t, opts{env: withURL(srv, nil), stdin: list, stdout: full},
 				"revisions", "batch-create", "--databases-from", "-", "-f", revisions, "--concurrency", "1", "-o", tt.format).
 				expect(t, 1).stderrHas(t, tt.want...)
 			srv.expectRequests(t, tt.sent)

@@ -141,15 +141,9 @@ func TestTrust_oddAnswersAreFailuresOfTheService(t *testing.T) {
 
 func TestTrust_noCredentialInMessages(t *testing.T) {
 	t.Parallel()
-	malformed := newServer(t, func(w http.ResponseWriter, r *http.Request, _ int) {
-		conn, buf, err := w.(http.Hijacker).Hijack()
-		if err != nil {
-			return
-		}
-		defer conn.Close()
-		buf.WriteString("HTTP/1.1 200 OK\r\n" + r.Header.Get("Authorization") + "\r\n\r\n{}")
-		buf.Flush()
-	})
+	malformed := newServer(t, rawAnswer(func(r *http.Request) string {
+		return "HTTP/1.1 200 OK\r\n" + r.Header.Get("Authorization") + "\r\n\r\n{}"
+	}))
 	secrets := newServer(t, always(http.StatusOK,
 		`{"identityProviders": [{"name": "idps/x", "config": {"oauth2Config": {"client_secret": "`+secretClient+`", "ClientSecret": "`+secretOIDC+`"}, "ldapConfig": {"BIND_PASSWORD": "`+secretBind+`"}}}]}`))
 	echo := newServer(t, func(w http.ResponseWriter, r *http.Request, _ int) {
@@ -220,10 +214,7 @@ func TestTrust_deepNestingIsAnInvalidResponse(t *testing.T) {
 
 func TestTrust_aRunOverManyDatabasesLogsInOnce(t *testing.T) {
 	t.Parallel()
-	var list strings.Builder
-	for i := range 200 {
-		fmt.Fprintf(&list, "prod/db%03d\n", i)
-	}
+	list := databaseList(200, "prod/db%03d")
 	tests := []struct {
 		name   string
 		login  handlerFunc
@@ -248,7 +239,7 @@ func TestTrust_aRunOverManyDatabasesLogsInOnce(t *testing.T) {
 				respond(w, http.StatusOK, `{"policies": []}`)
 			})
 			env := map[string]string{"DBGOV_URL": srv.URL, "DBGOV_SERVICE_ACCOUNT": serviceAccount, "DBGOV_SERVICE_KEY": leakServiceKey, "DBGOV_NO_TOKEN_CACHE": "1"}
-			run(t, opts{env: env, stdin: list.String()}, "policies", "list", "--databases-from", "-", "--concurrency", "16", "-o", "jsonl").expect(t, tt.exit).noPanic(t)
+			run(t, opts{env: env, stdin: list}, "policies", "list", "--databases-from", "-", "--concurrency", "16", "-o", "jsonl").expect(t, tt.exit).noPanic(t)
 			logins := 0
 			for _, r := range srv.requests() {
 				if r.Path == "/v1/auth/login" {
@@ -304,10 +295,7 @@ func TestTrust_aCatalogAnswerThatIsNotTheCatalogWritesNothing(t *testing.T) {
 
 func TestTrust_aRefusingServiceEndsAManyDatabaseRun(t *testing.T) {
 	t.Parallel()
-	var list strings.Builder
-	for i := range 100 {
-		fmt.Fprintf(&list, "prod/db%03d\n", i)
-	}
+	list := databaseList(100, "prod/db%03d")
 	for _, status := range []int{http.StatusTooManyRequests, http.StatusServiceUnavailable} {
 		t.Run(fmt.Sprint(status), func(t *testing.T) {
 			t.Parallel()
@@ -315,7 +303,7 @@ func TestTrust_aRefusingServiceEndsAManyDatabaseRun(t *testing.T) {
 				w.Header().Set("Retry-After", "0")
 				respond(w, status, apiError(8, "slow down"))
 			})
-			run(t, opts{env: withURL(srv, nil), stdin: list.String()},
+			run(t, opts{env: withURL(srv, nil), stdin: list},
 				"policies", "list", "--databases-from", "-", "--concurrency", "4", "-o", "jsonl").expect(t, exitService).noPanic(t)
 			if n := len(srv.requests()); n > 4*4 {
 				t.Errorf("%d requests, want at most the first attempt and 3 retries of the first 4 databases", n)
