@@ -59,18 +59,18 @@ var (
 	usesJq      = regexp.MustCompile(`(^|[\s|;&(!])jq\s`)
 )
 
-// readme returns the module's root and the examples of its README.md.
-func readme(t *testing.T) (root string, blocks []readmeBlock) {
+// readme returns the module's root, its README.md and the examples in it.
+func readme(t *testing.T) (root, text string, blocks []readmeBlock) {
 	t.Helper()
 	root, err := filepath.Abs("..") // the module root, above e2e
 	if err != nil {
 		t.Fatal(err)
 	}
-	text, err := os.ReadFile(filepath.Join(root, "README.md"))
+	b, err := os.ReadFile(filepath.Join(root, "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return root, readmeBlocks(t, string(text))
+	return root, string(b), readmeBlocks(t, string(b))
 }
 
 // readmeBlocks parses the fenced examples of a README.
@@ -145,7 +145,7 @@ func consoleCommands(first int, body []string) []readmeCommand {
 func TestREADME_examplesRunAsWritten(t *testing.T) {
 	t.Parallel()
 	bash := lookBash(t)
-	root, blocks := readme(t)
+	root, _, blocks := readme(t)
 	if len(blocks) < 10 {
 		t.Fatalf("found %d examples in README.md; the parser lost them", len(blocks))
 	}
@@ -234,7 +234,7 @@ func firstLine(s string) string {
 // an example of README.md, as "dbgov <command>".
 func TestREADME_everyCommandHasAnExample(t *testing.T) {
 	t.Parallel()
-	_, blocks := readme(t)
+	_, _, blocks := readme(t)
 	var examples strings.Builder
 	for _, b := range blocks {
 		examples.WriteString(b.text)
@@ -254,11 +254,7 @@ func TestREADME_everyCommandHasAnExample(t *testing.T) {
 // dbgov's help, a command's or that of dbgov options.
 func TestREADME_namesOnlyFlagsDbgovHas(t *testing.T) {
 	t.Parallel()
-	root, _ := readme(t)
-	text, err := os.ReadFile(filepath.Join(root, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, text, _ := readme(t)
 	c := newCLI(t, nil)
 	var known strings.Builder
 	known.WriteString(c.run(t, "options").expect(t, 0).stdout)
@@ -267,7 +263,7 @@ func TestREADME_namesOnlyFlagsDbgovHas(t *testing.T) {
 		known.WriteString(help)
 	}
 	flag := regexp.MustCompile(`--[a-z][a-z0-9-]*`)
-	for _, f := range slices.Compact(slices.Sorted(slices.Values(flag.FindAllString(string(text), -1)))) {
+	for _, f := range slices.Compact(slices.Sorted(slices.Values(flag.FindAllString(text, -1)))) {
 		if !regexp.MustCompile(regexp.QuoteMeta(f) + `\b`).MatchString(known.String()) {
 			t.Errorf("README.md names %s, which no command's help nor dbgov options lists", f)
 		}
@@ -281,12 +277,8 @@ func TestREADME_namesOnlyFlagsDbgovHas(t *testing.T) {
 // update --allow-missing (no release grants it).
 func TestREADME_examplesTheRealServiceRefusesSaySo(t *testing.T) {
 	t.Parallel()
-	root, blocks := readme(t)
-	text, err := os.ReadFile(filepath.Join(root, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(text), "\n")
+	_, text, blocks := readme(t)
+	lines := strings.Split(text, "\n")
 	databasePolicies := regexp.MustCompile(`policies list .*--database|/databases/[^/\s]+/policies`)
 	for _, b := range blocks {
 		for i, l := range strings.Split(b.text, "\n") {

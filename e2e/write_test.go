@@ -45,11 +45,19 @@ func TestUsersUndelete_restoresADeletedUserOnce(t *testing.T) {
 		}
 	})
 
-	t.Run("undeleting an active user is rejected", func(t *testing.T) {
-		r := c.run(t, "users", "undelete", "bob@example.com").expect(t, 6)
-		r.stdoutEmpty(t)
-		r.stderrIsErrorLine(t, "bob@example.com", "(HTTP 400 INVALID_ARGUMENT)")
-	})
+	for _, tt := range []struct {
+		name, user, status string
+		exit               int
+	}{
+		{"undeleting an active user is rejected", "bob@example.com", "(HTTP 400 INVALID_ARGUMENT)", 6},
+		{"unknown user is not found", "nobody@example.com", "(HTTP 404 NOT_FOUND)", 5},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := c.run(t, "users", "undelete", tt.user).expect(t, tt.exit)
+			r.stdoutEmpty(t)
+			r.stderrIsErrorLine(t, tt.user, tt.status)
+		})
+	}
 
 	t.Run("rejection as a JSON line", func(t *testing.T) {
 		r := c.run(t, "users", "undelete", "bob@example.com", "-o", "json").expect(t, 6)
@@ -58,12 +66,6 @@ func TestUsersUndelete_restoresADeletedUserOnce(t *testing.T) {
 		if e["httpStatus"] != json.Number("400") || e["code"] != "INVALID_ARGUMENT" {
 			t.Errorf("error = %v, want httpStatus 400 and code INVALID_ARGUMENT", e)
 		}
-	})
-
-	t.Run("unknown user is not found", func(t *testing.T) {
-		r := c.run(t, "users", "undelete", "nobody@example.com").expect(t, 5)
-		r.stdoutEmpty(t)
-		r.stderrIsErrorLine(t, "nobody@example.com", "(HTTP 404 NOT_FOUND)")
 	})
 
 	t.Run("json of the undeleted user", func(t *testing.T) {
