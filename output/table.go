@@ -359,7 +359,15 @@ func (p tablePrinter) renderTerminal(w io.Writer, t Table) ([]string, error) {
 		Settings: tw.Settings{Lines: tw.LinesNone, Separators: tw.SeparatorsNone},
 	})
 	cell := tw.CellConfig{Formatting: tw.CellFormatting{AutoWrap: tw.WrapTruncate}, Padding: tw.CellPadding{PerColumn: padding}}
-	return hidden, layTable(&trimWriter{w: w}, plain, cell, tw.CellWidth{PerColumn: perColumn}, headers, rows)
+	var out strings.Builder
+	if err := layTable(&out, plain, cell, tw.CellWidth{PerColumn: perColumn}, headers, rows); err != nil {
+		return nil, err
+	}
+	// tablewriter pads the last column to its width: a line ends without it.
+	for line := range strings.Lines(out.String()) {
+		io.WriteString(w, strings.TrimRight(line, " \n")+"\n")
+	}
+	return hidden, nil
 }
 
 // layTable lays out headers, unless nil, and rows with tablewriter's
@@ -410,33 +418,6 @@ func (t Table) show(r, i int, cell string, now time.Time) string {
 		}
 	}
 	return cell
-}
-
-// trimWriter drops the spaces at the end of each line written through it:
-// tablewriter pads the last column to its width.
-type trimWriter struct {
-	w      io.Writer
-	spaces int // spaces held back until what follows them is known
-}
-
-// Write writes p without the spaces that end its lines.
-func (t *trimWriter) Write(p []byte) (int, error) {
-	out := make([]byte, 0, len(p))
-	for _, b := range p {
-		switch b {
-		case ' ':
-			t.spaces++
-			continue
-		case '\n':
-			t.spaces = 0
-		}
-		for ; t.spaces > 0; t.spaces-- {
-			out = append(out, ' ')
-		}
-		out = append(out, b)
-	}
-	_, err := t.w.Write(out)
-	return len(p), err
 }
 
 // layOut fits cols, the columns of a table, widths wide, in width, and

@@ -108,18 +108,13 @@ func templateFuncs() template.FuncMap {
 	}
 }
 
+// asList is v, a list of the document or nothing, as the elements fn works on.
 func asList(fn string, v any) ([]any, error) {
 	switch v := v.(type) {
 	case nil:
 		return nil, nil
 	case []any:
 		return v, nil
-	case []string:
-		out := make([]any, len(v))
-		for i, s := range v {
-			out[i] = s
-		}
-		return out, nil
 	}
 	return nil, fmt.Errorf("%s: want a list, got %T", fn, v)
 }
