@@ -598,19 +598,10 @@ func TestFault_interruptDuringRequest(t *testing.T) {
 
 func TestFault_interruptDuringRetryWait(t *testing.T) {
 	t.Parallel()
-	got := make(chan struct{}, 4)
-	srv := newServer(t, func(w http.ResponseWriter, _ *http.Request, _ int) {
-		w.Header().Set("Retry-After", "5")
-		respond(w, http.StatusServiceUnavailable, apiError(14, "restarting"))
-		got <- struct{}{}
-	})
+	srv, answered := throttled(t, http.StatusServiceUnavailable, "5", apiError(14, "restarting"))
 	var sent time.Time
 	res := run(t, opts{env: withURL(srv, nil), started: func(p *os.Process) {
-		select {
-		case <-got:
-		case <-time.After(10 * time.Second):
-			t.Error("dbgov never sent its request")
-		}
+		answered()
 		time.Sleep(200 * time.Millisecond) // into the wait before the retry
 		sent = time.Now()
 		if err := p.Signal(os.Interrupt); err != nil {

@@ -323,6 +323,25 @@ func databaseList(n int, format string) string {
 	return list.String()
 }
 
+// throttled starts a server that answers every request with status, body
+// and a Retry-After of retryAfter. answered returns once it has answered a
+// request, or fails the test when none comes within 10 seconds.
+func throttled(t *testing.T, status int, retryAfter, body string) (srv *server, answered func()) {
+	got := make(chan struct{}, 4)
+	srv = newServer(t, func(w http.ResponseWriter, _ *http.Request, _ int) {
+		w.Header().Set("Retry-After", retryAfter)
+		respond(w, status, body)
+		got <- struct{}{}
+	})
+	return srv, func() {
+		select {
+		case <-got:
+		case <-time.After(10 * time.Second):
+			t.Error("dbgov never sent its request")
+		}
+	}
+}
+
 // rawAnswer writes the text answer gives for a request straight to the
 // connection, then closes it: an answer no HTTP server would send.
 func rawAnswer(answer func(r *http.Request) string) handlerFunc {

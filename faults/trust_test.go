@@ -321,18 +321,9 @@ func TestTrust_retryAfterIsHonouredUpToTheTimeout(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.retryAfter, func(t *testing.T) {
 			t.Parallel()
-			got := make(chan struct{}, 4)
-			srv := newServer(t, func(w http.ResponseWriter, _ *http.Request, _ int) {
-				w.Header().Set("Retry-After", tt.retryAfter)
-				respond(w, http.StatusTooManyRequests, apiError(8, "slow down"))
-				got <- struct{}{}
-			})
+			srv, answered := throttled(t, http.StatusTooManyRequests, tt.retryAfter, apiError(8, "slow down"))
 			res := run(t, opts{env: withURL(srv, nil), started: func(p *os.Process) {
-				select {
-				case <-got:
-				case <-time.After(10 * time.Second):
-					t.Error("dbgov never sent its request")
-				}
+				answered()
 				time.Sleep(300 * time.Millisecond) // into the wait before the retry
 				p.Signal(os.Interrupt)
 			}}, "review-configs", "get", "x", "--debug", "--timeout", tt.timeout).expect(t, exitInterrupted).noPanic(t)
