@@ -8,18 +8,6 @@ import (
 	"testing"
 )
 
-// render prints doc with the printer New makes for opts.
-func render(t *testing.T, opts Options, doc Document) (string, error) {
-	t.Helper()
-	p, err := New(opts)
-	if err != nil {
-		t.Fatalf("New(%+v): %v", opts, err)
-	}
-	var buf bytes.Buffer
-	err = p.Print(context.Background(), &buf, doc)
-	return buf.String(), err
-}
-
 // printsExactly fails the test unless doc printed with opts is want.
 func printsExactly(t *testing.T, opts Options, doc Document, want string) {
 	t.Helper()
@@ -30,6 +18,18 @@ func printsExactly(t *testing.T, opts Options, doc Document, want string) {
 	if got != want {
 		t.Errorf("got\n%q\nwant\n%q", got, want)
 	}
+}
+
+// render prints doc with the printer New makes for opts.
+func render(t *testing.T, opts Options, doc Document) (string, error) {
+	t.Helper()
+	p, err := New(opts)
+	if err != nil {
+		t.Fatalf("New(%+v): %v", opts, err)
+	}
+	var buf bytes.Buffer
+	err = p.Print(context.Background(), &buf, doc)
+	return buf.String(), err
 }
 
 func TestNew_rejectsInvalidOptions(t *testing.T) {
