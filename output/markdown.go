@@ -30,9 +30,6 @@ func (p markdownPrinter) Print(ctx context.Context, w io.Writer, doc Document) e
 	if doc.Report != nil {
 		return p.report(ctx, w, doc.Report)
 	}
-	if doc.Invalid != nil {
-		return doc.Invalid
-	}
 	if doc.Text != nil || doc.Tables == nil {
 		return p.fenced(ctx, w, doc)
 	}

@@ -17,9 +17,6 @@ type namePrinter struct {
 
 // Print prints the resource names of doc, one a line.
 func (p namePrinter) Print(ctx context.Context, w io.Writer, doc Document) error {
-	if doc.Invalid != nil {
-		return doc.Invalid
-	}
 	if doc.Names == nil && p.fallback != nil {
 		return p.fallback.Print(ctx, w, doc)
 	}

@@ -11,8 +11,9 @@ import (
 )
 
 // checked is what New returns: it refuses a document that means different
-// things in different formats before anything is printed, and prints
-// nothing once the context is done.
+// things in different formats, or whose Tables and Names are Invalid for a
+// format that prints them, before anything is printed, and prints nothing
+// once the context is done.
 type checked struct{ Printer }
 
 // Print checks doc.Raw, when set, and prints doc with p.
@@ -22,10 +23,16 @@ func (p checked) Print(ctx context.Context, w io.Writer, doc Document) error {
 	}
 	switch p.Printer.(type) {
 	case namePrinter, tablePrinter:
+		if doc.Invalid != nil {
+			return doc.Invalid
+		}
 		if doc.page != nil {
 			return printPages(ctx, w, p, doc)
 		}
 	case markdownPrinter: // a Markdown table is laid out whole
+		if doc.Invalid != nil && doc.Report == nil {
+			return doc.Invalid
+		}
 		if doc.page != nil {
 			var err error
 			if doc, err = whole(doc); err != nil {

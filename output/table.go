@@ -134,8 +134,6 @@ type tablePrinter struct {
 // out to fit.
 func (p tablePrinter) Print(ctx context.Context, w io.Writer, doc Document) error {
 	switch {
-	case doc.Invalid != nil:
-		return doc.Invalid
 	case doc.Text != nil:
 		return printText(w, *doc.Text, p.opts.TTY, doc.Diff && p.opts.Color)
 	case doc.Tables == nil:
