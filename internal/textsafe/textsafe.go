@@ -44,31 +44,13 @@ func isUnsafe(r rune) bool {
 	return unicode.Is(unicode.Cf, r) // bidirectional controls, zero-width characters, BOM, ...
 }
 
+// escape returns s as it is when nothing in it needs an escape, else escaped.
 func escape(s string, keepLines, asJSON bool) string {
-	i := firstUnsafe(s, keepLines)
-	if i < 0 {
+	kept := func(r rune) bool { return keepLines && (r == '\n' || r == '\t') }
+	if utf8.ValidString(s) && !strings.ContainsFunc(s, func(r rune) bool { return isUnsafe(r) && !kept(r) }) {
 		return s
 	}
-	b := make([]byte, 0, len(s)+16)
-	return string(appendEscaped(append(b, s[:i]...), s[i:], keepLines, asJSON))
-}
-
-// firstUnsafe returns the offset of the first byte escape would change, or
-// -1 when s is safe as it is.
-func firstUnsafe(s string, keepLines bool) int {
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c < 0x7f {
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && size == 1) || (isUnsafe(r) && !(keepLines && (r == '\n' || r == '\t'))) {
-			return i
-		}
-		i += size
-	}
-	return -1
+	return string(appendEscaped(make([]byte, 0, len(s)+16), s, keepLines, asJSON))
 }
 
 func appendEscaped(b []byte, s string, keepLines, asJSON bool) []byte {
