@@ -72,14 +72,12 @@ func Read(path string, stdin io.Reader) ([]byte, error) {
 	switch {
 	case errors.Is(err, errTooLarge):
 		return nil, invalidf("%s is larger than %s", name, sizeText(MaxSize))
-	case errors.Is(err, errBinary):
+	case errors.Is(err, errBinary), err == nil && !utf8.Valid(data):
 		return nil, invalidf("%s is not a text file (it holds NUL bytes or invalid UTF-8)", name)
 	case err != nil:
 		return nil, readError(name, err)
 	case len(bytes.TrimSpace(data)) == 0:
 		return nil, invalidf("%s is empty", name)
-	case !utf8.Valid(data):
-		return nil, invalidf("%s is not a text file (it holds NUL bytes or invalid UTF-8)", name)
 	}
 	return data, nil
 }

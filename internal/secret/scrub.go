@@ -13,7 +13,7 @@ import (
 // IsHeader reports whether a header's values are credentials: Authorization,
 // Cookie, and any header named like a credential (X-Api-Key, X-Auth-Token).
 func IsHeader(name string) bool {
-	n := normalize(name)
+	n := string(fold(nil, name))
 	for _, word := range [...]string{"auth", "cookie", "token", "secret", "key", "passw", "session", "credential"} {
 		if strings.Contains(n, word) {
 			return true

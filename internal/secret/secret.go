@@ -53,9 +53,6 @@ func fold(dst []byte, name string) []byte {
 	return dst
 }
 
-// normalize returns name folded.
-func normalize(name string) string { return string(fold(nil, name)) }
-
 // lookup returns the kind of the field name. It does not allocate: it runs
 // on every key of every answer printed.
 func lookup(name string) kind {

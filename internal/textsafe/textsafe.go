@@ -102,12 +102,10 @@ func (w *Writer) Write(p []byte) (int, error) {
 	w.pending = append(w.pending, p...)
 	cut := len(w.pending)
 	for back := 1; back <= utf8.UTFMax-1 && back <= cut; back++ {
-		if c := w.pending[cut-back]; c >= 0xc0 { // a lead byte: is its character whole?
+		if utf8.RuneStart(w.pending[cut-back]) { // is the last character whole?
 			if !utf8.FullRune(w.pending[cut-back:]) {
 				cut -= back
 			}
-			break
-		} else if c < 0x80 {
 			break
 		}
 	}
