@@ -275,7 +275,8 @@ func (f *File) Set(profile, key, value string) error {
 	if value == "" {
 		return invalidf("empty value for %s; to remove it, unset it", key)
 	}
-	if err := check(key, value); err != nil {
+	// As a flag, the environment or the file is checked; the messages never repeat a secret.
+	if err := settingOf(key).set(&Settings{}, []string{value}); err != nil {
 		return invalidf("%s: %v", key, err)
 	}
 	node := strNode(value)
@@ -371,12 +372,16 @@ func (f *File) UnsetHeaders(profile string, names []string) error {
 	return nil
 }
 
-// UseProfile makes name the file's current_profile. The name must be
+// UseProfile makes name the file's current_profile, and with create adds an
+// empty profile of that name when the file has none. The name must be
 // non-empty, without whitespace, control characters or '/'; the profile
-// need not exist yet.
-func (f *File) UseProfile(name string) error {
+// need not exist.
+func (f *File) UseProfile(name string, create bool) error {
 	if err := checkProfileName(name); err != nil {
 		return err
+	}
+	if create {
+		f.editableProfile(name)
 	}
 	root := f.editableRoot()
 	if k, _ := lookup(root, fieldCurrentProfile); k != nil {
@@ -385,15 +390,6 @@ func (f *File) UseProfile(name string) error {
 	}
 	// current_profile goes first, where a reader looks for it.
 	root.Content = append([]*yaml.Node{strNode(fieldCurrentProfile), strNode(name)}, root.Content...)
-	return nil
-}
-
-// AddProfile adds an empty profile of that name, when the file has none.
-func (f *File) AddProfile(name string) error {
-	if err := checkProfileName(name); err != nil {
-		return err
-	}
-	f.editableProfile(name)
 	return nil
 }
 
@@ -509,12 +505,9 @@ func Mask(key, value string) string {
 	return secret.Mask
 }
 
-// save writes the file under the caller's lock (see Edit), 0600 whatever the
-// umask, in one step, creating a missing directory 0700.
+// save writes the file at its path, which Edit has checked and locked, 0600
+// whatever the umask, in one step, creating a missing directory 0700.
 func (f *File) save() error {
-	if f.path == "" {
-		return invalidf("no config file path: set --config or DBGOV_CONFIG (HOME is not set)")
-	}
 	data, err := f.text()
 	if err != nil {
 		return err
@@ -522,7 +515,6 @@ func (f *File) save() error {
 	if err := safefile.WriteFile(f.path, data); err != nil {
 		return fmt.Errorf("write config file: %w", err)
 	}
-	f.exists, f.perm = true, 0o600
 	return nil
 }
 

@@ -256,7 +256,7 @@ func TestFile_useProfile(t *testing.T) {
 				writeFile(t, filepath.Dir(path), "config.yaml", tc.content, 0o600)
 			}
 			f := loadFile(t, path)
-			err := f.UseProfile(tc.profile)
+			err := f.UseProfile(tc.profile, false)
 			if tc.wantErr != "" {
 				if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Errorf("UseProfile(%q) = %v, want an error with %q", tc.profile, err, tc.wantErr)
@@ -469,13 +469,13 @@ func TestLoad_symlinkIsRefusedAndItsTargetLeftAlone(t *testing.T) {
 	}
 }
 
-func TestSave_withoutPathFails(t *testing.T) {
-	f := loadFile(t, "")
-	if err := f.Set("default", "url", "https://x.example"); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.save(); err == nil || !strings.Contains(err.Error(), "--config") {
-		t.Errorf("Save without a path: %v", err)
+func TestEdit_withoutPathFails(t *testing.T) {
+	noHome := func(string) string { return "" }
+	err := Edit(context.Background(), nil, noHome, func(f *File, profile string) error {
+		return f.Set(profile, "url", "https://x.example")
+	})
+	if err == nil || !strings.Contains(err.Error(), "--config") {
+		t.Errorf("Edit without a path: %v", err)
 	}
 }
 

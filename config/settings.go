@@ -271,12 +271,6 @@ func RegisterFlags(fs *pflag.FlagSet) {
 	}
 }
 
-// check checks a value of key from any source (a flag, the environment, the
-// file, `config set`). Its messages never repeat a value that may be secret.
-func check(key, v string) error {
-	return settingOf(key).set(&Settings{}, []string{v})
-}
-
 // checkURL accepts what the client takes as the service's base address.
 func checkURL(v string) error {
 	_, err := client.CheckBaseURL(v)

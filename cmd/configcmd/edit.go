@@ -59,11 +59,8 @@ func newUseProfileCmd(f *factory.Factory) *cobra.Command {
 	cmd := editCmd(f, "use-profile NAME", "Make a profile the current one", arity.Exact(1, "a profile NAME"),
 		func(args []string, file *config.File, _ string) (string, error) {
 			existed = slices.Contains(file.Profiles(), args[0])
-			err := file.UseProfile(args[0])
-			switch {
-			case err == nil && create && !existed:
-				err = file.AddProfile(args[0])
-			case err == nil && !existed:
+			err := file.UseProfile(args[0], create)
+			if err == nil && !existed && !create {
 				err = exitcode.Usagef("profile %s is not in config file %s (dbgov config list-profiles lists them); --create makes it", args[0], file.Path())
 			}
 			return "Using profile " + args[0], err
