@@ -119,14 +119,28 @@ func newSources(fs *pflag.FlagSet, getenv func(string) string) *sources {
 	return &sources{flags: fs, getenv: getenv}
 }
 
+// flagValues returns the values of the flag of st when the user set it (a
+// repeatable flag may have several), nil otherwise.
+func (s *sources) flagValues(st *setting) []string {
+	var fl *pflag.Flag
+	if s.flags != nil {
+		fl = s.flags.Lookup(st.name)
+	}
+	if fl == nil || !fl.Changed {
+		return nil
+	}
+	if list, err := s.flags.GetStringArray(st.name); err == nil {
+		return list
+	}
+	return []string{fl.Value.String()}
+}
+
 // given returns the value a flag the user set or else the environment gives
 // key, and its source ("" when neither does).
 func (s *sources) given(key string) (value, from string) {
 	st := settingOf(key)
-	if s.flags != nil {
-		if fl := s.flags.Lookup(st.name); fl != nil && fl.Changed {
-			return fl.Value.String(), "--" + st.name
-		}
+	if values := s.flagValues(st); values != nil {
+		return values[len(values)-1], "--" + st.name
 	}
 	if env := st.Env(); env != "" && s.getenv(env) != "" {
 		return s.getenv(env), env
@@ -134,16 +148,21 @@ func (s *sources) given(key string) (value, from string) {
 	return "", ""
 }
 
+// Given returns the value the flags in fs (when the user set it) or else
+// the environment give the setting of key, "" when neither does.
+func Given(fs *pflag.FlagSet, getenv func(string) string, key string) string {
+	v, _ := newSources(fs, getenv).given(key)
+	return v
+}
+
 // lookup returns the values of st from the first source that gives it, and
 // that source. The values of a file's ca_cert are taken relative to it.
 func (s *sources) lookup(st *setting) ([]string, origin, error) {
 	key := st.Key()
-	if v, from := s.given(key); from == "--"+st.name {
-		if list, err := s.flags.GetStringArray(st.name); err == nil {
-			return list, origin{"flag", from}, nil
-		}
-		return []string{v}, origin{"flag", from}, nil
-	} else if from != "" {
+	if values := s.flagValues(st); values != nil {
+		return values, origin{"flag", "--" + st.name}, nil
+	}
+	if v, from := s.given(key); from != "" {
 		return []string{v}, origin{"environment", from}, nil
 	}
 	n := s.entries[key]

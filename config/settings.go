@@ -191,19 +191,14 @@ func Variable(key string) string { return settingOf(key).Env() }
 // sensitive settings, valid or not, to keep out of every message: headers
 // apart, as "Name: value", since whether one is secret depends on its name.
 func SecretsGiven(fs *pflag.FlagSet, getenv func(string) string) (values, headers []string) {
+	s := newSources(fs, getenv)
 	for _, st := range settings {
 		if !st.sensitive {
 			continue
 		}
-		var given []string
-		if fl := fs.Lookup(st.name); fl != nil && fl.Changed {
-			var err error
-			if given, err = fs.GetStringArray(st.name); err != nil {
-				given = []string{fl.Value.String()}
-			}
-		}
+		given := s.flagValues(&st)
 		if env := st.Env(); env != "" {
-			given = append(given, getenv(env))
+			given = append(given, s.getenv(env))
 		}
 		if st.Key() == "headers" {
 			headers = append(headers, given...)

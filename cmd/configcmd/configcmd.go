@@ -5,7 +5,6 @@ package configcmd
 
 import (
 	"embed"
-	"strconv"
 
 	"github.com/spf13/cobra"
 
@@ -37,8 +36,8 @@ func open(f *factory.Factory, cmd *cobra.Command) (*config.File, string, error) 
 
 // showSecrets reports whether the global --show-secrets flag is set.
 func showSecrets(cmd *cobra.Command) bool {
-	show, err := strconv.ParseBool(cmd.Flag("show-secrets").Value.String())
-	return err == nil && show
+	show, _ := cmd.Flags().GetBool("show-secrets")
+	return show
 }
 
 // completeKeys completes the KEY argument of get and unset.
@@ -64,12 +63,7 @@ func completeProfiles(f *factory.Factory) cobra.CompletionFunc {
 // alone, so that a config file holding a bad value can be repaired.
 func printer(f *factory.Factory) (output.Printer, error) {
 	pf := f.PrintFlags()
-	pf.Format = func() (string, error) {
-		if o := pf.Flags.Lookup("output"); o.Changed {
-			return o.Value.String(), nil
-		}
-		return f.Getenv(config.Variable("output")), nil
-	}
+	pf.Format = func() (string, error) { return config.Given(pf.Flags, f.Getenv, "output"), nil }
 	pf.SummaryFile = nil // it would read the settings too
 	return pf.ToPrinter()
 }

@@ -257,27 +257,18 @@ func (f *Factory) ClientWith(a Auth, change ...func(*client.Options)) (*client.C
 // PrintFlags returns the output flags, -o defaulting to DBGOV_OUTPUT and
 // then the config file, and --summary-file to DBGOV_SUMMARY_FILE.
 func (f *Factory) PrintFlags() output.PrintFlags {
-	return output.PrintFlags{Flags: f.flags, IO: f.IO, HiddenEnv: config.SecretVariables(), Format: func() (string, error) {
-		s, err := f.Settings()
-		if err != nil {
-			return "", err
+	setting := func(value func(*config.Settings) string) func() (string, error) {
+		return func() (string, error) {
+			s, err := f.Settings()
+			if err != nil {
+				return "", err
+			}
+			return value(s), nil
 		}
-		return s.Output, nil
-	}, SummaryFile: func() (string, error) {
-		s, err := f.Settings()
-		if err != nil {
-			return "", err
-		}
-		return s.SummaryFile, nil
-	}}
-}
-
-// flagValue is the value of the root flag name, and whether it was given.
-func (f *Factory) flagValue(name string) (string, bool) {
-	if fl := f.flags.Lookup(name); fl != nil {
-		return fl.Value.String(), fl.Changed
 	}
-	return "", false
+	return output.PrintFlags{Flags: f.flags, IO: f.IO, HiddenEnv: config.SecretVariables(),
+		Format:      setting(func(s *config.Settings) string { return s.Output }),
+		SummaryFile: setting(func(s *config.Settings) string { return s.SummaryFile })}
 }
 
 // Secrets returns the run's one scrubber, the streams', told every
@@ -285,12 +276,12 @@ func (f *Factory) flagValue(name string) (string, bool) {
 // and the client.
 func (f *Factory) Secrets() *secret.Scrubber {
 	st, scrub := cmp.Or(f.read, &config.Settings{}), f.IO.Secrets
-	flag := func(name string) string { v, _ := f.flagValue(name); return v }
 	given, headers := config.SecretsGiven(f.flags, f.Getenv)
 	scrub.Add(given...)
 	scrub.Add(f.Getenv("ACTIONS_ID_TOKEN_REQUEST_TOKEN"))
 	scrub.Add(st.Token, st.ServiceKey, f.auth.Token, f.auth.ServiceKey)
-	scrub.AddURL(flag("url"), f.Getenv(config.Variable("url")), st.URL)
+	url, _ := f.flags.GetString("url")
+	scrub.AddURL(url, f.Getenv(config.Variable("url")), st.URL)
 	for _, h := range st.Headers {
 		headers = append(headers, h.String())
 	}
@@ -312,19 +303,13 @@ func (f *Factory) Secrets() *secret.Scrubber {
 // --template), and so stderr takes one JSON value a line: from the settings
 // when they are known (s may be nil), else from the flags and environment.
 func (f *Factory) jsonOutput(s *config.Settings) bool {
-	jq, _ := f.flagValue("jq")
-	template, _ := f.flagValue("template")
-	format, given := f.flagValue("output")
-	isJSON := func(format string) bool { return format == "json" || format == "jsonl" }
-	switch {
-	case jq != "" || template != "":
-		return true
-	case s != nil:
-		return isJSON(s.Output)
-	case given:
-		return isJSON(format)
+	jq, _ := f.flags.GetString("jq")
+	template, _ := f.flags.GetString("template")
+	format := config.Given(f.flags, f.Getenv, "output")
+	if s != nil {
+		format = s.Output
 	}
-	return isJSON(f.Getenv(config.Variable("output")))
+	return jq != "" || template != "" || format == "json" || format == "jsonl"
 }
 
 // JSONErrorsByFlags is whether stderr takes JSON by the flags and the
@@ -336,7 +321,7 @@ func (f *Factory) JSONErrorsByFlags() bool { return f.jsonOutput(nil) }
 // --color, and the settings, resolved if they were not, which say whether
 // stderr takes JSON and which secrets it masks.
 func (f *Factory) ReadStderrForm() {
-	when, _ := f.flagValue("color")
+	when, _ := f.flags.GetString("color")
 	_ = f.IO.SetColor(when)
 	_, _ = f.Settings()
 	f.Secrets()
