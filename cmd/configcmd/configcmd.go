@@ -59,11 +59,24 @@ func completeProfiles(f *factory.Factory) cobra.CompletionFunc {
 	}
 }
 
-// printer is the printer of a config command: -o defaults to DBGOV_OUTPUT
-// alone, so that a config file holding a bad value can be repaired.
-func printer(f *factory.Factory) (output.Printer, error) {
+// printFile prints the document doc makes of the config file and the
+// profile in use. -o defaults to DBGOV_OUTPUT alone, so that a config file
+// holding a bad value can be repaired.
+func printFile(f *factory.Factory, cmd *cobra.Command, doc func(file *config.File, profile string) (output.Document, error)) error {
+	file, profile, err := open(f, cmd)
+	if err != nil {
+		return err
+	}
+	d, err := doc(file, profile)
+	if err != nil {
+		return err
+	}
 	pf := f.PrintFlags()
 	pf.Format = func() (string, error) { return config.Given(pf.Flags, f.Getenv, "output"), nil }
 	pf.SummaryFile = nil // it would read the settings too
-	return pf.ToPrinter()
+	p, err := pf.ToPrinter()
+	if err != nil {
+		return err
+	}
+	return p.Print(cmd.Context(), f.IO.Out, d)
 }

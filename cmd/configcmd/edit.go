@@ -16,77 +16,79 @@ import (
 )
 
 // editCmd builds a command that changes the config file: change returns
-// what is confirmed on a terminal, for the file's path.
+// what is confirmed on a terminal, for the file's path, and the lines told
+// on stderr once the file is saved.
 func editCmd(f *factory.Factory, use, short string, args cobra.PositionalArgs,
-	change func(args []string, file *config.File, profile string) (string, error)) *cobra.Command {
+	change func(args []string, file *config.File, profile string) (done string, after []string, err error)) *cobra.Command {
 	return &cobra.Command{
 		Use:   use,
 		Short: short,
 		Args:  args,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var done, path string
+			var after []string
 			err := config.Edit(cmd.Context(), cmd.Root().PersistentFlags(), f.Getenv, func(file *config.File, profile string) (err error) {
 				path = file.Path()
-				done, err = change(args, file, profile)
+				done, after, err = change(args, file, profile)
 				return err
 			})
-			if err == nil && f.IO.ErrTTY {
+			if err != nil {
+				return err
+			}
+			if f.IO.ErrTTY {
 				fmt.Fprintf(f.IO.ErrOut, "%s of %s\n", done, path)
 			}
-			return err
+			for _, line := range after {
+				fmt.Fprintln(f.IO.ErrOut, line)
+			}
+			return nil
 		},
 	}
 }
 
 func newUnsetCmd(f *factory.Factory) *cobra.Command {
 	cmd := editCmd(f, "unset KEY [NAME...]", "Remove a setting from the profile", arity.AtLeast(1, "a KEY"),
-		func(args []string, file *config.File, profile string) (string, error) {
+		func(args []string, file *config.File, profile string) (string, []string, error) {
 			done := "Unset " + args[0] + " in profile " + profile
 			switch {
 			case len(args) == 1:
-				return done, file.Unset(profile, args[0])
+				return done, nil, file.Unset(profile, args[0])
 			case args[0] != "headers":
-				return "", exitcode.Usagef("unset takes NAMEs for headers only")
+				return "", nil, exitcode.Usagef("unset takes NAMEs for headers only")
 			}
-			return done, file.UnsetHeaders(profile, args[1:])
+			return done, nil, file.UnsetHeaders(profile, args[1:])
 		})
 	cmd.ValidArgsFunction = completeKeys
 	return cmd
 }
 
 func newUseProfileCmd(f *factory.Factory) *cobra.Command {
-	var create, existed bool
+	var create bool
 	cmd := editCmd(f, "use-profile NAME", "Make a profile the current one", arity.Exact(1, "a profile NAME"),
-		func(args []string, file *config.File, _ string) (string, error) {
-			existed = slices.Contains(file.Profiles(), args[0])
-			err := file.UseProfile(args[0], create)
-			if err == nil && !existed && !create {
-				err = exitcode.Usagef("profile %s is not in config file %s (dbgov config list-profiles lists them); --create makes it", args[0], file.Path())
+		func(args []string, file *config.File, _ string) (string, []string, error) {
+			name, after := args[0], []string(nil)
+			existed := slices.Contains(file.Profiles(), name)
+			err := file.UseProfile(name, create)
+			switch {
+			case err == nil && !existed && !create:
+				err = exitcode.Usagef("profile %s is not in config file %s (dbgov config list-profiles lists them); --create makes it", name, file.Path())
+			case !existed:
+				after = append(after, "warning: profile "+name+" has no settings yet; add some with `dbgov config set url https://...`")
 			}
-			return "Using profile " + args[0], err
+			if env := f.Getenv(config.Variable("profile")); env != "" && env != name {
+				after = append(after, fmt.Sprintf("warning: %s=%s is set and overrides the current profile", config.Variable("profile"), env))
+			}
+			return "Using profile " + name, after, err
 		})
 	cmd.Flags().BoolVar(&create, "create", false, "make the profile when the file has none of that name")
-	edit := cmd.RunE
-	cmd.RunE = func(c *cobra.Command, args []string) error {
-		if err := edit(c, args); err != nil {
-			return err
-		}
-		if !existed {
-			fmt.Fprintf(f.IO.ErrOut, "warning: profile %s has no settings yet; add some with `dbgov config set url https://...`\n", args[0])
-		}
-		if env := f.Getenv(config.Variable("profile")); env != "" && env != args[0] {
-			fmt.Fprintf(f.IO.ErrOut, "warning: %s=%s is set and overrides the current profile\n", config.Variable("profile"), env)
-		}
-		return nil
-	}
 	cmd.ValidArgsFunction = completeProfiles(f)
 	return cmd
 }
 
 func newDeleteProfileCmd(f *factory.Factory) *cobra.Command {
 	cmd := editCmd(f, "delete-profile NAME", "Remove a profile from the config file", arity.Exact(1, "a profile NAME"),
-		func(args []string, file *config.File, _ string) (string, error) {
-			return "Deleted profile " + args[0], file.DeleteProfile(args[0])
+		func(args []string, file *config.File, _ string) (string, []string, error) {
+			return "Deleted profile " + args[0], nil, file.DeleteProfile(args[0])
 		})
 	cmd.ValidArgsFunction = completeProfiles(f)
 	return cmd
@@ -98,35 +100,26 @@ func newListProfilesCmd(f *factory.Factory) *cobra.Command {
 		Short: "List the profiles of the config file",
 		Args:  arity.Exact(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			file, current, err := open(f, cmd)
-			if err != nil {
-				return err
-			}
-			type profile struct {
-				Name    string `json:"name"`
-				Current bool   `json:"current,omitempty"`
-			}
-			list := struct {
-				Profiles []profile `json:"profiles"`
-			}{Profiles: []profile{}}
-			var text strings.Builder
-			for _, name := range file.Profiles() {
-				list.Profiles = append(list.Profiles, profile{Name: name, Current: name == current})
-				mark := "  "
-				if name == current {
-					mark = "* "
+			return printFile(f, cmd, func(file *config.File, current string) (output.Document, error) {
+				type profile struct {
+					Name    string `json:"name"`
+					Current bool   `json:"current,omitempty"`
 				}
-				text.WriteString(mark + name + "\n")
-			}
-			raw, err := json.Marshal(list)
-			if err != nil {
-				return err
-			}
-			p, err := printer(f)
-			if err != nil {
-				return err
-			}
-			return p.Print(cmd.Context(), f.IO.Out, output.Document{Raw: raw, ListField: "profiles", Text: new(text.String()), Names: file.Profiles()})
+				list := struct {
+					Profiles []profile `json:"profiles"`
+				}{Profiles: []profile{}}
+				var text strings.Builder
+				for _, name := range file.Profiles() {
+					list.Profiles = append(list.Profiles, profile{Name: name, Current: name == current})
+					mark := "  "
+					if name == current {
+						mark = "* "
+					}
+					text.WriteString(mark + name + "\n")
+				}
+				raw, err := json.Marshal(list)
+				return output.Document{Raw: raw, ListField: "profiles", Text: new(text.String()), Names: file.Profiles()}, err
+			})
 		},
 	}
 }

@@ -1,8 +1,6 @@
 package configcmd
 
 import (
-	"fmt"
-
 	"github.com/spf13/cobra"
 
 	"github.com/dbgov/dbgov/cmd/arity"
@@ -16,9 +14,28 @@ import (
 func newSetCmd(f *factory.Factory) *cobra.Command {
 	var value string
 	cmd := editCmd(f, "set KEY VALUE", "Store a setting in the profile", arity.Exact(2, "a KEY and a VALUE (- reads the value from standard input)"),
-		func(args []string, file *config.File, profile string) (string, error) {
-			return "Set " + args[0] + " in profile " + profile, file.Set(profile, args[0], value)
+		func(args []string, file *config.File, profile string) (string, []string, error) {
+			key := args[0]
+			done := "Set " + key + " in profile " + profile
+			if err := file.Set(profile, key, value); err != nil || !f.IO.ErrTTY || !config.Sensitive(key) {
+				return done, nil, err
+			}
+			var hints []string
+			if args[1] != "-" {
+				hints = append(hints, "hint: the value is in your shell's history now; `dbgov config set "+key+" -` reads it from standard input instead")
+			}
+			if env := config.Variable(key); env != "" {
+				hints = append(hints, "warning: the "+key+" is kept in plain text; `dbgov auth login` keeps it in the keyring, or give it in the environment ("+env+")")
+			}
+			return done, hints, nil
 		})
+	cmd.PreRunE = func(_ *cobra.Command, args []string) (err error) {
+		value = args[1]
+		if value == "-" { // read before the file is locked
+			value, err = readValue(f.IO, args[0])
+		}
+		return err
+	}
 	cmd.ValidArgsFunction = func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
 		switch {
 		case len(args) == 0:
@@ -31,27 +48,6 @@ func newSetCmd(f *factory.Factory) *cobra.Command {
 			return nil, cobra.ShellCompDirectiveDefault
 		}
 		return nil, cobra.ShellCompDirectiveNoFileComp
-	}
-	edit := cmd.RunE
-	cmd.RunE = func(c *cobra.Command, args []string) error {
-		key := args[0]
-		value = args[1]
-		if value == "-" { // read before the file is locked
-			var err error
-			if value, err = readValue(f.IO, key); err != nil {
-				return err
-			}
-		}
-		if err := edit(c, args); err != nil || !f.IO.ErrTTY {
-			return err
-		}
-		if config.Sensitive(key) && args[1] != "-" {
-			fmt.Fprintf(f.IO.ErrOut, "hint: the value is in your shell's history now; `dbgov config set %s -` reads it from standard input instead\n", key)
-		}
-		if env := config.Variable(key); config.Sensitive(key) && env != "" {
-			fmt.Fprintf(f.IO.ErrOut, "warning: the %s is kept in plain text; `dbgov auth login` keeps it in the keyring, or give it in the environment (%s)\n", key, env)
-		}
-		return nil
 	}
 	return cmd
 }

@@ -55,19 +55,13 @@ func newViewCmd(f *factory.Factory) *cobra.Command {
 		SuggestFor: []string{"list", "show"},
 		Args:       arity.Exact(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			file, _, err := open(f, cmd)
-			if err != nil {
-				return err
-			}
-			text, raw, err := file.View(showSecrets(cmd))
-			if err != nil {
-				return fmt.Errorf("show config file %s: %w", file.Path(), err)
-			}
-			p, err := printer(f)
-			if err != nil {
-				return err
-			}
-			return p.Print(cmd.Context(), f.IO.Out, output.Document{Raw: raw, Text: new(string(text))})
+			return printFile(f, cmd, func(file *config.File, _ string) (output.Document, error) {
+				text, raw, err := file.View(showSecrets(cmd))
+				if err != nil {
+					return output.Document{}, fmt.Errorf("show config file %s: %w", file.Path(), err)
+				}
+				return output.Document{Raw: raw, Text: new(string(text))}, nil
+			})
 		},
 	}
 }
