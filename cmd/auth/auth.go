@@ -113,7 +113,7 @@ func runLogin(cmd *cobra.Command, f *factory.Factory, insecure bool) error {
 	}
 	if err == nil {
 		fmt.Fprintf(f.IO.ErrOut, "Logged in to %s as %s (%s); the credential of profile %s is in %s\n",
-			secret.URL(s.URL), me.Email, cmp.Or(me.UserType, client.AccountType(me.Email)), s.Profile, where)
+			secret.URL(s.URL), me.Email, me.UserType, s.Profile, where)
 	}
 	return err
 }
@@ -129,7 +129,7 @@ func loginWorkload(cmd *cobra.Command, f *factory.Factory, s *config.Settings) e
 	}
 	if err == nil {
 		fmt.Fprintf(f.IO.ErrOut, "Logged in to %s as %s (%s) with an OIDC token; nothing is kept, as each run exchanges its own\n",
-			secret.URL(s.URL), me.Email, cmp.Or(me.UserType, client.AccountType(me.Email)))
+			secret.URL(s.URL), me.Email, me.UserType)
 	}
 	return err
 }
@@ -150,11 +150,7 @@ type status struct {
 }
 
 func runStatus(cmd *cobra.Command, f *factory.Factory) error {
-	p, err := f.PrintFlags().ToPrinter()
-	if err != nil {
-		return err
-	}
-	c, err := f.Client()
+	p, c, err := f.Deps().Connect()
 	if err != nil {
 		return err
 	}
@@ -164,7 +160,7 @@ func runStatus(cmd *cobra.Command, f *factory.Factory) error {
 	st := status{URL: secret.URL(s.URL), URLSource: s.Source("url"), Profile: s.Profile,
 		Credential: "none", CredentialSource: a.Source, Storage: "none"}
 	if me != nil {
-		st.Email, st.UserType = me.Email, string(cmp.Or(me.UserType, client.AccountType(me.Email)))
+		st.Email, st.UserType = me.Email, string(me.UserType)
 		if srv, err := c.Server(cmd.Context()); err == nil {
 			st.Server = srv.Version
 		}
@@ -251,12 +247,14 @@ func debugKeyring(f *factory.Factory, s *config.Settings, err error) {
 	}
 }
 
-// whoAmI asks the service who c's credential stands for.
+// whoAmI asks the service who c's credential stands for; the type of its
+// account is told by the email where the service no longer says it.
 func whoAmI(cmd *cobra.Command, c *client.Client) (*client.User, error) {
 	var me client.User
 	if _, err := c.Send(cmd.Context(), &client.Request{Method: http.MethodGet, Path: "/v1/users/me"}, &me); err != nil {
 		return nil, fmt.Errorf("ask the service who the credential stands for: %w", err)
 	}
+	me.UserType = cmp.Or(me.UserType, client.AccountType(me.Email))
 	return &me, nil
 }
 
