@@ -109,6 +109,28 @@ func (t *tokens) next() (jsontext.Token, error) {
 	return tok, nil
 }
 
+// members reads the members of the object, or the elements of the array,
+// that open, its first token, has begun, to its end: fn reads each value,
+// given its first token and, in an object, its name.
+func (t *tokens) members(open jsontext.Kind, fn func(name string, first jsontext.Token) error) error {
+	for {
+		tok, err := t.next()
+		if err != nil || tok.Kind() == '}' || tok.Kind() == ']' {
+			return err
+		}
+		name := ""
+		if open == '{' {
+			name = tok.String()
+			if tok, err = t.next(); err != nil {
+				return err
+			}
+		}
+		if err := fn(name, tok); err != nil {
+			return err
+		}
+	}
+}
+
 // empty returns the first token of the empty value of kind, the others
 // pending.
 func (t *tokens) empty(kind jsontext.Kind) jsontext.Token {
@@ -159,29 +181,18 @@ func value(tok jsontext.Token, t *tokens) (any, error) {
 	switch tok.Kind() {
 	case '{':
 		m := map[string]any{}
-		for {
-			tok, err := t.next()
-			if err != nil || tok.Kind() == '}' {
-				return m, err
-			}
-			key := tok.String()
-			if m[key], err = readValue(t); err != nil {
-				return nil, err
-			}
-		}
+		return m, t.members(tok.Kind(), func(name string, first jsontext.Token) (err error) {
+			m[name], err = value(first, t)
+			return err
+		})
 	case '[':
 		a := []any{}
-		for {
-			tok, err := t.next()
-			if err != nil || tok.Kind() == ']' {
-				return a, err
-			}
-			v, err := value(tok, t)
-			if err != nil {
-				return nil, err
-			}
+		err := t.members(tok.Kind(), func(_ string, first jsontext.Token) error {
+			v, err := value(first, t)
 			a = append(a, v)
-		}
+			return err
+		})
+		return a, err
 	case '"':
 		return tok.String(), nil
 	case '0':

@@ -44,26 +44,17 @@ func writeYAML(w io.Writer, t *tokens) error {
 		return encodeYAML(w, node)
 	}
 	members := 0
-	for ; ; members++ {
-		if tok, err = t.next(); err != nil || tok.Kind() == '}' {
-			break
+	err = t.members('{', func(name string, first jsontext.Token) error {
+		members++
+		if first.Kind() == '[' {
+			return writeYAMLList(w, yamlString(name), t)
 		}
-		key := yamlString(tok.String())
-		if tok, err = t.next(); err != nil {
-			return err
-		}
-		if tok.Kind() == '[' {
-			err = writeYAMLList(w, key, t)
-		} else {
-			var node *yaml.Node
-			if node, err = yamlNode(tok, t); err == nil {
-				err = encodeYAML(w, yamlMapping(key, node))
-			}
-		}
+		node, err := yamlNode(first, t)
 		if err != nil {
 			return err
 		}
-	}
+		return encodeYAML(w, yamlMapping(yamlString(name), node))
+	})
 	if err == nil && members == 0 {
 		err = encodeYAML(w, &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"})
 	}
@@ -76,24 +67,16 @@ func writeYAMLList(w io.Writer, key *yaml.Node, t *tokens) error {
 	keyLine, piecewise := yamlKeyLine(key)
 	whole := yamlSeq() // the list, when its key is written on several lines
 	var piece bytes.Buffer
-	for n := 0; ; n++ {
-		tok, err := t.next()
+	n := 0
+	err := t.members('[', func(_ string, first jsontext.Token) error {
+		elem, err := yamlNode(first, t)
 		if err != nil {
 			return err
 		}
-		if tok.Kind() == ']' {
-			if n == 0 || !piecewise {
-				return encodeYAML(w, yamlMapping(key, whole))
-			}
-			return nil
-		}
-		elem, err := yamlNode(tok, t)
-		if err != nil {
-			return err
-		}
+		n++
 		if !piecewise {
 			whole.Content = append(whole.Content, elem)
-			continue
+			return nil
 		}
 		piece.Reset()
 		if err := encodeYAML(&piece, yamlMapping(key, yamlSeq(elem))); err != nil {
@@ -103,11 +86,16 @@ func writeYAMLList(w io.Writer, key *yaml.Node, t *tokens) error {
 		if !ok {
 			return fmt.Errorf("key %q is not written the same way twice", key.Value)
 		}
-		if n == 0 {
+		if n == 1 {
 			io.WriteString(w, keyLine)
 		}
 		io.WriteString(w, rest)
+		return nil
+	})
+	if err == nil && (n == 0 || !piecewise) {
+		err = encodeYAML(w, yamlMapping(key, whole))
 	}
+	return err
 }
 
 // yamlKeyLine returns the line "key:" that starts a member whose value is
@@ -141,36 +129,19 @@ func encodeYAML(w io.Writer, node *yaml.Node) error {
 // yamlNode reads the value that starts with tok as a YAML node.
 func yamlNode(tok jsontext.Token, t *tokens) (*yaml.Node, error) {
 	switch tok.Kind() {
-	case '{':
-		node := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-		for {
-			tok, err := t.next()
-			if err != nil || tok.Kind() == '}' {
-				return node, err
-			}
-			key := yamlString(tok.String())
-			if tok, err = t.next(); err != nil {
-				return nil, err
-			}
-			value, err := yamlNode(tok, t)
-			if err != nil {
-				return nil, err
-			}
-			node.Content = append(node.Content, key, value)
-		}
-	case '[':
+	case '{', '[':
 		node := yamlSeq()
-		for {
-			tok, err := t.next()
-			if err != nil || tok.Kind() == ']' {
-				return node, err
-			}
-			value, err := yamlNode(tok, t)
-			if err != nil {
-				return nil, err
+		if tok.Kind() == '{' {
+			node = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+		}
+		return node, t.members(tok.Kind(), func(name string, first jsontext.Token) error {
+			value, err := yamlNode(first, t)
+			if node.Kind == yaml.MappingNode {
+				node.Content = append(node.Content, yamlString(name))
 			}
 			node.Content = append(node.Content, value)
-		}
+			return err
+		})
 	case '"':
 		return yamlString(tok.String()), nil
 	case '0':
