@@ -574,11 +574,7 @@ func TestFault_interruptDuringRequest(t *testing.T) {
 			args := append(append([]string(nil), tt.args...), "--timeout", "20s")
 			var sent time.Time
 			res := run(t, opts{env: env, started: func(p *os.Process) {
-				select {
-				case <-accepted:
-				case <-time.After(10 * time.Second):
-					t.Error("dbgov never connected")
-				}
+				await(t, accepted, "dbgov never connected")
 				time.Sleep(100 * time.Millisecond) // let the request be written
 				sent = time.Now()
 				if err := p.Signal(tt.signal); err != nil {

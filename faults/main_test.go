@@ -333,12 +333,16 @@ func throttled(t *testing.T, status int, retryAfter, body string) (srv *server, 
 		respond(w, status, body)
 		got <- struct{}{}
 	})
-	return srv, func() {
-		select {
-		case <-got:
-		case <-time.After(10 * time.Second):
-			t.Error("dbgov never sent its request")
-		}
+	return srv, func() { await(t, got, "dbgov never sent its request") }
+}
+
+// await waits for a value on ch, and fails the test with failure when
+// none comes within 10 seconds.
+func await[T any](t *testing.T, ch <-chan T, failure string) {
+	select {
+	case <-ch:
+	case <-time.After(10 * time.Second):
+		t.Error(failure)
 	}
 }
 

@@ -232,11 +232,7 @@ func TestSignal_batchCreateStillSaysWhatWasCreated(t *testing.T) {
 		setup: func(t *testing.T, cmd *exec.Cmd) func(*testing.T) {
 			cmd.Stdout = &stdout
 			return func(t *testing.T) {
-				select {
-				case <-second:
-				case <-time.After(10 * time.Second):
-					t.Error("the second batch was never sent")
-				}
+				await(t, second, "the second batch was never sent")
 			}
 		},
 	}, os.Interrupt)
@@ -278,11 +274,7 @@ func TestSignal_namesFromATerminal(t *testing.T) {
 				io.Copy(io.Discard, r)
 			}()
 			return func(t *testing.T) {
-				select {
-				case <-notice:
-				case <-time.After(10 * time.Second):
-					t.Error("dbgov did not say that it reads names from the terminal")
-				}
+				await(t, notice, "dbgov did not say that it reads names from the terminal")
 			}
 		},
 	}, os.Interrupt)
