@@ -1,9 +1,7 @@
 package e2e_test
 
 import (
-	"encoding/json"
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -58,13 +56,7 @@ func TestAuth_credentialsAndTheirExitCodes(t *testing.T) {
 	t.Run("permission denied as a JSON line", func(t *testing.T) {
 		r := c.with("DBGOV_TOKEN", "dev-readonly-token").run(t, append(slices.Clone(updateCatalog), "--jq", ".name")...).expect(t, 4)
 		r.stdoutEmpty(t)
-		e := r.jsonError(t)
-		if e["httpStatus"] != json.Number("403") || e["code"] != "PERMISSION_DENIED" {
-			t.Errorf("error = %v, want httpStatus 403 and code PERMISSION_DENIED", e)
-		}
-		if msg, _ := e["message"].(string); !strings.Contains(msg, "svc.databaseCatalogs.update") {
-			t.Errorf("message %q does not name the permission", msg)
-		}
+		r.apiErrorIs(t, "403", "PERMISSION_DENIED", "svc.databaseCatalogs.update")
 	})
 
 	t.Run("a service account logs in with its key", func(t *testing.T) {
@@ -193,13 +185,7 @@ func TestErrors_areOneJSONLineWithJSONOutput(t *testing.T) {
 				t.Fatalf("want a failure\n%s", r.dump())
 			}
 			r.stdoutEmpty(t)
-			e := r.jsonError(t)
-			if e["httpStatus"] != json.Number(tt.httpStatus) || e["code"] != tt.code {
-				t.Errorf("error = %v, want httpStatus %s and code %s", e, tt.httpStatus, tt.code)
-			}
-			if msg, _ := e["message"].(string); msg == "" {
-				t.Errorf("error has no message: %v", e)
-			}
+			r.apiErrorIs(t, tt.httpStatus, tt.code, "")
 		})
 	}
 

@@ -407,6 +407,20 @@ func (r result) jsonError(t *testing.T) map[string]any {
 	return doc.Error
 }
 
+// apiErrorIs fails the test unless stderr is the JSON line of an error of
+// the service with httpStatus status and code, and a message holding
+// inMessage.
+func (r result) apiErrorIs(t *testing.T, status, code, inMessage string) {
+	t.Helper()
+	e := r.jsonError(t)
+	if e["httpStatus"] != json.Number(status) || e["code"] != code {
+		t.Errorf("error = %v, want httpStatus %s and code %s", e, status, code)
+	}
+	if msg, _ := e["message"].(string); msg == "" || !strings.Contains(msg, inMessage) {
+		t.Errorf("error message %q is empty or lacks %q", msg, inMessage)
+	}
+}
+
 // field follows a path of object keys and array indexes into a decoded
 // JSON document; it fails the test when the path is not there.
 func field(t *testing.T, doc any, path ...any) any {

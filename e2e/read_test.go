@@ -135,13 +135,7 @@ func TestUsersBatchGet_missingUserIsNotFound(t *testing.T) {
 
 	r = c.run(t, "users", "batch-get", "alice@example.com", "nobody@example.com", "-o", "json").expect(t, 5)
 	r.stdoutEmpty(t)
-	e := r.jsonError(t)
-	if e["httpStatus"] != json.Number("404") || e["code"] != "NOT_FOUND" {
-		t.Errorf("error = %v, want httpStatus 404 and code NOT_FOUND", e)
-	}
-	if msg, _ := e["message"].(string); !strings.Contains(msg, "users/nobody@example.com") {
-		t.Errorf("error message %q does not name the missing user", msg)
-	}
+	r.apiErrorIs(t, "404", "NOT_FOUND", "users/nobody@example.com")
 }
 
 func TestUsersBatchGet_masksSecretsUnlessAsked(t *testing.T) {

@@ -1,7 +1,6 @@
 package e2e_test
 
 import (
-	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -62,10 +61,7 @@ func TestUsersUndelete_restoresADeletedUserOnce(t *testing.T) {
 	t.Run("rejection as a JSON line", func(t *testing.T) {
 		r := c.run(t, "users", "undelete", "bob@example.com", "-o", "json").expect(t, 6)
 		r.stdoutEmpty(t)
-		e := r.jsonError(t)
-		if e["httpStatus"] != json.Number("400") || e["code"] != "INVALID_ARGUMENT" {
-			t.Errorf("error = %v, want httpStatus 400 and code INVALID_ARGUMENT", e)
-		}
+		r.apiErrorIs(t, "400", "INVALID_ARGUMENT", "")
 	})
 
 	t.Run("json of the undeleted user", func(t *testing.T) {
@@ -316,10 +312,7 @@ func TestRevisionsBatchCreate_createsInBatchesAndReportsWhatWasCreated(t *testin
 	t.Run("a stop midway with -o json gives one JSON error line", func(t *testing.T) {
 		f := c.file(t, "dup-json.yaml", "- {version: \"8.0.0\", type: VERSIONED, file: a.sql, release: releases/r, sheet: projects/orders/sheets/43974ed74066b207c30ffd0fed5146762e6c60745ac977004bc14507c7c42b50}\n- {version: \"3.0.0\", type: VERSIONED, file: again.sql, release: releases/r, sheet: projects/orders/sheets/43974ed74066b207c30ffd0fed5146762e6c60745ac977004bc14507c7c42b50}\n")
 		r := c.run(t, append(slices.Clone(orders), "-f", f, "--batch-size", "1", "-o", "json")...).expect(t, 6)
-		e := r.jsonError(t)
-		if e["httpStatus"] != json.Number("409") || e["code"] != "ALREADY_EXISTS" {
-			t.Errorf("error = %v, want httpStatus 409 and code ALREADY_EXISTS", e)
-		}
+		r.apiErrorIs(t, "409", "ALREADY_EXISTS", "")
 		if got := field(t, r.jsonOut(t), "revisions", 0, "version"); got != "8.0.0" {
 			t.Errorf("stdout should hold the revision created, got %v", got)
 		}
