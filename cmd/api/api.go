@@ -33,7 +33,6 @@ type apiOptions struct {
 	IO            *iostreams.IOStreams
 	Client        func() (*client.Client, error)
 	OutputOptions func() (output.Options, error)
-	Warn          func(string)
 
 	Method string // upper case, one of methods
 	Target string // /v1/PATH, with its query string if any
@@ -47,7 +46,7 @@ var help embed.FS
 
 // NewCmd builds `dbgov api`.
 func NewCmd(f *factory.Factory) *cobra.Command {
-	opts := &apiOptions{IO: f.IO, Client: f.Client, OutputOptions: f.PrintFlags().Options, Warn: f.IO.Warn}
+	opts := &apiOptions{IO: f.IO, Client: f.Client, OutputOptions: f.PrintFlags().Options}
 	cmd := helptext.Command(help, &cobra.Command{
 		Use:   "api METHOD PATH",
 		Short: "Send any /v1 request to the service",
@@ -152,7 +151,7 @@ func runAPI(ctx context.Context, opts *apiOptions) error {
 	var v any
 	if json.Unmarshal(raw, &v) == nil {
 		if name := secretIn(v); name != "" {
-			opts.Warn(fmt.Sprintf("the answer holds a secret, %s, which the service shows only once: keep it now", name))
+			opts.IO.Warn(fmt.Sprintf("the answer holds a secret, %s, which the service shows only once: keep it now", name))
 		}
 	}
 	return nil
