@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gofrs/flock"
 	"github.com/spf13/pflag"
 	"go.yaml.in/yaml/v3"
 
@@ -77,25 +78,22 @@ func (s *Settings) Source(key string) string {
 	return cmp.Or(s.from[key].kind, "default")
 }
 
-// DefaultPath returns where the config file is when neither --config nor
+// defaultPath returns where the config file is when neither --config nor
 // DBGOV_CONFIG says: $XDG_CONFIG_HOME/dbgov/config.yaml when that variable
-// holds an absolute path, else ~/.config/dbgov/config.yaml. A nil getenv
-// reads the process environment.
-func DefaultPath(getenv func(string) string) (string, error) {
-	if getenv == nil {
-		getenv = os.Getenv
-	}
+// holds an absolute path, else ~/.config/dbgov/config.yaml; "" when neither
+// that variable nor a home is set.
+func defaultPath(getenv func(string) string) string {
 	if dir := getenv("XDG_CONFIG_HOME"); dir != "" && filepath.IsAbs(dir) {
-		return filepath.Join(dir, "dbgov", "config.yaml"), nil
+		return filepath.Join(dir, "dbgov", "config.yaml")
 	}
 	home := getenv("HOME")
 	if home == "" && runtime.GOOS == "windows" {
 		home = getenv("USERPROFILE")
 	}
 	if home == "" {
-		return "", errors.New("find the config file: neither XDG_CONFIG_HOME nor HOME is set; use --config or DBGOV_CONFIG")
+		return ""
 	}
-	return filepath.Join(home, ".config", "dbgov", "config.yaml"), nil
+	return filepath.Join(home, ".config", "dbgov", "config.yaml")
 }
 
 // sources are where settings come from: the flags the user set, the
@@ -177,14 +175,14 @@ func (s *sources) lookup(st *setting) ([]string, origin, error) {
 }
 
 // path returns the config file's path: --config, else DBGOV_CONFIG, else
-// DefaultPath; "" when there is none (no HOME), which only saving needs.
+// defaultPath; "" when there is none (no HOME), which only saving needs.
 func (s *sources) path() (string, error) {
 	v, from := s.given("config")
 	if from != "" && v == "" {
 		return "", invalidf("--config: the path is empty")
 	}
 	if v == "" {
-		v, _ = DefaultPath(s.getenv)
+		v = defaultPath(s.getenv)
 	}
 	return v, nil
 }
@@ -230,7 +228,7 @@ func (s *sources) source(key string) string {
 	return "the default"
 }
 
-// Open loads the config file of --config, DBGOV_CONFIG or DefaultPath and
+// Open loads the config file of --config, DBGOV_CONFIG or defaultPath and
 // names the profile in use, checking no setting, so that the `config`
 // commands can still show a bad value. fs and getenv may be nil.
 func Open(fs *pflag.FlagSet, getenv func(string) string) (*File, string, error) {
@@ -271,6 +269,28 @@ func Edit(ctx context.Context, fs *pflag.FlagSet, getenv func(string) string, ch
 		return err
 	}
 	return s.file.save()
+}
+
+// lockWait bounds how long Edit waits for another run's lock.
+const lockWait = 10 * time.Second
+
+// lock takes the lock of the config file at path, a file beside it (the
+// file itself is replaced on each write) that is never a link, and returns
+// how to release it.
+func lock(ctx context.Context, path string) (func(), error) {
+	if err := safefile.MkdirAll(filepath.Dir(path)); err != nil {
+		return nil, fmt.Errorf("create config directory: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, lockWait)
+	defer cancel()
+	l := flock.New(path+".lock", flock.SetFlag(os.O_CREATE|os.O_RDWR|safefile.NoFollow))
+	if ok, err := l.TryLockContext(ctx, 10*time.Millisecond); !ok {
+		if ctx.Err() == context.DeadlineExceeded {
+			return nil, fmt.Errorf("config file %s is locked by another dbgov run (%s)", path, l.Path())
+		}
+		return nil, fmt.Errorf("lock config file %s: %w", path, safefile.Explain(l.Path(), err))
+	}
+	return func() { _ = l.Close() }, nil
 }
 
 // Resolve returns the settings a command runs with, each from the first of:

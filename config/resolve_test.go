@@ -312,24 +312,19 @@ func TestResolve_configFileLocation(t *testing.T) {
 
 func TestDefaultPath_xdgThenHome(t *testing.T) {
 	cases := []struct {
-		name    string
-		env     map[string]string
-		want    string
-		wantErr bool
+		name string
+		env  map[string]string
+		want string
 	}{
 		{name: "xdg", env: map[string]string{"XDG_CONFIG_HOME": "/x", "HOME": "/h"}, want: "/x/dbgov/config.yaml"},
 		{name: "home", env: map[string]string{"HOME": "/h"}, want: "/h/.config/dbgov/config.yaml"},
 		{name: "relative xdg falls back to home", env: map[string]string{"XDG_CONFIG_HOME": "x", "HOME": "/h"}, want: "/h/.config/dbgov/config.yaml"},
-		{name: "neither", env: map[string]string{}, wantErr: true},
+		{name: "neither", env: map[string]string{}, want: ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := DefaultPath(envOf(tc.env))
-			if (err != nil) != tc.wantErr {
-				t.Fatalf("err = %v, want error %v", err, tc.wantErr)
-			}
-			if got != filepath.FromSlash(tc.want) {
-				t.Errorf("DefaultPath = %q, want %q", got, tc.want)
+			if got := defaultPath(envOf(tc.env)); got != filepath.FromSlash(tc.want) {
+				t.Errorf("defaultPath = %q, want %q", got, tc.want)
 			}
 		})
 	}
