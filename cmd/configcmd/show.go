@@ -1,6 +1,7 @@
 package configcmd
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -61,6 +62,36 @@ func newViewCmd(f *factory.Factory) *cobra.Command {
 					return output.Document{}, fmt.Errorf("show config file %s: %w", file.Path(), err)
 				}
 				return output.Document{Raw: raw, Text: new(string(text))}, nil
+			})
+		},
+	}
+}
+
+func newListProfilesCmd(f *factory.Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "list-profiles",
+		Short: "List the profiles of the config file",
+		Args:  arity.Exact(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return printFile(f, cmd, func(file *config.File, current string) (output.Document, error) {
+				type profile struct {
+					Name    string `json:"name"`
+					Current bool   `json:"current,omitempty"`
+				}
+				list := struct {
+					Profiles []profile `json:"profiles"`
+				}{Profiles: []profile{}}
+				var text strings.Builder
+				for _, name := range file.Profiles() {
+					list.Profiles = append(list.Profiles, profile{Name: name, Current: name == current})
+					mark := "  "
+					if name == current {
+						mark = "* "
+					}
+					text.WriteString(mark + name + "\n")
+				}
+				raw, err := json.Marshal(list)
+				return output.Document{Raw: raw, ListField: "profiles", Text: new(text.String()), Names: file.Profiles()}, err
 			})
 		},
 	}
