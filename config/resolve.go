@@ -181,10 +181,7 @@ func (s *sources) path() (string, error) {
 	if from != "" && v == "" {
 		return "", invalidf("--config: the path is empty")
 	}
-	if v == "" {
-		v = defaultPath(s.getenv)
-	}
-	return v, nil
+	return cmp.Or(v, defaultPath(s.getenv)), nil
 }
 
 // load reads the config file and names the profile in use: --profile, else
@@ -201,16 +198,10 @@ func (s *sources) load() error {
 		return err
 	}
 	v, from := s.given("profile")
-	switch {
-	case from != "" && v == "":
+	if from != "" && v == "" {
 		return invalidf("--profile: the profile name is empty")
-	case v != "":
-		s.profile = v
-	case s.file.current() != "":
-		s.profile = s.file.current()
-	default:
-		s.profile = defaultProfile
 	}
+	s.profile = cmp.Or(v, s.file.current(), defaultProfile)
 	return nil
 }
 
