@@ -58,20 +58,18 @@ func NewCmd(f *factory.Factory) *cobra.Command {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			method := strings.ToUpper(args[0])
-			if !slices.Contains(methods[:], method) {
+			opts.Method = strings.ToUpper(args[0])
+			if !slices.Contains(methods[:], opts.Method) {
 				return exitcode.Usagef("method %q is not one of %s", args[0], strings.Join(methods[:], ", "))
 			}
-			opts.Method = method
-			target, err := parseTarget(args[1])
-			if err != nil {
+			var err error
+			if opts.Target, err = parseTarget(args[1]); err != nil {
 				return err
 			}
-			opts.Target = target
-			if method == http.MethodGet && opts.Input != "" {
+			if opts.Method == http.MethodGet && opts.Input != "" {
 				return exitcode.Usagef("a GET request has no body: drop --input, or use POST, PATCH or PUT")
 			}
-			if method != http.MethodGet && opts.Paginate {
+			if opts.Method != http.MethodGet && opts.Paginate {
 				return exitcode.Usagef("--paginate follows the pages of a GET")
 			}
 			return runAPI(cmd.Context(), opts)
@@ -104,11 +102,9 @@ func runAPI(ctx context.Context, opts *apiOptions) error {
 	}
 	var body []byte
 	if opts.Input != "" {
-		b, err := readBody(opts.Input, opts.IO)
-		if err != nil {
+		if body, err = readBody(opts.Input, opts.IO); err != nil {
 			return err
 		}
-		body = b
 	}
 	call, err := client.NewRawRequest(opts.Method, opts.Target, body)
 	if err != nil {
@@ -141,10 +137,9 @@ func runAPI(ctx context.Context, opts *apiOptions) error {
 		// An empty answer is the service's empty message.
 		raw = []byte("{}")
 	}
-	doc := output.Document{Raw: raw}
 	// The request was sent: an answer that names no resource prints no
 	// names rather than failing as if nothing had been sent.
-	doc.Names = namesIn(raw)
+	doc := output.Document{Raw: raw, Names: namesIn(raw)}
 	if err := p.Print(ctx, opts.IO.Out, doc); err != nil || opts.Method == http.MethodGet {
 		return err
 	}
