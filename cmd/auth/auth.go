@@ -179,13 +179,12 @@ func runStatus(cmd *cobra.Command, f *factory.Factory) error {
 	case "profile":
 		st.Storage, st.InsecureStorage = "config file "+s.Path+", in plain text", true
 	}
-	expires, ok := credstore.Expiry(token)
 	left := "expired"
-	if d := time.Until(expires).Round(time.Second); ok && d > 0 {
-		left = "in " + d.String()
-	}
-	if ok {
+	if expires, ok := credstore.Expiry(token); ok {
 		st.TokenExpires = expires.UTC().Format(time.RFC3339)
+		if d := time.Until(expires).Round(time.Second); d > 0 {
+			left = "in " + d.String()
+		}
 	}
 	raw, _ := json.Marshal(st)
 	var b strings.Builder
@@ -200,10 +199,7 @@ func runStatus(cmd *cobra.Command, f *factory.Factory) error {
 		}
 	}
 	err = p.Print(cmd.Context(), f.IO.Out, output.Document{Raw: raw, Text: new(b.String())})
-	if callErr != nil {
-		return callErr
-	}
-	return err
+	return cmp.Or(callErr, err)
 }
 
 func runLogout(cmd *cobra.Command, f *factory.Factory) error {
