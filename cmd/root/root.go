@@ -19,7 +19,22 @@ import (
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
+	"github.com/dbgov/dbgov/cmd/api"
+	"github.com/dbgov/dbgov/cmd/auth"
+	"github.com/dbgov/dbgov/cmd/catalog"
+	"github.com/dbgov/dbgov/cmd/completion"
+	"github.com/dbgov/dbgov/cmd/configcmd"
+	"github.com/dbgov/dbgov/cmd/devservercmd"
 	"github.com/dbgov/dbgov/cmd/factory"
+	"github.com/dbgov/dbgov/cmd/idps"
+	"github.com/dbgov/dbgov/cmd/listing"
+	"github.com/dbgov/dbgov/cmd/policies"
+	"github.com/dbgov/dbgov/cmd/reviewconfigs"
+	"github.com/dbgov/dbgov/cmd/revisions"
+	"github.com/dbgov/dbgov/cmd/schema"
+	"github.com/dbgov/dbgov/cmd/users"
+	"github.com/dbgov/dbgov/cmd/version"
+	"github.com/dbgov/dbgov/config"
 	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/internal/iostreams"
 	"github.com/dbgov/dbgov/output"
@@ -44,12 +59,28 @@ func New(f *factory.Factory) *cobra.Command {
 	f.RegisterFlags(cmd.PersistentFlags())
 	cmd.Flags().Bool("version", false, "print dbgov's version, as the version command does")
 	cmd.SetFlagErrorFunc(flagError)
-	addCommands(cmd, f)
-	version, _, _ := cmd.Find([]string{"version"})
+	cmd.AddCommand(
+		api.NewCmd(f),
+		auth.NewCmd(f),
+		catalog.NewCmd(f),
+		completion.NewCmd(f),
+		configcmd.NewCmd(f),
+		idps.NewCmd(f),
+		policies.NewCmd(f),
+		reviewconfigs.NewCmd(f),
+		revisions.NewCmd(f),
+		schema.NewCmd(f),
+		users.NewCmd(f),
+		version.NewCmd(f),
+		devservercmd.NewCmd(f),
+	)
+	cmd.AddCommand(listing.NewCmds(f)...)
+	addTopics(cmd)
+	versionCmd, _, _ := cmd.Find([]string{"version"})
 	cmd.RunE = func(c *cobra.Command, args []string) error {
 		if v, _ := c.Flags().GetBool("version"); v && len(args) == 0 {
-			version.SetContext(c.Context())
-			return version.RunE(version, nil)
+			versionCmd.SetContext(c.Context())
+			return versionCmd.RunE(versionCmd, nil)
 		}
 		return unknownCommand(c, args)
 	}
@@ -71,6 +102,49 @@ func eachCommand(c *cobra.Command, fn func(*cobra.Command)) {
 	fn(c)
 	for _, sub := range c.Commands() {
 		eachCommand(sub, fn)
+	}
+}
+
+// idFlags take an id: completion offers no file names for them.
+var idFlags = []string{"instance", "database", "changelog", "target-changelog", "environment", "project"}
+
+// registerCompletions offers the values of the global enum flags, and the
+// profiles of the config file for --profile.
+func registerCompletions(cmd *cobra.Command, f *factory.Factory) {
+	_ = cmd.RegisterFlagCompletionFunc("output", fixedValues(output.Formats...))
+	_ = cmd.RegisterFlagCompletionFunc("profile", func(c *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		file, _, err := config.Open(c.Root().PersistentFlags(), f.Getenv)
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		return fixedValues(file.Profiles()...)(c, nil, toComplete)
+	})
+}
+
+// noFileCompletion keeps file names out of the completion of c's id flags
+// and arguments: no command takes a file as an argument.
+func noFileCompletion(c *cobra.Command) {
+	for _, name := range idFlags {
+		if _, done := c.GetFlagCompletionFunc(name); !done && c.Flags().Lookup(name) != nil {
+			_ = c.RegisterFlagCompletionFunc(name, cobra.NoFileCompletions)
+		}
+	}
+	if c.Runnable() && !c.HasSubCommands() && c.ValidArgsFunction == nil && len(c.ValidArgs) == 0 {
+		c.ValidArgsFunction = cobra.NoFileCompletions
+	}
+}
+
+// fixedValues completes a flag from a fixed list, keeping those that start
+// with what was typed, in any case.
+func fixedValues(values ...string) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return func(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		var out []string
+		for _, v := range values {
+			if strings.HasPrefix(strings.ToLower(v), strings.ToLower(toComplete)) {
+				out = append(out, v)
+			}
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
 	}
 }
 
