@@ -107,15 +107,6 @@ func (st *setting) Env() string {
 	return "DBGOV_" + strings.ToUpper(strings.ReplaceAll(st.name, "-", "_"))
 }
 
-// zero returns a pointer to the zero value of the setting, whose type says
-// how the setting is read: a string when it fills no field.
-func (st *setting) zero() any {
-	if st.field == nil {
-		return new(string)
-	}
-	return st.field(&Settings{})
-}
-
 // set reads values, from one source, into the field of st in s.
 func (st *setting) set(s *Settings, values []string) error {
 	for _, v := range values {
@@ -252,7 +243,13 @@ func RegisterFlags(fs *pflag.FlagSet) {
 		if st.Env() != "" {
 			usage += " (env " + st.Env() + ")"
 		}
-		switch st.zero().(type) {
+		// The field a setting fills says by its type what the flag takes;
+		// profile and config fill none and take text.
+		var field any = new(string)
+		if st.field != nil {
+			field = st.field(&Settings{})
+		}
+		switch field.(type) {
 		case *bool:
 			fs.BoolP(st.name, st.short, false, usage)
 		case *time.Duration:
