@@ -363,7 +363,8 @@ func (p tablePrinter) renderTerminal(w io.Writer, t Table) ([]string, error) {
 	}
 	// tablewriter pads the last column to its width: a line ends without it.
 	for line := range strings.Lines(out.String()) {
-		io.WriteString(w, strings.TrimRight(line, " \n")+"\n")
+		io.WriteString(w, strings.TrimRight(line, " \n"))
+		io.WriteString(w, "\n")
 	}
 	return hidden, nil
 }
