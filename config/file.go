@@ -380,7 +380,7 @@ func (f *File) UseProfile(name string, create bool) error {
 	if err := checkProfileName(name); err != nil {
 		return err
 	}
-	if create {
+	if create && !f.hasProfile(name) {
 		f.editableProfile(name)
 	}
 	root := f.editableRoot()

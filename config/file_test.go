@@ -563,3 +563,22 @@ profiles:
 		t.Errorf("file:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+func TestFile_useProfileCreateLeavesAnExistingProfileAlone(t *testing.T) {
+	content := "profiles:\n  base: &base\n    url: https://x.example\n  prod: *base\n  empty:\n"
+	for _, name := range []string{"prod", "empty"} {
+		t.Run(name, func(t *testing.T) {
+			path := writeFile(t, t.TempDir(), "config.yaml", content, 0o600)
+			f := loadFile(t, path)
+			if err := f.UseProfile(name, true); err != nil {
+				t.Fatal(err)
+			}
+			if err := f.save(); err != nil {
+				t.Fatal(err)
+			}
+			if got, want := readText(t, path), "current_profile: "+name+"\n"+content; got != want {
+				t.Errorf("file:\n%s\nwant:\n%s", got, want)
+			}
+		})
+	}
+}
