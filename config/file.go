@@ -120,10 +120,7 @@ func (f *File) checkShape() error {
 	if root == nil {
 		return nil
 	}
-	if root.Kind != yaml.MappingNode {
-		return f.lineErr(root, "want a mapping of current_profile and profiles at the top level")
-	}
-	if err := f.checkUnique(root, "key"); err != nil {
+	if err := f.checkMapping(root, "want a mapping of current_profile and profiles at the top level", "key"); err != nil {
 		return err
 	}
 	if _, cur := lookup(root, fieldCurrentProfile); cur != nil && !input.IsNull(cur) && cur.Kind != yaml.ScalarNode {
@@ -133,36 +130,34 @@ func (f *File) checkShape() error {
 	if profiles == nil || input.IsNull(profiles) {
 		return nil
 	}
-	if profiles.Kind != yaml.MappingNode {
-		return f.lineErr(profiles, "profiles is not a mapping of profile names to settings")
-	}
-	if err := f.checkUnique(profiles, "profile"); err != nil {
+	if err := f.checkMapping(profiles, "profiles is not a mapping of profile names to settings", "profile"); err != nil {
 		return err
 	}
 	for i := 0; i+1 < len(profiles.Content); i += 2 {
-		p := input.Deref(profiles.Content[i+1])
-		if input.IsNull(p) {
-			continue
-		}
-		if p.Kind != yaml.MappingNode {
-			return f.lineErr(profiles.Content[i+1], fmt.Sprintf("profile %q is not a mapping of settings", profiles.Content[i].Value))
-		}
-		if err := f.checkUnique(p, "key"); err != nil {
-			return err
+		if p := profiles.Content[i+1]; !input.IsNull(input.Deref(p)) {
+			if err := f.checkMapping(p, fmt.Sprintf("profile %q is not a mapping of settings", profiles.Content[i].Value), "key"); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
 }
 
-func (f *File) checkUnique(m *yaml.Node, what string) error {
-	seen := make(map[string]bool, len(m.Content)/2)
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		k := m.Content[i].Value
+// checkMapping refuses m, an alias followed, when it is not a mapping,
+// saying problem at m's line, or when it repeats a key, saying what.
+func (f *File) checkMapping(m *yaml.Node, problem, what string) error {
+	n := input.Deref(m)
+	if n.Kind != yaml.MappingNode {
+		return f.lineErr(m, problem)
+	}
+	seen := make(map[string]bool, len(n.Content)/2)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i].Value
 		if k == "<<" {
 			continue
 		}
 		if seen[k] {
-			return f.lineErr(m.Content[i], fmt.Sprintf("%s %q appears twice", what, k))
+			return f.lineErr(n.Content[i], fmt.Sprintf("%s %q appears twice", what, k))
 		}
 		seen[k] = true
 	}
@@ -442,11 +437,10 @@ func (f *File) editableProfile(name string) *yaml.Node {
 			p = deepCopy(input.Deref(p), map[*yaml.Node]*yaml.Node{})
 			// The anchors stay with the original, which later aliases name.
 			walk(p, func(n *yaml.Node) { n.Anchor = "" })
-			profiles.Content[i+1] = p
 		case input.IsNull(p):
 			p = mapNode()
-			profiles.Content[i+1] = p
 		}
+		profiles.Content[i+1] = p
 		return p
 	}
 	p := mapNode()
