@@ -144,10 +144,9 @@ func runAPI(ctx context.Context, opts *apiOptions) error {
 		return err
 	}
 	var v any
-	if json.Unmarshal(raw, &v) == nil {
-		if name := secretIn(v); name != "" {
-			opts.IO.Warn(fmt.Sprintf("the answer holds a secret, %s, which the service shows only once: keep it now", name))
-		}
+	_ = json.Unmarshal(raw, &v) // an answer that is not JSON holds no secret field
+	if name := secretIn(v); name != "" {
+		opts.IO.Warn(fmt.Sprintf("the answer holds a secret, %s, which the service shows only once: keep it now", name))
 	}
 	return nil
 }
@@ -201,11 +200,9 @@ func readBody(path string, ios *iostreams.IOStreams) ([]byte, error) {
 // answer names none.
 func namesIn(raw []byte) []string {
 	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &obj); err != nil {
-		return []string{}
-	}
+	_ = json.Unmarshal(raw, &obj) // an answer that is no object has no name and no lists
 	var name string
-	if v, ok := obj["name"]; ok && json.Unmarshal(v, &name) == nil && name != "" {
+	if json.Unmarshal(obj["name"], &name) == nil && name != "" {
 		return []string{name}
 	}
 	type named struct {
