@@ -25,7 +25,7 @@ var help embed.FS
 // NewCmd builds the catalog command group.
 func NewCmd(f *factory.Factory) *cobra.Command {
 	return helptext.Command(help, &cobra.Command{Use: "catalog <command>", Short: "Manage the metadata catalog of a database"},
-		newGetCmd(f), newDiffCmd(f), newUpdateCmd(f), newSetCmd(f, nil))
+		newGetCmd(f), newDiffCmd(f, nil), newUpdateCmd(f, nil), newSetCmd(f, nil))
 }
 
 // newCommand builds a verb working on the databases of db: use (the verb

@@ -29,12 +29,17 @@ type diffOptions struct {
 	ExitCode bool
 }
 
-func newDiffCmd(f *factory.Factory) *cobra.Command {
+// newDiffCmd builds catalog diff. runF, when not nil, is called with the
+// options in place of the comparison: for tests of the flags.
+func newDiffCmd(f *factory.Factory, runF func(*diffOptions) error) *cobra.Command {
 	opts := &diffOptions{Deps: f.Deps(), f: f}
 	cmd := newCommand(f, "diff (--instance I --database D | --databases-from FILE) -f FILE", "Show what replacing the catalog of a database with a file would change", &opts.DB,
 		func(ctx context.Context) error {
 			if opts.File == "" {
 				return errNoFile
+			}
+			if runF != nil {
+				return runF(opts)
 			}
 			return runDiff(ctx, opts)
 		})

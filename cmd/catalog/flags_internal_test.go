@@ -1,6 +1,8 @@
 package catalog
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/dbgov/dbgov/internal/flagtest"
@@ -20,5 +22,34 @@ func TestSetCmd_flags(t *testing.T) {
 		{Name: "no table", Args: db + "--classification 1-1", WantErr: "--table is required"},
 		{Name: "labels of a table", Args: db + "--table t --label a=b", WantErr: "need --column"},
 		{Name: "nothing to change", Args: db + "--table t --column c", WantErr: "nothing to change"},
+	})
+}
+
+// TestUpdateCmd_flags parses catalog update's flags without a service.
+func TestUpdateCmd_flags(t *testing.T) {
+	const db = "--database instances/prod/databases/orders "
+	list := filepath.Join(t.TempDir(), "dbs.txt")
+	if err := os.WriteFile(list, []byte("prod/orders\nprod/users\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	flagtest.Run(t, newUpdateCmd, []flagtest.Case[updateOptions]{
+		{Name: "a file merged", Args: db + "-f c.yaml --merge --dry-run",
+			Want: func(o *updateOptions) bool { return o.File == "c.yaml" && o.Merge && o.DryRun }},
+		{Name: "many databases, the file on standard input", Args: "--databases-from " + list + " -f -",
+			Want: func(o *updateOptions) bool { return o.DB.Many() && o.File == "-" }},
+		{Name: "no file", Args: db, WantErr: "-f/--file is required"},
+		{Name: "standard input for the list and the file", Args: "--databases-from - -f -", Stdin: "prod/orders\n",
+			WantErr: "standard input already gave the list of --databases-from"},
+		{Name: "allow-missing", Args: db + "-f c.yaml --allow-missing", WantErr: "no release of the service grants it"},
+	})
+}
+
+// TestDiffCmd_flags parses catalog diff's flags without a service.
+func TestDiffCmd_flags(t *testing.T) {
+	flagtest.Run(t, newDiffCmd, []flagtest.Case[diffOptions]{
+		{Name: "a file, the exit code", Args: "--instance prod --database orders -f c.json --exit-code",
+			Want: func(o *diffOptions) bool { return o.File == "c.json" && o.ExitCode && !o.DB.Many() }},
+		{Name: "no file", Args: "--instance prod --database orders", WantErr: "-f/--file is required"},
+		{Name: "no database", Args: "-f c.json", WantErr: "--database"},
 	})
 }

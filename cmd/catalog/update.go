@@ -23,7 +23,9 @@ type updateOptions struct {
 	AllowMissing, Merge, DryRun bool
 }
 
-func newUpdateCmd(f *factory.Factory) *cobra.Command {
+// newUpdateCmd builds catalog update. runF, when not nil, is called with the
+// options in place of the update: for tests of the flags.
+func newUpdateCmd(f *factory.Factory, runF func(*updateOptions) error) *cobra.Command {
 	opts := &updateOptions{Deps: f.Deps(), f: f}
 	cmd := newCommand(f, "update (--instance I --database D | --databases-from FILE) -f FILE", "Replace the metadata catalog of a database, or merge a file into it", &opts.DB,
 		func(ctx context.Context) error {
@@ -32,6 +34,8 @@ func newUpdateCmd(f *factory.Factory) *cobra.Command {
 				return errNoFile
 			case opts.AllowMissing:
 				return exitcode.Usagef("--allow-missing: no release of the service grants it (3.13 to 3.21.1 answer 403 for everyone, and every database has a catalog); nothing was sent")
+			case runF != nil:
+				return runF(opts)
 			case opts.Merge:
 				return runMerge(ctx, opts)
 			}
