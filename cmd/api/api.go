@@ -29,7 +29,8 @@ import (
 // methods are the HTTP methods `dbgov api` sends, in the order help shows them.
 var methods = [...]string{http.MethodGet, http.MethodPost, http.MethodPatch, http.MethodPut, http.MethodDelete}
 
-type apiOptions struct {
+// Options are what one api request is sent with.
+type Options struct {
 	IO            *iostreams.IOStreams
 	Client        func() (*client.Client, error)
 	OutputOptions func() (output.Options, error)
@@ -44,9 +45,10 @@ type apiOptions struct {
 //go:embed help
 var help embed.FS
 
-// NewCmd builds `dbgov api`.
-func NewCmd(f *factory.Factory) *cobra.Command {
-	opts := &apiOptions{IO: f.IO, Client: f.Client, OutputOptions: f.PrintFlags().Options}
+// NewCmd builds `dbgov api`. runF, when not nil, is called with the options
+// in place of the request: for tests of the arguments.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
+	opts := &Options{IO: f.IO, Client: f.Client, OutputOptions: f.PrintFlags().Options}
 	cmd := helptext.Command(help, &cobra.Command{
 		Use:   "api METHOD PATH",
 		Short: "Send any /v1 request to the service",
@@ -72,6 +74,9 @@ func NewCmd(f *factory.Factory) *cobra.Command {
 			if opts.Method != http.MethodGet && opts.Paginate {
 				return exitcode.Usagef("--paginate follows the pages of a GET")
 			}
+			if runF != nil {
+				return runF(opts)
+			}
 			return runAPI(cmd.Context(), opts)
 		},
 	})
@@ -95,7 +100,7 @@ func parseTarget(s string) (string, error) {
 	return s, nil
 }
 
-func runAPI(ctx context.Context, opts *apiOptions) error {
+func runAPI(ctx context.Context, opts *Options) error {
 	c, err := opts.Client() // a missing URL is told before a large file is read
 	if err != nil {
 		return err

@@ -60,7 +60,7 @@ func New(f *factory.Factory) *cobra.Command {
 	cmd.Flags().Bool("version", false, "print dbgov's version, as the version command does")
 	cmd.SetFlagErrorFunc(flagError)
 	cmd.AddCommand(
-		api.NewCmd(f),
+		api.NewCmd(f, nil),
 		auth.NewCmd(f),
 		catalog.NewCmd(f),
 		completion.NewCmd(f),
