@@ -11,7 +11,9 @@ import (
 func TestNewCmd_arguments(t *testing.T) {
 	flagtest.Run(t, NewCmd, []flagtest.Case[Options]{
 		{Name: "a method in any case, a path without its slash", Args: "get v1/instances?pageSize=5 --paginate",
-			Want: func(o *Options) bool { return o.Method == "GET" && o.Target == "/v1/instances?pageSize=5" && o.Paginate }},
+			Want: func(o *Options) bool {
+				return o.Method == "GET" && o.Target == "/v1/instances?pageSize=5" && o.Paginate
+			}},
 		{Name: "a body", Args: "PATCH /v1/users/a@x.com --input u.json",
 			Want: func(o *Options) bool { return o.Method == "PATCH" && o.Input == "u.json" }},
 		{Name: "an unknown method", Args: "FETCH /v1/instances", WantErr: `method "FETCH" is not one of`},
