@@ -54,20 +54,20 @@ var errNoFile = exitcode.Usagef("-f/--file is required: the catalog, as JSON or 
 // that is not that catalog is an invalid response.
 func readCatalog(ctx context.Context, c *client.Client, db client.DatabaseName) ([]byte, error) {
 	raw, err := c.GetCatalog(ctx, db)
-	if err == nil {
-		err = checkAnswer(db, raw)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read the catalog of %s: %w", db, err)
-	}
-	return raw, nil
+	return checkAnswer(db, raw, err, "read the catalog of "+db.String())
 }
 
-// checkAnswer refuses raw, the service's answer to a read or write of the
-// catalog of db, when it is not that catalog.
-func checkAnswer(db client.DatabaseName, raw []byte) error {
-	if err := catalogjson.Check(raw, db.CatalogName()); err != nil {
-		return &client.InvalidResponseError{Err: fmt.Errorf("the service's answer is not a catalog: %w", err)}
+// checkAnswer returns raw, the service's answer to a read or write of the
+// catalog of db, refused when it is not that catalog. An error, err or the
+// refusal, is wrapped with doing, what was being done.
+func checkAnswer(db client.DatabaseName, raw []byte, err error, doing string) ([]byte, error) {
+	if err == nil {
+		if err = catalogjson.Check(raw, db.CatalogName()); err != nil {
+			err = &client.InvalidResponseError{Err: fmt.Errorf("the service's answer is not a catalog: %w", err)}
+		}
 	}
-	return nil
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", doing, err)
+	}
+	return raw, nil
 }

@@ -67,11 +67,8 @@ func (e *edit) merge(ctx context.Context, c *client.Client, db client.DatabaseNa
 // file over it and sends the result.
 func (e *edit) write(ctx context.Context, c *client.Client, db client.DatabaseName, cur []byte) error {
 	again, err := c.GetCatalog(ctx, db)
-	if err == nil {
-		err = checkAnswer(db, again)
-	}
-	if err != nil {
-		return fmt.Errorf("read the catalog of %s again: %w", db, err)
+	if again, err = checkAnswer(db, again, err, "read the catalog of "+db.String()+" again"); err != nil {
+		return err
 	}
 	if !bytes.Equal(cur, again) {
 		if d, err := catalogjson.Diff(cur, again); err != nil || len(d) > 0 {
@@ -84,11 +81,6 @@ func (e *edit) write(ctx context.Context, c *client.Client, db client.DatabaseNa
 		return compareError(db, e.path, err)
 	}
 	answer, err := c.UpdateCatalog(ctx, db, merged)
-	if err == nil {
-		err = checkAnswer(db, answer)
-	}
-	if err != nil {
-		return fmt.Errorf("update the catalog of %s: %w", db, err)
-	}
-	return nil
+	_, err = checkAnswer(db, answer, err, "update the catalog of "+db.String())
+	return err
 }

@@ -96,9 +96,7 @@ func runSet(ctx context.Context, opts *setOptions) error {
 		return err
 	}
 	e := edit{Deps: opts.Deps, file: file, dryRun: opts.DryRun, many: opts.DB.Many(), check: opts.check}
-	return opts.DB.Run(ctx, opts.f, func(ctx context.Context, c *client.Client, db client.DatabaseName) (dbname.Result, error) {
-		return e.merge(ctx, c, db)
-	})
+	return opts.DB.Run(ctx, opts.f, e.merge)
 }
 
 // target is the table set changes, holding the column it changes if any.

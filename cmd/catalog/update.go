@@ -2,7 +2,6 @@ package catalog
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
@@ -78,11 +77,8 @@ func runUpdate(ctx context.Context, opts *updateOptions) error {
 			return dbname.Result{Doc: doc}, err
 		}
 		raw, err := c.Send(ctx, req, nil)
-		if err == nil {
-			err = checkAnswer(db, raw)
-		}
-		if err != nil {
-			return dbname.Result{}, fmt.Errorf("update the catalog of %s: %w", db, err)
+		if raw, err = checkAnswer(db, raw, err, "update the catalog of "+db.String()); err != nil {
+			return dbname.Result{}, err
 		}
 		return dbname.Result{Doc: catalogDoc(db, raw, opts.DB.Many()), Written: "the catalog of " + db.String()}, nil
 	})
@@ -95,7 +91,5 @@ func runMerge(ctx context.Context, opts *updateOptions) error {
 		return err
 	}
 	e := edit{Deps: opts.Deps, file: file, path: opts.File, dryRun: opts.DryRun, many: opts.DB.Many()}
-	return opts.DB.Run(ctx, opts.f, func(ctx context.Context, c *client.Client, db client.DatabaseName) (dbname.Result, error) {
-		return e.merge(ctx, c, db)
-	})
+	return opts.DB.Run(ctx, opts.f, e.merge)
 }
