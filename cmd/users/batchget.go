@@ -4,10 +4,8 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"net/url"
 	"slices"
 	"strings"
@@ -95,8 +93,8 @@ func runBatchGet(ctx context.Context, opts *batchGetOptions) error {
 			return fmt.Errorf("get %s: %w", describeUsers(opts.Emails), err)
 		}
 	}
-	for _, email := range accounts {
-		if err := a.add(ctx, c, client.AccountCall(email), len(calls)+len(accounts)); err != nil && !isNotFound(err) {
+	for _, email := range accounts { // an account the service does not have is left out
+		if err := a.add(ctx, c, client.AccountCall(email), len(calls)+len(accounts)); err != nil && exitcode.Classify(err).Code != exitcode.NotFound {
 			return fmt.Errorf("get %s: %w", describeUsers(opts.Emails), err)
 		}
 	}
@@ -253,12 +251,6 @@ func (a *answer) check(ctx context.Context, c *client.Client, emails []string) e
 		return nil
 	}
 	return fmt.Errorf("%w: the answer %s", jsondoc.ErrInvalid, strings.Join(problems, " and "))
-}
-
-// isNotFound reports a 404 answer: an account the service does not have.
-func isNotFound(err error) bool {
-	var api *client.APIError
-	return errors.As(err, &api) && api.HTTPStatus == http.StatusNotFound
 }
 
 // listSome names the first few of names.
