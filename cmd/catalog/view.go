@@ -46,28 +46,29 @@ var emptyCatalog = row{table: &client.TableCatalog{Name: "(empty catalog)"}, col
 // a time each time the printer goes over its rows.
 func catalogTable(raw []byte, many bool) output.Table {
 	return output.TableEach(catalogColumns, func(yield func(*row) bool) error {
-		stopped, empty := false, true
+		empty := true
 		err := catalogjson.EachTable(raw, func(schema string, table *client.TableCatalog) error {
 			empty = false
 			r := row{schema: schema, table: table, column: &client.ColumnCatalog{Classification: table.Classification, ObjectSchema: table.ObjectSchema}}
-			if stopped = !yield(&r); stopped {
+			if !yield(&r) {
 				return errStop
 			}
-			for i := range columnsOf(table) {
+			if table.Columns == nil {
+				return nil
+			}
+			for i := range table.Columns.Columns {
 				r.column = &table.Columns.Columns[i]
-				if stopped = !yield(&r); stopped {
+				if !yield(&r) {
 					return errStop
 				}
 			}
 			return nil
 		})
-		if stopped {
-			return nil
-		}
-		if err != nil {
+		switch {
+		case err == errStop: // the printer has the rows it wants
+		case err != nil:
 			return fmt.Errorf("the service's answer is not a catalog: %w", err)
-		}
-		if empty && many {
+		case empty && many:
 			r := emptyCatalog
 			yield(&r)
 		}
@@ -77,14 +78,6 @@ func catalogTable(raw []byte, many bool) output.Table {
 
 // errStop ends the walk over the tables when the printer wants no more rows.
 var errStop = errors.New("enough rows")
-
-// columnsOf is the columns of table.
-func columnsOf(table *client.TableCatalog) []client.ColumnCatalog {
-	if table.Columns == nil {
-		return nil
-	}
-	return table.Columns.Columns
-}
 
 // labelText shows labels as k=v pairs sorted by key, joined by ", ".
 func labelText(labels map[string]string) string {
