@@ -110,37 +110,24 @@ func runList(ctx context.Context, opts *listOptions) error {
 			return err
 		}
 		return opts.DB.Run(ctx, opts.f, func(ctx context.Context, c *client.Client, db client.DatabaseName) (dbname.Result, error) {
-			parent := client.PolicyParent{Database: &db}
-			resp, raw, err := listOne(ctx, c, opts, parent)
-			if err != nil {
-				return dbname.Result{}, err
-			}
-			return dbname.Result{Doc: listDoc(resp, raw, parent)}, nil
+			doc, err := listOne(ctx, c, opts, client.PolicyParent{Database: &db})
+			return dbname.Result{Doc: doc}, err
 		})
 	}
 	p, c, err := opts.Connect()
 	if err != nil {
 		return err
 	}
-	resp, raw, err := listOne(ctx, c, opts, opts.Parent)
+	doc, err := listOne(ctx, c, opts, opts.Parent)
 	if err != nil {
 		return err
 	}
-	return p.Print(ctx, opts.IO.Out, listDoc(resp, raw, opts.Parent))
+	return p.Print(ctx, opts.IO.Out, doc)
 }
 
-// listDoc is the document of the policies of parent.
-func listDoc(resp *client.ListPoliciesResponse, raw []byte, parent client.PolicyParent) output.Document {
-	return output.Document{
-		Raw:       raw,
-		ListField: "policies",
-		Names:     policyList.Names(resp.Policies),
-		Tables:    []output.Table{policyList.Table(resp.Policies, policiesOf(parent))},
-	}
-}
-
-// listOne lists the policies of one parent with the filters of opts.
-func listOne(ctx context.Context, c *client.Client, opts *listOptions, parent client.PolicyParent) (*client.ListPoliciesResponse, []byte, error) {
+// listOne is the document of the policies of one parent, listed with the
+// filters of opts.
+func listOne(ctx context.Context, c *client.Client, opts *listOptions, parent client.PolicyParent) (output.Document, error) {
 	resp, raw, err := c.ListPolicies(ctx, parent, client.ListPoliciesOptions{PolicyType: opts.Type, ShowDeleted: opts.ShowDeleted})
 	if err != nil {
 		err = fmt.Errorf("list policies of %s: %w", parent, err)
@@ -148,9 +135,14 @@ func listOne(ctx context.Context, c *client.Client, opts *listOptions, parent cl
 		if parent.Database != nil && errors.As(err, &api) && api.HTTPStatus == http.StatusBadRequest && strings.Contains(api.Message, "unknown request name") {
 			err = exitcode.WithHint(err, parentsHint)
 		}
-		return nil, nil, err
+		return output.Document{}, err
 	}
-	return resp, raw, nil
+	return output.Document{
+		Raw:       raw,
+		ListField: "policies",
+		Names:     policyList.Names(resp.Policies),
+		Tables:    []output.Table{policyList.Table(resp.Policies, policiesOf(parent))},
+	}, nil
 }
 
 // parseType reads a policy type name given in any case.
