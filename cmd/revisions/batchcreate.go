@@ -43,7 +43,6 @@ const (
 
 type batchCreateOptions struct {
 	factory.Deps
-	Database     client.DatabaseName // the one database, or the first of many
 	DB           dbname.Flags
 	f            *factory.Factory
 	dbs          []client.DatabaseName // every database: the one, or those of --databases-from
@@ -73,7 +72,7 @@ func newBatchCreateCmd(f *factory.Factory, runF func(*batchCreateOptions) error)
 			if opts.BatchSize < 1 || opts.BatchSize > maxBatchSize {
 				return exitcode.Usagef("--batch-size must be between 1 and %d, not %d", maxBatchSize, opts.BatchSize)
 			}
-			opts.Database, opts.dbs = dbs[0], dbs
+			opts.dbs = dbs
 			if runF != nil {
 				return runF(opts)
 			}
@@ -119,7 +118,7 @@ func runBatchCreate(ctx context.Context, opts *batchCreateOptions) error {
 	if err != nil {
 		return err
 	}
-	revs, err := readRevisions(name, data, opts.Database)
+	revs, err := readRevisions(name, data, opts.dbs[0])
 	for i := 1; i < len(opts.dbs) && err == nil && !input.IsList(data); i++ {
 		_, err = readRevisions(name, data, opts.dbs[i]) // the parents of a body
 	}
@@ -148,9 +147,7 @@ func runBatchCreate(ctx context.Context, opts *batchCreateOptions) error {
 	}
 	if opts.DB.Many() {
 		return opts.DB.Run(ctx, opts.f, func(ctx context.Context, c *client.Client, db client.DatabaseName) (dbname.Result, error) {
-			o := *opts
-			o.Database = db
-			creation := newCreation(&o, revs, false)
+			creation := newCreation(opts, db, revs, false)
 			if err := creation.send(ctx, c); err != nil {
 				return dbname.Result{}, creation.incomplete(err)
 			}
@@ -158,7 +155,7 @@ func runBatchCreate(ctx context.Context, opts *batchCreateOptions) error {
 		})
 	}
 
-	creation := newCreation(opts, revs, opts.IO.ErrTTY)
+	creation := newCreation(opts, opts.dbs[0], revs, opts.IO.ErrTTY)
 	sendErr := creation.send(ctx, c)
 	creation.clearProgress()
 	var printErr error
@@ -190,9 +187,9 @@ func (r *creation) send(ctx context.Context, c *client.Client) error {
 		hi := min(lo+size, len(revs))
 		if err := ctx.Err(); err != nil {
 			r.stopAt(lo, lo)
-			return fmt.Errorf("create revisions in %s: stopped before %s: %w", opts.Database, describe(revs, lo, len(revs)), err)
+			return fmt.Errorf("create revisions in %s: stopped before %s: %w", r.db, describe(revs, lo, len(revs)), err)
 		}
-		req, err := batchCall(opts.Database, revs, lo, size)
+		req, err := batchCall(r.db, revs, lo, size)
 		if err != nil {
 			return err
 		}
@@ -210,10 +207,10 @@ func (r *creation) send(ctx context.Context, c *client.Client) error {
 				sent = lo
 			}
 			r.stopAt(lo, sent)
-			return fmt.Errorf("create %s in %s: %w", describe(revs, lo, hi), opts.Database, err)
+			return fmt.Errorf("create %s in %s: %w", describe(revs, lo, hi), r.db, err)
 		case len(res.Revisions) != hi-lo:
 			r.stopAt(lo, hi)
-			return fmt.Errorf("create %s in %s: %w", describe(revs, lo, hi), opts.Database, &client.InvalidResponseError{
+			return fmt.Errorf("create %s in %s: %w", describe(revs, lo, hi), r.db, &client.InvalidResponseError{
 				Err: fmt.Errorf("the service answered %d revisions for the %d sent", len(res.Revisions), hi-lo)})
 		default:
 			created := make([][]byte, len(res.Revisions))

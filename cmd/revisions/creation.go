@@ -20,6 +20,7 @@ import (
 // where it stopped, and the progress shown on a terminal.
 type creation struct {
 	opts *batchCreateOptions
+	db   client.DatabaseName // the database the revisions are created in
 	revs []client.RevisionInput
 
 	created [][]byte // the created revisions of every batch, in order
@@ -35,10 +36,10 @@ type creation struct {
 	progress bool // progress is being shown on stderr
 }
 
-// newCreation starts following a batch-create, showing its progress on stderr
-// when progress is true.
-func newCreation(opts *batchCreateOptions, revs []client.RevisionInput, progress bool) *creation {
-	r := &creation{opts: opts, revs: revs, created: make([][]byte, 0, len(revs)), start: time.Now()}
+// newCreation starts following a batch-create in db, showing its progress on
+// stderr when progress is true.
+func newCreation(opts *batchCreateOptions, db client.DatabaseName, revs []client.RevisionInput, progress bool) *creation {
+	r := &creation{opts: opts, db: db, revs: revs, created: make([][]byte, 0, len(revs)), start: time.Now()}
 	if progress {
 		r.progress = true
 		r.showProgress()
@@ -129,7 +130,7 @@ func (r *creation) doc() output.Document {
 		Raw:       r.document(),
 		ListField: "revisions",
 		Names:     revisionList.Names(revs),
-		Tables:    []output.Table{revisionList.Table(revs, r.opts.Database.String()+"/revisions/")},
+		Tables:    []output.Table{revisionList.Table(revs, r.db.String()+"/revisions/")},
 		Invalid:   invalid,
 	}
 }

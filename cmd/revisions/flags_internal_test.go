@@ -12,11 +12,11 @@ func TestBatchCreateCmd_flags(t *testing.T) {
 	flagtest.Run(t, newBatchCreateCmd, []flagtest.Case[batchCreateOptions]{
 		{Name: "one database", Args: "--instance prod --database orders -f revs.json --batch-size 10 --dry-run",
 			Want: func(o *batchCreateOptions) bool {
-				return o.Database.String() == "instances/prod/databases/orders" && o.File == "revs.json" && o.BatchSize == 10 && o.DryRun
+				return o.dbs[0].String() == "instances/prod/databases/orders" && o.File == "revs.json" && o.BatchSize == 10 && o.DryRun
 			}},
 		{Name: "many databases from standard input", Args: "--databases-from - -f revs.json --skip-existing", Stdin: "prod/a\nprod/b\nprod/a\n",
 			Want: func(o *batchCreateOptions) bool {
-				return len(o.dbs) == 2 && o.Database.Database == "a" && o.BatchSize == defaultBatchSize && o.SkipExisting
+				return len(o.dbs) == 2 && o.dbs[0].Database == "a" && o.BatchSize == defaultBatchSize && o.SkipExisting
 			}},
 		{Name: "standard input for the list and the file", Args: "--databases-from - -f -", Stdin: "prod/a\n",
 			WantErr: "standard input already gave the list of --databases-from"},

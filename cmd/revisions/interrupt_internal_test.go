@@ -61,7 +61,7 @@ func TestRunBatchCreate_interruptedBetweenBatches(t *testing.T) {
 			},
 			Printer: func() (output.Printer, error) { return output.New(output.Options{Format: "name"}) },
 		},
-		Database:  db,
+		dbs:       []client.DatabaseName{db},
 		File:      "-",
 		BatchSize: 2,
 	}
