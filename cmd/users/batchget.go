@@ -3,7 +3,6 @@ package users
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/url"
@@ -137,11 +136,8 @@ func (a *answer) add(ctx context.Context, c *client.Client, call *client.Request
 	if err != nil {
 		return err
 	}
-	if account {
+	if account { // its row was decoded whatever the output
 		raw = slices.Concat([]byte(`{"users":[`), raw, []byte(`]}`))
-		if !a.fields {
-			err = json.Unmarshal(raw, &names)
-		}
 	}
 	a.rows = append(a.rows, rows.Users...)
 	a.names = append(a.names, userList.Names(rows.Users)...)
@@ -268,27 +264,24 @@ func listSome(names []string) string {
 const maxQuery = 6 << 10
 
 // batchGetCalls splits emails into requests whose queries stay under
-// maxQuery, in order; a short list is one request.
+// maxQuery, in order; a short list is one request, none is none.
 func batchGetCalls(emails []string) ([]*client.Request, error) {
 	var calls []*client.Request
-	start, size := 0, 0
-	for i, email := range emails {
-		n := len("&names=users%2F") + len(url.QueryEscape(email))
-		if i > start && size+n > maxQuery {
-			call, err := client.BatchGetUsersCall(emails[start:i])
-			if err != nil {
-				return nil, err
+	for start, end := 0, 0; start < len(emails); start = end {
+		for size := 0; end < len(emails); end++ {
+			n := len("&names=users%2F") + len(url.QueryEscape(emails[end]))
+			if end > start && size+n > maxQuery {
+				break
 			}
-			calls = append(calls, call)
-			start, size = i, 0
+			size += n
 		}
-		size += n
+		call, err := client.BatchGetUsersCall(emails[start:end])
+		if err != nil {
+			return nil, err
+		}
+		calls = append(calls, call)
 	}
-	call, err := client.BatchGetUsersCall(emails[start:])
-	if err != nil {
-		return nil, err
-	}
-	return append(calls, call), nil
+	return calls, nil
 }
 
 // userEmails reads the users named by args, where "-" stands for the names

@@ -65,3 +65,32 @@ func TestBatchGet_from315MissingUsersAreNotFoundAndAccountsAreReadApart(t *testi
 		cmdtest.Run(t, opts, args...).Expect(t, 5).StderrHas(t, "not found: users/nobody@example.com, users/gone@service.bytebase.com")
 	}
 }
+
+func TestBatchGet_from315AccountsInEveryFormat(t *testing.T) {
+	const sa = "deploy@shop.service.bytebase.com"
+	account := `{"name": "serviceAccounts/` + sa + `", "email": "` + sa + `", "state": "ACTIVE"}`
+	tests := []struct {
+		name   string
+		args   []string
+		people bool // a person is asked for too: one batch request
+		want   string
+	}{
+		{"with a person, json", []string{"amy@example.com", sa, "-o", "json"}, true, `"serviceAccounts/` + sa + `"`},
+		{"with a person, names", []string{"amy@example.com", sa, "-o", "name"}, true, "users/amy@example.com\nserviceAccounts/" + sa + "\n"},
+		{"alone, json", []string{sa, "-o", "json"}, false, `"users": [` + "\n    {\n      \"name\": \"serviceAccounts/" + sa + `"`},
+		{"alone, names", []string{sa, "-o", "name"}, false, "serviceAccounts/" + sa + "\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := httpmock.New(t)
+			if tt.people {
+				reg.Register(http.MethodGet, "/v1/users:batchGet", 200, `{"users": [{"name": "users/amy@example.com", "email": "amy@example.com"}]}`).
+					Query("names=users%2Famy%40example.com")
+			}
+			reg.Register(http.MethodGet, "/v1/serviceAccounts/"+sa, 200, account)
+			opts := release21
+			opts.URL = reg.URL()
+			cmdtest.Run(t, opts, append([]string{"users", "batch-get"}, tt.args...)...).Expect(t, 0).StdoutHas(t, tt.want)
+		})
+	}
+}
