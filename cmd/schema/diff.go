@@ -17,7 +17,6 @@ import (
 	"github.com/dbgov/dbgov/cmd/helptext"
 	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/internal/input"
-	"github.com/dbgov/dbgov/internal/iostreams"
 	"github.com/dbgov/dbgov/output"
 )
 
@@ -30,9 +29,6 @@ func NewCmd(f *factory.Factory) *cobra.Command {
 }
 
 type diffOptions struct {
-	IO            *iostreams.IOStreams
-	OutputOptions func() (output.Options, error)
-
 	DB              dbname.Flags
 	f               *factory.Factory
 	Changelog       string // the changelog compared from: an id, a full name, or "" for the database itself
@@ -46,7 +42,7 @@ type diffOptions struct {
 // newDiffCmd builds schema diff. runF, when not nil, is called with the
 // checked options in place of the diff: for tests of the flags.
 func newDiffCmd(f *factory.Factory, runF func(*diffOptions) error) *cobra.Command {
-	opts := &diffOptions{IO: f.IO, OutputOptions: f.PrintFlags().Options, f: f}
+	opts := &diffOptions{f: f}
 	cmd := helptext.Command(help, &cobra.Command{
 		Use:   "diff (--instance I --database D | --databases-from FILE) [--changelog C] (--schema-file FILE | --target-changelog NAME)",
 		Short: "Show the statements that migrate a database's schema to a target",
@@ -86,7 +82,7 @@ func runDiff(ctx context.Context, opts *diffOptions) error {
 		return err
 	}
 	if opts.SchemaFile != "" {
-		schema, err := input.Read(opts.SchemaFile, opts.IO.In)
+		schema, err := input.Read(opts.SchemaFile, opts.f.IO.In)
 		if err != nil {
 			return fmt.Errorf("read the target schema: %w", err)
 		}
@@ -175,7 +171,7 @@ func checkRelease(ctx context.Context, c *client.Client, opts *diffOptions, db c
 // refuseNames refuses -o name before anything is sent: a diff names no
 // resource.
 func refuseNames(opts *diffOptions) error {
-	o, err := opts.OutputOptions()
+	o, err := opts.f.PrintFlags().Options()
 	if err != nil {
 		return err
 	}
