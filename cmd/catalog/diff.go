@@ -22,7 +22,6 @@ import (
 )
 
 type diffOptions struct {
-	factory.Deps
 	DB       dbname.Flags
 	f        *factory.Factory
 	File     string
@@ -32,7 +31,7 @@ type diffOptions struct {
 // newDiffCmd builds catalog diff. runF, when not nil, is called with the
 // options in place of the comparison: for tests of the flags.
 func newDiffCmd(f *factory.Factory, runF func(*diffOptions) error) *cobra.Command {
-	opts := &diffOptions{Deps: f.Deps(), f: f}
+	opts := &diffOptions{f: f}
 	cmd := newCommand(f, "diff (--instance I --database D | --databases-from FILE) -f FILE", "Show what replacing the catalog of a database with a file would change", &opts.DB,
 		func(ctx context.Context) error {
 			if opts.File == "" {
@@ -49,7 +48,7 @@ func newDiffCmd(f *factory.Factory, runF func(*diffOptions) error) *cobra.Comman
 }
 
 func runDiff(ctx context.Context, opts *diffOptions) error {
-	file, err := readFile(opts.File, opts.IO.In)
+	file, err := readFile(opts.File, opts.f.IO.In)
 	if err != nil {
 		return err
 	}

@@ -7,18 +7,18 @@ import (
 
 	"github.com/dbgov/dbgov/client"
 	"github.com/dbgov/dbgov/cmd/dbname"
-	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/internal/catalogjson"
 	"github.com/dbgov/dbgov/internal/exitcode"
+	"github.com/dbgov/dbgov/internal/iostreams"
 )
 
 // edit is what update --merge and set lay over the catalog of a database.
 type edit struct {
-	factory.Deps
-	file   []byte // the JSON laid over the catalog
-	path   string // the file's path, for messages
-	dryRun bool   // show the request instead of sending it
-	many   bool   // one database of many
+	io     *iostreams.IOStreams // where a merge that changes nothing says so
+	file   []byte               // the JSON laid over the catalog
+	path   string               // the file's path, for messages
+	dryRun bool                 // show the request instead of sending it
+	many   bool                 // one database of many
 	// check, when set, refuses the changes to the catalog cur of db.
 	check func(db client.DatabaseName, cur []byte, changes []catalogjson.Change) error
 }
@@ -45,8 +45,8 @@ func (e *edit) merge(ctx context.Context, c *client.Client, db client.DatabaseNa
 	switch {
 	case err != nil:
 	case len(changes) == 0:
-		if !e.many && !e.IO.JSONErrors {
-			fmt.Fprintf(e.IO.ErrOut, "No changes: the catalog of %s is already as asked; nothing is sent\n", db)
+		if !e.many && !e.io.JSONErrors {
+			fmt.Fprintf(e.io.ErrOut, "No changes: the catalog of %s is already as asked; nothing is sent\n", db)
 		}
 	case e.dryRun:
 		req, err = client.UpdateCatalogJSONCall(db, merged)

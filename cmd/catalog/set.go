@@ -18,7 +18,6 @@ import (
 )
 
 type setOptions struct {
-	factory.Deps
 	DB                    dbname.Flags
 	f                     *factory.Factory
 	Schema, Table, Column string
@@ -43,7 +42,7 @@ type node struct {
 // newSetCmd builds catalog set. runF, when not nil, is called with the
 // options in place of the change: for tests of the flags.
 func newSetCmd(f *factory.Factory, runF func(*setOptions) error) *cobra.Command {
-	opts := &setOptions{Deps: f.Deps(), f: f}
+	opts := &setOptions{f: f}
 	var classification, semanticType string
 	var labels, removeLabels []string
 	var cmd *cobra.Command
@@ -95,7 +94,7 @@ func runSet(ctx context.Context, opts *setOptions) error {
 	if err != nil {
 		return err
 	}
-	e := edit{Deps: opts.Deps, file: file, dryRun: opts.DryRun, many: opts.DB.Many(), check: opts.check}
+	e := edit{io: opts.f.IO, file: file, dryRun: opts.DryRun, many: opts.DB.Many(), check: opts.check}
 	return opts.DB.Run(ctx, opts.f, e.merge)
 }
 

@@ -15,7 +15,6 @@ import (
 )
 
 type updateOptions struct {
-	factory.Deps
 	DB                          dbname.Flags
 	f                           *factory.Factory
 	File                        string
@@ -25,7 +24,7 @@ type updateOptions struct {
 // newUpdateCmd builds catalog update. runF, when not nil, is called with the
 // options in place of the update: for tests of the flags.
 func newUpdateCmd(f *factory.Factory, runF func(*updateOptions) error) *cobra.Command {
-	opts := &updateOptions{Deps: f.Deps(), f: f}
+	opts := &updateOptions{f: f}
 	cmd := newCommand(f, "update (--instance I --database D | --databases-from FILE) -f FILE", "Replace the metadata catalog of a database, or merge a file into it", &opts.DB,
 		func(ctx context.Context) error {
 			switch {
@@ -49,10 +48,10 @@ func newUpdateCmd(f *factory.Factory, runF func(*updateOptions) error) *cobra.Co
 
 // runUpdate replaces the catalog of each database with the file.
 func runUpdate(ctx context.Context, opts *updateOptions) error {
-	if _, err := opts.Client(); err != nil { // a missing URL is told before a large file is read
+	if _, err := opts.f.Client(); err != nil { // a missing URL is told before a large file is read
 		return err
 	}
-	data, err := input.Read(opts.File, opts.IO.In)
+	data, err := input.Read(opts.File, opts.f.IO.In)
 	var cat catalogjson.Checked
 	if err == nil {
 		err = input.Decode(input.Name(opts.File), data, &cat)
@@ -86,10 +85,10 @@ func runUpdate(ctx context.Context, opts *updateOptions) error {
 
 // runMerge lays the file over the catalog of each database.
 func runMerge(ctx context.Context, opts *updateOptions) error {
-	file, err := readFile(opts.File, opts.IO.In)
+	file, err := readFile(opts.File, opts.f.IO.In)
 	if err != nil {
 		return err
 	}
-	e := edit{Deps: opts.Deps, file: file, path: opts.File, dryRun: opts.DryRun, many: opts.DB.Many()}
+	e := edit{io: opts.f.IO, file: file, path: opts.File, dryRun: opts.DryRun, many: opts.DB.Many()}
 	return opts.DB.Run(ctx, opts.f, e.merge)
 }
