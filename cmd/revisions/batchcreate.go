@@ -200,7 +200,7 @@ func (r *creation) send(ctx context.Context, c *client.Client) error {
 			singlesTo = hi
 			continue
 		case err != nil && opts.SkipExisting && alreadyExists(err):
-			r.skip()
+			r.skipped++
 		case err != nil:
 			sent := hi
 			if createdNothing(err, revs[lo:hi]) {
@@ -213,12 +213,12 @@ func (r *creation) send(ctx context.Context, c *client.Client) error {
 			return fmt.Errorf("create %s in %s: %w", describe(revs, lo, hi), r.db, &client.InvalidResponseError{
 				Err: fmt.Errorf("the service answered %d revisions for the %d sent", len(res.Revisions), hi-lo)})
 		default:
-			created := make([][]byte, len(res.Revisions))
-			for i, rev := range res.Revisions {
-				created[i] = rev
+			r.batches, r.body = r.batches+1, raw
+			for _, rev := range res.Revisions {
+				r.created = append(r.created, rev)
 			}
-			r.add(raw, created)
 		}
+		r.showProgress()
 		lo = hi
 	}
 	return nil

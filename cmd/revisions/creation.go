@@ -39,32 +39,15 @@ type creation struct {
 // newCreation starts following a batch-create in db, showing its progress on
 // stderr when progress is true.
 func newCreation(opts *batchCreateOptions, db client.DatabaseName, revs []client.RevisionInput, progress bool) *creation {
-	r := &creation{opts: opts, db: db, revs: revs, created: make([][]byte, 0, len(revs)), start: time.Now()}
-	if progress {
-		r.progress = true
-		r.showProgress()
-	}
-	return r
-}
-
-// add records a batch the service created.
-func (r *creation) add(body []byte, created [][]byte) {
-	r.batches++
-	r.body = body
-	r.created = append(r.created, created...)
+	r := &creation{opts: opts, db: db, revs: revs, created: make([][]byte, 0, len(revs)), start: time.Now(), progress: progress}
 	r.showProgress()
+	return r
 }
 
 // stopAt records that the entries from lo on were not confirmed created;
 // those up to hi were sent in the batch that failed.
 func (r *creation) stopAt(lo, hi int) {
 	r.stopped, r.notFrom, r.failedHi = true, lo, hi
-}
-
-// skip records a version the service reported as existing.
-func (r *creation) skip() {
-	r.skipped++
-	r.showProgress()
 }
 
 // status says how far the creation is: "created 40/100 revisions, skipped 3 existing in 2.5s, 17/s".
