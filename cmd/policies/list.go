@@ -32,7 +32,6 @@ func NewCmd(f *factory.Factory) *cobra.Command {
 }
 
 type listOptions struct {
-	factory.Deps
 	Parent      client.PolicyParent
 	DB          dbname.Flags
 	f           *factory.Factory
@@ -47,7 +46,7 @@ const parentsHint = "this version of the service lists no policies of a database
 // newListCmd builds policies list. runF, when not nil, is called with the
 // options in place of the listing: for tests of the flags.
 func newListCmd(f *factory.Factory, runF func(*listOptions) error) *cobra.Command {
-	opts := &listOptions{Deps: f.Deps(), f: f}
+	opts := &listOptions{f: f}
 	db := &opts.DB
 	var policyType string
 	var workspace bool
@@ -102,7 +101,7 @@ func newListCmd(f *factory.Factory, runF func(*listOptions) error) *cobra.Comman
 func runList(ctx context.Context, opts *listOptions) error {
 	if opts.DB.Many() {
 		// A type the release lacks is refused once, before any database.
-		c, err := opts.Client()
+		c, err := opts.f.Client()
 		if err == nil {
 			err = c.CheckPolicyType(ctx, opts.Type)
 		}
@@ -114,7 +113,7 @@ func runList(ctx context.Context, opts *listOptions) error {
 			return dbname.Result{Doc: doc}, err
 		})
 	}
-	p, c, err := opts.Connect()
+	p, c, err := opts.f.Deps().Connect()
 	if err != nil {
 		return err
 	}
@@ -122,7 +121,7 @@ func runList(ctx context.Context, opts *listOptions) error {
 	if err != nil {
 		return err
 	}
-	return p.Print(ctx, opts.IO.Out, doc)
+	return p.Print(ctx, opts.f.IO.Out, doc)
 }
 
 // listOne is the document of the policies of one parent, listed with the

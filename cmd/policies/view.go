@@ -133,12 +133,8 @@ func size(s string) string {
 	for v /= 1024; v >= 1024 && unit < len(units)-1; v /= 1024 {
 		unit++
 	}
-	return trimFloat(v) + " " + units[unit]
-}
-
-// trimFloat formats v with at most one decimal, without a trailing ".0".
-func trimFloat(v float64) string {
-	return strings.TrimSuffix(strconv.FormatFloat(v, 'f', 1, 64), ".0")
+	// At most one decimal, without a trailing ".0".
+	return strings.TrimSuffix(strconv.FormatFloat(v, 'f', 1, 64), ".0") + " " + units[unit]
 }
 
 // duration shows a protobuf duration ("3600s", "1.5s") the short way Go
