@@ -91,44 +91,35 @@ func runDiff(ctx context.Context, opts *diffOptions) error {
 	if err := refuseNames(opts); err != nil {
 		return err
 	}
-	return opts.DB.Run(ctx, opts.f, func(ctx context.Context, c *client.Client, db client.DatabaseName) (dbname.Result, error) {
-		res, raw, err := diffOne(ctx, c, opts, db)
-		if err != nil {
-			return dbname.Result{}, err
-		}
-		doc := output.Document{Raw: raw, Text: &res.Diff}
-		return dbname.Result{Doc: doc, Differs: opts.ExitCode && res.Diff != "", Changes: res.Diff}, nil
-	})
+	return opts.DB.Run(ctx, opts.f, opts.diff)
 }
 
-// diffOne compares the schema of db, or of its changelog, with the target
-// of opts. Changelogs naming another database are refused before sending.
-func diffOne(ctx context.Context, c *client.Client, opts *diffOptions, db client.DatabaseName) (*client.DiffSchemaResponse, []byte, error) {
+// diff compares the schema of db, or of its changelog, with the target of
+// opts. Changelogs naming another database are refused before sending.
+func (opts *diffOptions) diff(ctx context.Context, c *client.Client, db client.DatabaseName) (dbname.Result, error) {
 	req := client.DiffSchemaRequest{Schema: opts.schema}
 	var ids []string // the changelogs named, compared from and to
 	if opts.TargetChangelog != "" {
 		id, err := client.ParseChangelog(db, opts.TargetChangelog)
 		if err != nil {
-			return nil, nil, exitcode.NewUsage(fmt.Errorf("--target-changelog: %w", err))
+			return dbname.Result{}, exitcode.NewUsage(fmt.Errorf("--target-changelog: %w", err))
 		}
 		req.Changelog, ids = db.String()+"/changelogs/"+id, append(ids, id)
 	}
-	from := "database " + db.String()
-	var call *client.Request
-	var err error
-	if opts.Changelog == "" {
-		call, err = client.DiffSchemaCall(db, "", &req)
-	} else if id, perr := client.ParseChangelog(db, opts.Changelog); perr != nil {
-		err = perr
-	} else {
+	from, id := "database "+db.String(), ""
+	if opts.Changelog != "" {
+		var err error
+		if id, err = client.ParseChangelog(db, opts.Changelog); err != nil {
+			return dbname.Result{}, exitcode.NewUsage(err)
+		}
 		from, ids = "changelog "+db.String()+"/changelogs/"+id, append(ids, id)
-		call, err = client.DiffSchemaCall(db, id, &req)
 	}
+	call, err := client.DiffSchemaCall(db, id, &req)
 	if err != nil {
-		return nil, nil, exitcode.NewUsage(err)
+		return dbname.Result{}, exitcode.NewUsage(err)
 	}
 	if err := checkRelease(ctx, c, opts, db, ids); err != nil {
-		return nil, nil, fmt.Errorf("diff the schema of %s: %w", from, err)
+		return dbname.Result{}, fmt.Errorf("diff the schema of %s: %w", from, err)
 	}
 	var res client.DiffSchemaResponse
 	raw, err := c.Send(ctx, call, &res)
@@ -137,9 +128,9 @@ func diffOne(ctx context.Context, c *client.Client, opts *diffOptions, db client
 		if api := (*client.APIError)(nil); errors.As(err, &api) && strings.Contains(api.Message, "SDL does not allow") {
 			err = exitcode.WithHint(err, sdlHint)
 		}
-		return nil, nil, err
+		return dbname.Result{}, err
 	}
-	return &res, raw, nil
+	return dbname.Result{Doc: output.Document{Raw: raw, Text: &res.Diff}, Differs: opts.ExitCode && res.Diff != "", Changes: res.Diff}, nil
 }
 
 // checkRelease refuses, before sending, a diff the service's release cannot
