@@ -88,7 +88,12 @@ func runDiff(ctx context.Context, opts *diffOptions) error {
 		}
 		opts.schema = string(schema)
 	}
-	if err := refuseNames(opts); err != nil {
+	// -o name is refused before anything is sent: a diff names no resource.
+	o, err := opts.f.PrintFlags().Options()
+	if err == nil && o.Format == "name" && !o.FormatIsDefault && o.JQ == "" && o.Template == "" {
+		err = exitcode.Usagef("schema diff has no resource names to print: use -o table, json or yaml")
+	}
+	if err != nil {
 		return err
 	}
 	return opts.DB.Run(ctx, opts.f, opts.diff)
@@ -157,17 +162,4 @@ func checkRelease(ctx context.Context, c *client.Client, opts *diffOptions, db c
 	}
 	return exitcode.WithHint(exitcode.Usagef("release %s cannot compare a changelog of %s with schema text: it does so only for PostgreSQL and CockroachDB (from %s) and MySQL (from %s)",
 		s.Release, db, client.SDLDiffPostgres, client.SDLDiffMySQL), "compare with the database's current schema instead: schema diff without --changelog")
-}
-
-// refuseNames refuses -o name before anything is sent: a diff names no
-// resource.
-func refuseNames(opts *diffOptions) error {
-	o, err := opts.f.PrintFlags().Options()
-	if err != nil {
-		return err
-	}
-	if o.Format == "name" && !o.FormatIsDefault && o.JQ == "" && o.Template == "" {
-		return exitcode.Usagef("schema diff has no resource names to print: use -o table, json or yaml")
-	}
-	return nil
 }
