@@ -33,7 +33,11 @@ var catalogColumns = []output.Column[row]{
 	{Header: "TABLE", Value: func(r *row) string { return r.table.Name }},
 	{Header: "COLUMN", Value: func(r *row) string { return r.column.Name }},
 	{Header: "SEMANTIC TYPE", Priority: 2, MinWidth: 13, Value: func(r *row) string {
-		return withObjectSchema(r.column.SemanticType, r.column.ObjectSchema)
+		// The type of the object schema follows: "email, OBJECT (object schema)".
+		if o := r.column.ObjectSchema; o != nil {
+			return strings.Trim(r.column.SemanticType+", "+string(o.Type)+" (object schema)", ", ")
+		}
+		return r.column.SemanticType
 	}},
 	{Header: "CLASSIFICATION", Priority: 1, Value: func(r *row) string { return r.column.Classification }},
 	{Header: "LABELS", Priority: 1, MinWidth: 15, Value: func(r *row) string { return labelText(r.column.Labels) }},
@@ -86,13 +90,4 @@ func labelText(labels map[string]string) string {
 		pairs = append(pairs, k+"="+labels[k])
 	}
 	return strings.Join(pairs, ", ")
-}
-
-// withObjectSchema is the semantic type s, then the type of the object
-// schema o when there is one: "email, OBJECT (object schema)".
-func withObjectSchema(s string, o *client.ObjectSchema) string {
-	if o == nil {
-		return s
-	}
-	return strings.Trim(s+", "+string(o.Type)+" (object schema)", ", ")
 }

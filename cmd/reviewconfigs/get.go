@@ -47,9 +47,11 @@ func runGet(ctx context.Context, opts *getOptions) error {
 	if err != nil {
 		return fmt.Errorf("get review config %s: %w", opts.ID, err)
 	}
+	config := output.TableOf([]client.ReviewConfig{*cfg}, configColumns)
+	config.Under = "reviewConfigs/"
 	return p.Print(ctx, opts.IO.Out, output.Document{
 		Raw:    raw,
 		Names:  []string{cfg.Name},
-		Tables: tables(cfg),
+		Tables: []output.Table{config, output.TableOf(cfg.Rules, ruleColumns)},
 	})
 }

@@ -23,12 +23,6 @@ var ruleColumns = []output.Column[client.ReviewRule]{
 	{Header: "PAYLOAD", Priority: 3, MinWidth: 15, Value: payload},
 }
 
-func tables(c *client.ReviewConfig) []output.Table {
-	config := output.TableOf([]client.ReviewConfig{*c}, configColumns)
-	config.Under = "reviewConfigs/"
-	return []output.Table{config, output.TableOf(c.Rules, ruleColumns)}
-}
-
 // payload summarises the rule's payload on one line.
 func payload(r *client.ReviewRule) string {
 	var parts []string
