@@ -110,18 +110,12 @@ func run(ctx context.Context, opts *options) error {
 	if !addr.IP.IsLoopback() {
 		fmt.Fprintf(opts.IO.ErrOut, "warning: listening on %s, reachable from other hosts; the demo tokens are public\n", l.Addr())
 	}
-	banner(opts.IO.Out, baseURL(addr), srv, srvOpts.Release)
-	return srv.Serve(ctx, l)
-}
-
-// baseURL is the address a client on this machine uses to reach addr: a
-// server listening on every interface is reached on loopback.
-func baseURL(addr *net.TCPAddr) string {
-	host := addr.IP
+	host := addr.IP // a server listening on every interface is reached on loopback
 	if host.IsUnspecified() {
 		host = net.IPv4(127, 0, 0, 1)
 	}
-	return "http://" + net.JoinHostPort(host.String(), strconv.Itoa(addr.Port))
+	banner(opts.IO.Out, "http://"+net.JoinHostPort(host.String(), strconv.Itoa(addr.Port)), srv, srvOpts.Release)
+	return srv.Serve(ctx, l)
 }
 
 func banner(w io.Writer, url string, srv *devserver.Server, release string) {
