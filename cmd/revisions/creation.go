@@ -89,18 +89,10 @@ func (r *creation) clearProgress() {
 	}
 }
 
-// document is the JSON document of the created revisions: the body itself
-// when one batch did it all, else {"revisions": [...]} gathering the
-// revisions of every batch as the service sent them.
-func (r *creation) document() []byte {
-	if r.batches == 1 && !r.stopped {
-		return r.body
-	}
-	return slices.Concat([]byte(`{"revisions":[`), bytes.Join(r.created, []byte(",")), []byte(`]}`))
-}
-
 // doc is the document of the created revisions; one that is not a revision
-// makes it Invalid.
+// makes it Invalid. Its JSON is the body itself when one batch did it all,
+// else {"revisions": [...]} gathering the revisions of every batch as the
+// service sent them.
 func (r *creation) doc() output.Document {
 	revs := make([]client.Revision, len(r.created))
 	var invalid error
@@ -109,8 +101,12 @@ func (r *creation) doc() output.Document {
 			invalid = fmt.Errorf("created revision %d is not a revision: %w", i+1, err)
 		}
 	}
+	raw := r.body
+	if r.batches != 1 || r.stopped {
+		raw = slices.Concat([]byte(`{"revisions":[`), bytes.Join(r.created, []byte(",")), []byte(`]}`))
+	}
 	return output.Document{
-		Raw:       r.document(),
+		Raw:       raw,
 		ListField: "revisions",
 		Names:     revisionList.Names(revs),
 		Tables:    []output.Table{revisionList.Table(revs, r.db.String()+"/revisions/")},
