@@ -121,9 +121,12 @@ func (r *creation) incomplete(err error) error {
 		return err // nothing was created, nor could have been
 	}
 	total := len(r.revs)
-	verb := "were"
-	if total-r.notFrom == 1 {
-		verb = "was"
+	// rest says that the entries from lo on were not what: "entry 5 (version 1.5) was not sent".
+	rest := func(lo int, what string) string {
+		if total-lo == 1 {
+			return describe(r.revs, lo, total) + " was not " + what
+		}
+		return describe(r.revs, lo, total) + " were not " + what
 	}
 	type span struct {
 		First int `json:"first"`
@@ -143,7 +146,7 @@ func (r *creation) incomplete(err error) error {
 	}
 	if r.failedHi == r.notFrom {
 		// Nothing is in doubt: what was not confirmed was never sent.
-		lines := []string{fmt.Sprintf("created %d of %d revisions%s; %s %s not created", len(r.created), total, skipped, describe(r.revs, r.notFrom, total), verb)}
+		lines := []string{fmt.Sprintf("created %d of %d revisions%s; %s", len(r.created), total, skipped, rest(r.notFrom, "created"))}
 		return &exitcode.IncompleteError{Err: err, Lines: lines, Detail: d}
 	}
 	d.MaybePartlyCreated = &span{r.notFrom + 1, r.failedHi}
@@ -153,11 +156,7 @@ func (r *creation) incomplete(err error) error {
 			describe(r.revs, r.notFrom, r.failedHi)),
 	}
 	if r.failedHi < total {
-		verb = "were"
-		if total-r.failedHi == 1 {
-			verb = "was"
-		}
-		lines = append(lines, fmt.Sprintf("%s %s not sent", describe(r.revs, r.failedHi, total), verb))
+		lines = append(lines, rest(r.failedHi, "sent"))
 	}
 	return &exitcode.IncompleteError{Err: err, Lines: lines, Detail: d}
 }

@@ -59,8 +59,7 @@ func refuse(name string, problems []string) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s has %d problems; nothing was sent:", name, len(problems))
 	for _, p := range problems[:min(len(problems), maxProblems)] {
-		b.WriteString("\n  ")
-		b.WriteString(p)
+		b.WriteString("\n  " + p)
 	}
 	if len(problems) > maxProblems {
 		fmt.Fprintf(&b, "\n  ... and %d more", len(problems)-maxProblems)
