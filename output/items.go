@@ -51,7 +51,7 @@ func (l List[T]) page(raw []json.RawMessage, under string) (Document, error) {
 			return Document{}, fmt.Errorf("decode an item of the list: %w", err)
 		}
 	}
-	return Document{Names: l.Names(items), Tables: []Table{l.Table(items, under)}}, nil
+	return l.Document(nil, "", items, under), nil
 }
 
 // printPages prints the names or tables of doc's items with p a page at a

@@ -55,11 +55,13 @@ type List[T any] struct {
 	Name    func(*T) string
 }
 
-// Table is the table of items, their names shown relative to under.
-func (l List[T]) Table(items []T, under string) Table {
+// Document is the document of items, an answer raw whose list is field
+// ("" for one item): their names, and their table with names relative to
+// under.
+func (l List[T]) Document(raw []byte, field string, items []T, under string) Document {
 	t := TableOf(items, l.Columns)
 	t.Under = under
-	return t
+	return Document{Raw: raw, ListField: field, Names: l.Names(items), Tables: []Table{t}}
 }
 
 // Names lists the names of items, for -o name.

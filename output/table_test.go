@@ -510,10 +510,11 @@ func TestList_namesAndRelativeTable(t *testing.T) {
 		{Header: "NAME", Kind: Name, Value: func(u *user) string { return u.Name }},
 		{Header: "STATE", Priority: 1, Value: func(u *user) string { return u.State }},
 	}, Name: func(u *user) string { return u.Name }}
-	if got, want := list.Names(someUsers[:2]), []string{"users/alice@example.com", "users/bob@example.com"}; !slices.Equal(got, want) {
+	doc := list.Document(nil, "", someUsers[:2], "users/")
+	if got, want := doc.Names, []string{"users/alice@example.com", "users/bob@example.com"}; !slices.Equal(got, want) {
 		t.Errorf("Names = %q, want %q", got, want)
 	}
-	table := list.Table(someUsers[:2], "users/")
+	table := doc.Tables[0]
 	if !slices.Equal(table.Fit, []Fit{{Kind: Name}, {Priority: 1}}) || table.Under != "users/" {
 		t.Errorf("Table declares %+v under %q", table.Fit, table.Under)
 	}

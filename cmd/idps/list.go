@@ -12,7 +12,6 @@ import (
 	"github.com/dbgov/dbgov/cmd/arity"
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/cmd/helptext"
-	"github.com/dbgov/dbgov/output"
 )
 
 //go:embed help
@@ -42,10 +41,5 @@ func runList(ctx context.Context, deps factory.Deps) error {
 	if err != nil {
 		return fmt.Errorf("list identity providers: %w", err)
 	}
-	return p.Print(ctx, deps.IO.Out, output.Document{
-		Raw:       raw,
-		ListField: "identityProviders",
-		Names:     idpList.Names(resp.IdentityProviders),
-		Tables:    []output.Table{idpList.Table(resp.IdentityProviders, "idps/")},
-	})
+	return p.Print(ctx, deps.IO.Out, idpList.Document(raw, "identityProviders", resp.IdentityProviders, "idps/"))
 }

@@ -136,12 +136,7 @@ func listOne(ctx context.Context, c *client.Client, opts *listOptions, parent cl
 		}
 		return output.Document{}, err
 	}
-	return output.Document{
-		Raw:       raw,
-		ListField: "policies",
-		Names:     policyList.Names(resp.Policies),
-		Tables:    []output.Table{policyList.Table(resp.Policies, policiesOf(parent))},
-	}, nil
+	return policyList.Document(raw, "policies", resp.Policies, policiesOf(parent)), nil
 }
 
 // parseType reads a policy type name given in any case.

@@ -105,13 +105,9 @@ func (r *creation) doc() output.Document {
 	if r.batches != 1 || r.stopped {
 		raw = slices.Concat([]byte(`{"revisions":[`), bytes.Join(r.created, []byte(",")), []byte(`]}`))
 	}
-	return output.Document{
-		Raw:       raw,
-		ListField: "revisions",
-		Names:     revisionList.Names(revs),
-		Tables:    []output.Table{revisionList.Table(revs, r.db.String()+"/revisions/")},
-		Invalid:   invalid,
-	}
+	doc := revisionList.Document(raw, "revisions", revs, r.db.String()+"/revisions/")
+	doc.Invalid = invalid
+	return doc
 }
 
 // incomplete wraps err, the failure that stopped the creation, with how many

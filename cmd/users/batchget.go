@@ -100,12 +100,7 @@ func runBatchGet(ctx context.Context, opts *batchGetOptions) error {
 	if err := a.check(ctx, c, opts.Emails); err != nil {
 		return fmt.Errorf("get %s: %w", describeUsers(opts.Emails), err)
 	}
-	return p.Print(ctx, opts.IO.Out, output.Document{
-		Raw:       a.raw,
-		ListField: "users",
-		Names:     userList.Names(a.rows),
-		Tables:    []output.Table{userList.Table(a.rows, userCollection)},
-	})
+	return p.Print(ctx, opts.IO.Out, userList.Document(a.raw, "users", a.rows, userCollection))
 }
 
 // answer gathers the answer to a batch get, asked for in parts when the list

@@ -11,7 +11,6 @@ import (
 	"github.com/dbgov/dbgov/cmd/dryrun"
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/cmd/helptext"
-	"github.com/dbgov/dbgov/output"
 )
 
 type undeleteOptions struct {
@@ -48,9 +47,5 @@ func runUndelete(ctx context.Context, opts *undeleteOptions) error {
 	if err != nil {
 		return fmt.Errorf("undelete user %s: %w", opts.Email, err)
 	}
-	return p.Print(ctx, opts.IO.Out, output.Document{
-		Raw:    raw,
-		Names:  []string{u.Name},
-		Tables: []output.Table{userList.Table([]userRow{rowOf(u)}, userCollection)},
-	})
+	return p.Print(ctx, opts.IO.Out, userList.Document(raw, "", []userRow{rowOf(u)}, userCollection))
 }
