@@ -190,6 +190,20 @@ func (d Deps) Connect() (output.Printer, *client.Client, error) {
 	return p, c, err
 }
 
+// Show connects, asks the service for the document get makes with the
+// client, and prints it.
+func (d Deps) Show(ctx context.Context, get func(*client.Client) (output.Document, error)) error {
+	p, c, err := d.Connect()
+	if err != nil {
+		return err
+	}
+	doc, err := get(c)
+	if err != nil {
+		return err
+	}
+	return p.Print(ctx, d.IO.Out, doc)
+}
+
 // Auth returns the credential of the client Client made.
 func (f *Factory) Auth() Auth { return f.auth }
 

@@ -9,9 +9,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dbgov/dbgov/client"
 	"github.com/dbgov/dbgov/cmd/arity"
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/cmd/helptext"
+	"github.com/dbgov/dbgov/output"
 )
 
 //go:embed help
@@ -33,13 +35,11 @@ func newListCmd(f *factory.Factory) *cobra.Command {
 }
 
 func runList(ctx context.Context, deps factory.Deps) error {
-	p, c, err := deps.Connect()
-	if err != nil {
-		return err
-	}
-	resp, raw, err := c.ListIdentityProviders(ctx)
-	if err != nil {
-		return fmt.Errorf("list identity providers: %w", err)
-	}
-	return p.Print(ctx, deps.IO.Out, idpList.Document(raw, "identityProviders", resp.IdentityProviders, "idps/"))
+	return deps.Show(ctx, func(c *client.Client) (output.Document, error) {
+		resp, raw, err := c.ListIdentityProviders(ctx)
+		if err != nil {
+			return output.Document{}, fmt.Errorf("list identity providers: %w", err)
+		}
+		return idpList.Document(raw, "identityProviders", resp.IdentityProviders, "idps/"), nil
+	})
 }

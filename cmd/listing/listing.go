@@ -104,27 +104,22 @@ func (s Spec[T]) run(ctx context.Context, f *factory.Factory, o *Options) error 
 			return dbname.Result{Doc: doc}, err
 		})
 	}
-	p, c, err := f.Deps().Connect()
-	var parent []string
-	switch {
-	case err != nil:
-		return err
-	case o.Instance != "":
-		parent = []string{"instances", o.Instance}
-	case o.Project != "":
-		parent = []string{"projects", o.Project}
-	case o.Workspace:
-		id, err := c.Workspace(ctx)
-		if err != nil {
-			return err
+	return f.Deps().Show(ctx, func(c *client.Client) (output.Document, error) {
+		var parent []string
+		switch {
+		case o.Instance != "":
+			parent = []string{"instances", o.Instance}
+		case o.Project != "":
+			parent = []string{"projects", o.Project}
+		case o.Workspace:
+			id, err := c.Workspace(ctx)
+			if err != nil {
+				return output.Document{}, err
+			}
+			parent = []string{"workspaces", id}
 		}
-		parent = []string{"workspaces", id}
-	}
-	doc, err := s.document(ctx, c, o, parent...)
-	if err != nil {
-		return err
-	}
-	return p.Print(ctx, f.IO.Out, doc)
+		return s.document(ctx, c, o, parent...)
+	})
 }
 
 // document is the document of the list under parent: read as it is

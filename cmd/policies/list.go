@@ -113,15 +113,9 @@ func runList(ctx context.Context, opts *listOptions) error {
 			return dbname.Result{Doc: doc}, err
 		})
 	}
-	p, c, err := opts.f.Deps().Connect()
-	if err != nil {
-		return err
-	}
-	doc, err := listOne(ctx, c, opts, opts.Parent)
-	if err != nil {
-		return err
-	}
-	return p.Print(ctx, opts.f.IO.Out, doc)
+	return opts.f.Deps().Show(ctx, func(c *client.Client) (output.Document, error) {
+		return listOne(ctx, c, opts, opts.Parent)
+	})
 }
 
 // listOne is the document of the policies of one parent, listed with the

@@ -39,19 +39,13 @@ func newGetCmd(f *factory.Factory) *cobra.Command {
 }
 
 func runGet(ctx context.Context, opts *getOptions) error {
-	p, c, err := opts.Connect()
-	if err != nil {
-		return err
-	}
-	cfg, raw, err := c.GetReviewConfig(ctx, opts.ID)
-	if err != nil {
-		return fmt.Errorf("get review config %s: %w", opts.ID, err)
-	}
-	config := output.TableOf([]client.ReviewConfig{*cfg}, configColumns)
-	config.Under = "reviewConfigs/"
-	return p.Print(ctx, opts.IO.Out, output.Document{
-		Raw:    raw,
-		Names:  []string{cfg.Name},
-		Tables: []output.Table{config, output.TableOf(cfg.Rules, ruleColumns)},
+	return opts.Show(ctx, func(c *client.Client) (output.Document, error) {
+		cfg, raw, err := c.GetReviewConfig(ctx, opts.ID)
+		if err != nil {
+			return output.Document{}, fmt.Errorf("get review config %s: %w", opts.ID, err)
+		}
+		config := output.TableOf([]client.ReviewConfig{*cfg}, configColumns)
+		config.Under = "reviewConfigs/"
+		return output.Document{Raw: raw, Names: []string{cfg.Name}, Tables: []output.Table{config, output.TableOf(cfg.Rules, ruleColumns)}}, nil
 	})
 }

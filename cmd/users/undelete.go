@@ -11,6 +11,7 @@ import (
 	"github.com/dbgov/dbgov/cmd/dryrun"
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/cmd/helptext"
+	"github.com/dbgov/dbgov/output"
 )
 
 type undeleteOptions struct {
@@ -32,20 +33,18 @@ func newUndeleteCmd(f *factory.Factory) *cobra.Command {
 }
 
 func runUndelete(ctx context.Context, opts *undeleteOptions) error {
-	p, c, err := opts.Connect()
-	if err != nil {
-		return err
-	}
-	if opts.DryRun {
-		r, err := c.UndeleteCall(ctx, opts.Email)
-		if err != nil {
-			return err
+	return opts.Show(ctx, func(c *client.Client) (output.Document, error) {
+		if opts.DryRun {
+			r, err := c.UndeleteCall(ctx, opts.Email)
+			if err != nil {
+				return output.Document{}, err
+			}
+			return dryrun.Document(c, r)
 		}
-		return dryrun.Print(ctx, opts.IO.Out, p, c, r)
-	}
-	u, raw, err := c.UndeleteUser(ctx, opts.Email)
-	if err != nil {
-		return fmt.Errorf("undelete user %s: %w", opts.Email, err)
-	}
-	return p.Print(ctx, opts.IO.Out, userList.Document(raw, "", []userRow{rowOf(u)}, userCollection))
+		u, raw, err := c.UndeleteUser(ctx, opts.Email)
+		if err != nil {
+			return output.Document{}, fmt.Errorf("undelete user %s: %w", opts.Email, err)
+		}
+		return userList.Document(raw, "", []userRow{rowOf(u)}, userCollection), nil
+	})
 }
