@@ -1,7 +1,6 @@
 package devserver
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -50,9 +49,9 @@ func GenerateSeed(w io.Writer, opts GenerateOptions) error {
 	if opts.Users < 0 || opts.Tables < 0 || opts.ColumnsPerTable < 0 || opts.Databases < 0 {
 		return fmt.Errorf("generate seed: negative size in %+v", opts)
 	}
-	doc, err := loadSeed(bytes.NewReader(demoSeed))
-	if err != nil {
-		return fmt.Errorf("generate seed: %w", err)
+	var doc seedDoc
+	if err := decodeStrict(demoSeed, &doc); err != nil {
+		return fmt.Errorf("generate seed: decode seed: %w", err)
 	}
 	for i := 1; i <= opts.Users; i++ {
 		doc.Users = append(doc.Users, seedUser{User: generatedUser(i)})

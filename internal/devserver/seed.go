@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"crypto/sha256"
 	"fmt"
-	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -103,19 +102,6 @@ type database struct {
 	policies      []seedPolicy
 }
 
-// loadSeed reads a seed and decodes it strictly, naming the first problem.
-func loadSeed(r io.Reader) (*seedDoc, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, fmt.Errorf("read seed: %w", err)
-	}
-	var doc seedDoc
-	if err := decodeStrict(data, &doc); err != nil {
-		return nil, fmt.Errorf("decode seed: %w", err)
-	}
-	return &doc, nil
-}
-
 // newState builds the server's state from a seed, checking its ids, names and
 // permissions; with uuids, changelogs and revisions get UUID ids.
 func newState(doc *seedDoc, uuids bool) (*state, error) {
@@ -174,15 +160,9 @@ func newState(doc *seedDoc, uuids bool) (*state, error) {
 		in.Engine, in.Databases = cmp.Or(in.Engine, client.EnginePostgres), nil
 		st.instances[inst.ID] = in
 		for j, sd := range inst.Databases {
-			db, err := st.newDatabase(in, sd)
-			if err == nil && in.databases[sd.ID] != nil {
-				err = fmt.Errorf("database %q given twice", sd.ID)
-			}
-			if err != nil {
+			if err := st.addDatabase(in, sd); err != nil {
 				return nil, fmt.Errorf("instances[%d].databases[%d]: %w", i, j, err)
 			}
-			in.databases[sd.ID] = db
-			st.databases = append(st.databases, db)
 		}
 	}
 	slices.SortStableFunc(st.databases, func(a, b *database) int {
@@ -226,40 +206,42 @@ func newState(doc *seedDoc, uuids bool) (*state, error) {
 	return st, nil
 }
 
-func (st *state) newDatabase(in *instance, sd seedDatabase) (*database, error) {
-	if !validID(sd.ID) {
-		return nil, fmt.Errorf("id %q is empty or holds a slash", sd.ID)
+// addDatabase checks a database of the seed and adds it to its instance and the state.
+func (st *state) addDatabase(in *instance, sd seedDatabase) error {
+	switch {
+	case !validID(sd.ID):
+		return fmt.Errorf("id %q is empty or holds a slash", sd.ID)
+	case in.databases[sd.ID] != nil:
+		return fmt.Errorf("database %q given twice", sd.ID)
 	}
 	dbName := databaseName(in.ID, sd.ID)
 	db := &database{name: dbName, project: cmp.Or(sd.Project, "projects/default"), instance: in, catalog: sd.Catalog}
 	if c := db.catalog; c != nil {
 		if c.Name != "" && c.Name != dbName+"/catalog" {
-			return nil, fmt.Errorf("catalog name %q is not %q", c.Name, dbName+"/catalog")
+			return fmt.Errorf("catalog name %q is not %q", c.Name, dbName+"/catalog")
 		}
 		c.Name = dbName + "/catalog"
 	}
 	for i, cl := range sd.Changelogs {
 		if !validID(cl.ID) {
-			return nil, fmt.Errorf("changelogs[%d]: id %q is empty or holds a slash", i, cl.ID)
+			return fmt.Errorf("changelogs[%d]: id %q is empty or holds a slash", i, cl.ID)
 		}
 		if slices.ContainsFunc(sd.Changelogs[:i], func(c seedChangelog) bool { return c.ID == cl.ID }) {
-			return nil, fmt.Errorf("changelogs[%d]: changelog %q given twice", i, cl.ID)
+			return fmt.Errorf("changelogs[%d]: changelog %q given twice", i, cl.ID)
 		}
-	}
-	db.changelogs = slices.Clone(sd.Changelogs)
-	for i := range db.changelogs {
-		db.changelogs[i].ID = st.id(dbName+"/changelogs", db.changelogs[i].ID)
+		cl.ID = st.id(dbName+"/changelogs", cl.ID)
+		db.changelogs = append(db.changelogs, cl)
 	}
 	for i, rev := range sd.Revisions {
 		id, ok := strings.CutPrefix(rev.Name, dbName+"/revisions/")
 		n, err := strconv.Atoi(id)
 		switch {
 		case !ok || err != nil || n <= 0:
-			return nil, fmt.Errorf("revisions[%d]: name %q is not of the form %s/revisions/{positive number}", i, rev.Name, dbName)
+			return fmt.Errorf("revisions[%d]: name %q is not of the form %s/revisions/{positive number}", i, rev.Name, dbName)
 		case rev.Version == "":
-			return nil, fmt.Errorf("revisions[%d]: version is empty", i)
+			return fmt.Errorf("revisions[%d]: version is empty", i)
 		case db.hasRevision(rev.Type, rev.Version):
-			return nil, fmt.Errorf("revisions[%d]: a %s revision of version %q is given twice", i, rev.Type, rev.Version)
+			return fmt.Errorf("revisions[%d]: a %s revision of version %q is given twice", i, rev.Type, rev.Version)
 		}
 		if rev.Statement == "" && rev.Sheet != "" {
 			rev.Statement = st.sheets[rev.Sheet]
@@ -271,17 +253,19 @@ func (st *state) newDatabase(in *instance, sd seedDatabase) (*database, error) {
 	}
 	for i, p := range sd.Policies {
 		if p.Type == "" || p.Type == client.PolicyTypeUnspecified {
-			return nil, fmt.Errorf("policies[%d]: type is required", i)
+			return fmt.Errorf("policies[%d]: type is required", i)
 		}
 		if p.Name == "" {
 			p.Name = dbName + "/policies/" + strings.ToLower(string(p.Type))
 		}
 		if slices.ContainsFunc(db.policies, func(q seedPolicy) bool { return q.Name == p.Name }) {
-			return nil, fmt.Errorf("policies[%d]: policy %q given twice", i, p.Name)
+			return fmt.Errorf("policies[%d]: policy %q given twice", i, p.Name)
 		}
 		db.policies = append(db.policies, p)
 	}
-	return db, nil
+	in.databases[sd.ID] = db
+	st.databases = append(st.databases, db)
+	return nil
 }
 
 func (db *database) hasRevision(t client.RevisionType, version string) bool {

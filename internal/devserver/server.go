@@ -98,13 +98,17 @@ func New(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	doc, err := loadSeed(cmp.Or[io.Reader](opts.Seed, bytes.NewReader(demoSeed)))
+	data, err := io.ReadAll(cmp.Or[io.Reader](opts.Seed, bytes.NewReader(demoSeed)))
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("read seed: %w", err)
+	}
+	var doc seedDoc
+	if err := decodeStrict(data, &doc); err != nil {
+		return nil, fmt.Errorf("decode seed: %w", err)
 	}
 	s := &Server{now: opts.Now, lifetime: cmp.Or(opts.TokenLifetime, TokenLifetime), log: opts.Log, release: rel,
 		version: cmp.Or(opts.Release, DefaultRelease), key: []byte(rand.Text()), tokens: doc.Tokens, accounts: doc.ServiceAccounts}
-	if s.st, err = newState(doc, s.since(sinceWorkspaces)); err != nil {
+	if s.st, err = newState(&doc, s.since(sinceWorkspaces)); err != nil {
 		return nil, fmt.Errorf("check seed: %w", err)
 	}
 	s.mux = http.NewServeMux()
