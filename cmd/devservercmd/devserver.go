@@ -8,7 +8,6 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"strconv"
 	"strings"
@@ -75,25 +74,24 @@ func run(ctx context.Context, opts *options) error {
 		_, err := opts.IO.Out.Write(devserver.DemoSeed())
 		return err
 	}
-	srvOpts := opts.Server
 	switch {
 	case opts.SeedFile != "":
 		data, err := input.Read(opts.SeedFile, opts.IO.In)
 		if err != nil {
 			return err
 		}
-		srvOpts.Seed = bytes.NewReader(data)
+		opts.Server.Seed = bytes.NewReader(data)
 	case generate:
 		var buf bytes.Buffer
 		if err := devserver.GenerateSeed(&buf, opts.Generate); err != nil {
 			return fmt.Errorf("generate the seed: %w", err)
 		}
-		srvOpts.Seed = &buf
+		opts.Server.Seed = &buf
 	}
 	if opts.Log {
-		srvOpts.Log = opts.IO.ErrOut
+		opts.Server.Log = opts.IO.ErrOut
 	}
-	srv, err := devserver.New(srvOpts) // fails only on a bad --seed or --release
+	srv, err := devserver.New(opts.Server) // fails only on a bad --seed or --release
 	if err != nil && opts.SeedFile != "" {
 		err = fmt.Errorf("seed %s: %w", opts.SeedFile, err)
 	}
@@ -114,12 +112,8 @@ func run(ctx context.Context, opts *options) error {
 	if host.IsUnspecified() {
 		host = net.IPv4(127, 0, 0, 1)
 	}
-	banner(opts.IO.Out, "http://"+net.JoinHostPort(host.String(), strconv.Itoa(addr.Port)), srv, srvOpts.Release)
-	return srv.Serve(ctx, l)
-}
-
-func banner(w io.Writer, url string, srv *devserver.Server, release string) {
-	fmt.Fprintf(w, "dbgov reference server listening on %s, answering as release %s\n\n", url, release)
+	url, w := "http://"+net.JoinHostPort(host.String(), strconv.Itoa(addr.Port)), opts.IO.Out
+	fmt.Fprintf(w, "dbgov reference server listening on %s, answering as release %s\n\n", url, opts.Server.Release)
 	fmt.Fprintf(w, "  export DBGOV_URL=%s DBGOV_TOKEN=%s\n\n", url, srv.AdminToken())
 	for _, t := range srv.Tokens() {
 		fmt.Fprintf(w, "token %-22s %s: %s\n", t.Token, t.User, strings.Join(t.Permissions, ", "))
@@ -130,4 +124,5 @@ func banner(w io.Writer, url string, srv *devserver.Server, release string) {
 	fmt.Fprintf(w, "\nOIDC tokens of a test issuer, as GitHub Actions gets them:\n  export ACTIONS_ID_TOKEN_REQUEST_URL=%s%s?api-version=2.0 ACTIONS_ID_TOKEN_REQUEST_TOKEN=%s\n",
 		url, devserver.OIDCTokenPath, devserver.ActionsRequestToken)
 	fmt.Fprintf(w, "\nPress Ctrl-C to stop.\n")
+	return srv.Serve(ctx, l)
 }

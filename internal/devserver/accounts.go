@@ -61,10 +61,9 @@ func (s *Server) endUserEmail(email string) *apiError {
 func (s *Server) account(req *request) (*seedUser, string, *apiError) {
 	collection, email := strings.Split(req.path, "/")[0], req.ids[0]
 	k, u := accountKinds[collection], s.st.users[email]
-	if apiErr := s.endUserEmail(email); collection == "users" && apiErr != nil {
-		return nil, "", apiErr
-	}
 	switch {
+	case collection == "users" && s.endUserEmail(email) != nil:
+		return nil, "", s.endUserEmail(email)
 	case k.suffix != "" && !strings.HasSuffix(email, k.suffix):
 		return nil, "", invalidArgument("invalid %s email %q: email must end with %s", k.word, email, k.suffix)
 	case u == nil || s.accountCollection(u) != collection:

@@ -46,8 +46,3 @@ func invalidArgument(format string, args ...any) *apiError {
 func notFound(format string, args ...any) *apiError {
 	return newError(codeNotFound, format, args...)
 }
-
-// routeError answers an unmatched route with code UNKNOWN, as a gRPC gateway does.
-func routeError(status int) *apiError {
-	return &apiError{status: status, Code: codeUnknown, Message: http.StatusText(status)}
-}

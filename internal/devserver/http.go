@@ -62,6 +62,18 @@ func locked(op handler) handler {
 	return withBody("", func(s *Server, req *request, _ *struct{}) (any, *apiError) { return op(s, req) })
 }
 
+// onDatabase runs an operation on the database of the path, holding s.mu;
+// an unknown database fails it.
+func onDatabase(op func(*Server, *request, *database) (any, *apiError)) handler {
+	return locked(func(s *Server, req *request) (any, *apiError) {
+		db, apiErr := s.database(req.ids[0], req.ids[1])
+		if apiErr != nil {
+			return nil, apiErr
+		}
+		return op(s, req, db)
+	})
+}
+
 // routes are the server's operations; since and until bound the releases
 // that serve one, when not zero.
 func routes() []route {
@@ -82,7 +94,7 @@ func routes() []route {
 		{pattern: "GET /v1/workloadIdentities/{email}", since: sinceAccounts, permission: PermissionUsersGet, handle: locked((*Server).getAccount)},
 		{pattern: "POST /v1/workloadIdentities/{email}/:undelete", since: sinceAccounts, permission: PermissionUsersUndelete, handle: withBody(body, (*Server).undelete)},
 		{pattern: "GET /v1/reviewConfigs/{id}", permission: PermissionReviewConfigGet, handle: locked((*Server).getReviewConfig)},
-		{pattern: "GET " + db + "/catalog", permission: PermissionCatalogGet, handle: locked((*Server).getCatalog)},
+		{pattern: "GET " + db + "/catalog", permission: PermissionCatalogGet, handle: onDatabase((*Server).getCatalog)},
 		{pattern: "PATCH " + db + "/catalog", permission: PermissionCatalogUpdate, handle: (*Server).updateCatalog},
 		{pattern: "POST " + db + "/revisions/:batchCreate", permission: PermissionRevisionsCreate, handle: withBody(body, (*Server).batchCreateRevisions)},
 		{pattern: "GET " + db + "/policies", permission: PermissionPoliciesList, handle: locked((*Server).listPolicies)},
@@ -95,10 +107,10 @@ func routes() []route {
 		{pattern: "GET /v1/instances/{instance}/databases", permission: PermissionDatabasesGet, handle: locked((*Server).listDatabases)},
 		{pattern: "GET /v1/projects/{project}/databases", permission: PermissionDatabasesGet, handle: locked((*Server).listDatabases)},
 		{pattern: "GET /v1/workspaces/{workspace}/databases", permission: PermissionDatabasesGet, handle: locked((*Server).listDatabases)},
-		{pattern: "GET " + db + "/revisions", permission: PermissionDatabasesGet, handle: locked((*Server).listRevisions)},
-		{pattern: "GET " + db + "/changelogs", permission: PermissionDatabasesGet, handle: locked((*Server).listChangelogs)},
-		{pattern: "GET " + db + "/schema", permission: PermissionDatabasesGet, handle: locked((*Server).schemaDump)},
-		{pattern: "GET " + db + "/sdlSchema", permission: PermissionDatabasesGet, handle: locked((*Server).schemaDump)},
+		{pattern: "GET " + db + "/revisions", permission: PermissionDatabasesGet, handle: onDatabase((*Server).listRevisions)},
+		{pattern: "GET " + db + "/changelogs", permission: PermissionDatabasesGet, handle: onDatabase((*Server).listChangelogs)},
+		{pattern: "GET " + db + "/schema", permission: PermissionDatabasesGet, handle: onDatabase((*Server).schemaDump)},
+		{pattern: "GET " + db + "/sdlSchema", permission: PermissionDatabasesGet, handle: onDatabase((*Server).schemaDump)},
 		{pattern: "POST " + db + "/changelogs/{changelog}/:diffSchema", permission: PermissionDatabasesGet, handle: withBody(body, (*Server).diffSchema)},
 		{pattern: "POST " + db + "/:diffSchema", permission: PermissionDatabasesGet, handle: withBody(body, (*Server).diffSchema)},
 	}
@@ -136,12 +148,13 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 			allowed = append(allowed, method)
 		}
 	}
-	apiErr := routeError(http.StatusNotFound)
+	status := http.StatusNotFound
 	if len(allowed) > 0 {
 		w.Header().Set("Allow", strings.Join(allowed, ", "))
-		apiErr = routeError(http.StatusMethodNotAllowed)
+		status = http.StatusMethodNotAllowed
 	}
-	respond(w, nil, apiErr)
+	// Code UNKNOWN, as a gRPC gateway answers an unmatched route.
+	writeJSON(w, status, &apiError{status: status, Code: codeUnknown, Message: http.StatusText(status)})
 }
 
 // respond writes an operation's answer, or its error.

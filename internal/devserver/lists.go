@@ -80,10 +80,9 @@ func (s *Server) listDatabases(req *request) (any, *apiError) {
 
 // listRevisions answers GET .../revisions, by version from the highest;
 // deleted ones only with showDeleted.
-func (s *Server) listRevisions(req *request) (any, *apiError) {
-	db, apiErr := s.database(req.ids[0], req.ids[1])
-	showDeleted, boolErr := boolParam(req.query, "showDeleted", "show_deleted")
-	if apiErr = cmp.Or(apiErr, boolErr); apiErr != nil {
+func (s *Server) listRevisions(req *request, db *database) (any, *apiError) {
+	showDeleted, apiErr := boolParam(req.query, "showDeleted", "show_deleted")
+	if apiErr != nil {
 		return nil, apiErr
 	}
 	revs := slices.DeleteFunc(slices.Clone(db.revisions), func(r client.Revision) bool { return r.DeleteTime != "" && !showDeleted })
@@ -93,11 +92,7 @@ func (s *Server) listRevisions(req *request) (any, *apiError) {
 }
 
 // listChangelogs answers GET .../changelogs, the newest first.
-func (s *Server) listChangelogs(req *request) (any, *apiError) {
-	db, apiErr := s.database(req.ids[0], req.ids[1])
-	if apiErr != nil {
-		return nil, apiErr
-	}
+func (s *Server) listChangelogs(req *request, db *database) (any, *apiError) {
 	var all []map[string]string
 	for _, c := range slices.Backward(db.changelogs) {
 		all = append(all, map[string]string{"name": db.name + "/changelogs/" + c.ID, "status": "DONE"})
@@ -109,11 +104,8 @@ func (s *Server) listChangelogs(req *request) (any, *apiError) {
 // schemaDump answers GET .../schema, the database's schema as the service
 // dumps it, and .../sdlSchema, the schema in the declarative form the
 // service's diff reads back, as base64 bytes.
-func (s *Server) schemaDump(req *request) (any, *apiError) {
-	db, apiErr := s.database(req.ids[0], req.ids[1])
+func (s *Server) schemaDump(req *request, db *database) (any, *apiError) {
 	switch {
-	case apiErr != nil:
-		return nil, apiErr
 	case strings.HasSuffix(req.path, "/sdlSchema"):
 		return map[string]any{"schema": []byte(db.current()), "contentType": "text/plain; charset=utf-8"}, nil
 	case db.instance.Engine == client.EnginePostgres:

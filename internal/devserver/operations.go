@@ -30,12 +30,8 @@ func (s *Server) getReviewConfig(req *request) (any, *apiError) {
 }
 
 // getCatalog answers GET /v1/instances/{i}/databases/{d}/catalog.
-func (s *Server) getCatalog(req *request) (any, *apiError) {
-	db, apiErr := s.database(req.ids[0], req.ids[1])
-	switch {
-	case apiErr != nil:
-		return nil, apiErr
-	case db.catalog == nil: // every database has one, empty at first
+func (s *Server) getCatalog(_ *request, db *database) (any, *apiError) {
+	if db.catalog == nil { // every database has one, empty at first
 		return client.DatabaseCatalog{Name: db.name + "/catalog"}, nil
 	}
 	return *db.catalog, nil
