@@ -16,7 +16,6 @@ import (
 	"github.com/dbgov/dbgov/cmd/arity"
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/cmd/helptext"
-	"github.com/dbgov/dbgov/internal/iostreams"
 	"github.com/dbgov/dbgov/internal/secret"
 	"github.com/dbgov/dbgov/output"
 )
@@ -25,37 +24,15 @@ import (
 var help embed.FS
 
 type options struct {
-	IO      *iostreams.IOStreams
-	Printer func() (output.Printer, error)
-	// Server describes the service at the URL set; nil when none is.
-	Server func(context.Context) (*serverInfo, error)
-
-	Version, Commit string
-	ClientOnly      bool
+	f          *factory.Factory
+	ClientOnly bool
 }
 
 // NewCmd builds `dbgov version`. Its output format comes from the flags
 // alone, and a configuration it cannot read only leaves the service out,
 // so it answers whatever the environment and config file hold.
 func NewCmd(f *factory.Factory) *cobra.Command {
-	pf := f.PrintFlags()
-	pf.Format, pf.SummaryFile = nil, nil
-	opts := &options{IO: f.IO, Printer: pf.ToPrinter, Version: f.Version, Commit: f.Commit,
-		Server: func(ctx context.Context) (*serverInfo, error) {
-			s, err := f.Settings()
-			if err != nil || s.URL == "" {
-				return nil, nil
-			}
-			c, err := f.ClientWith(factory.Auth{}) // the service describes itself to anyone
-			var srv *client.Server
-			if err == nil {
-				srv, err = c.Server(ctx)
-			}
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", secret.URL(s.URL), err)
-			}
-			return &serverInfo{URL: secret.URL(s.URL), Server: srv, Release: srv.Release.String()}, nil
-		}}
+	opts := &options{f: f}
 	cmd := helptext.Command(help, &cobra.Command{
 		Use:   "version [--client]",
 		Short: "Print dbgov's version and the service's",
@@ -73,8 +50,28 @@ type serverInfo struct {
 	Release string `json:"release"`
 }
 
+// server describes the service at the URL set; nil when none is.
+func server(ctx context.Context, f *factory.Factory) (*serverInfo, error) {
+	s, err := f.Settings()
+	if err != nil || s.URL == "" {
+		return nil, nil
+	}
+	c, err := f.ClientWith(factory.Auth{}) // the service describes itself to anyone
+	var srv *client.Server
+	if err == nil {
+		srv, err = c.Server(ctx)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", secret.URL(s.URL), err)
+	}
+	return &serverInfo{URL: secret.URL(s.URL), Server: srv, Release: srv.Release.String()}, nil
+}
+
 func run(ctx context.Context, opts *options) error {
-	p, err := opts.Printer()
+	f := opts.f
+	pf := f.PrintFlags()
+	pf.Format, pf.SummaryFile = nil, nil
+	p, err := pf.ToPrinter()
 	if err != nil {
 		return err
 	}
@@ -87,10 +84,10 @@ func run(ctx context.Context, opts *options) error {
 	doc := struct {
 		Client clientInfo  `json:"client"`
 		Server *serverInfo `json:"server,omitempty"`
-	}{Client: clientInfo{opts.Version, opts.Commit, runtime.Version(), runtime.GOOS + "/" + runtime.GOARCH}}
+	}{Client: clientInfo{f.Version, f.Commit, runtime.Version(), runtime.GOOS + "/" + runtime.GOARCH}}
 	var serverErr error
 	if !opts.ClientOnly {
-		doc.Server, serverErr = opts.Server(ctx)
+		doc.Server, serverErr = server(ctx, f)
 	}
 	raw, err := json.Marshal(doc)
 	if err != nil {
@@ -103,7 +100,7 @@ func run(ctx context.Context, opts *options) error {
 	} else if s != nil {
 		text += fmt.Sprintf("service %s (as %s) at %s\n", cmp.Or(s.Version, "of a release it does not tell"), s.Release, s.URL)
 	}
-	err = p.Print(ctx, opts.IO.Out, output.Document{Raw: raw, Text: &text})
+	err = p.Print(ctx, f.IO.Out, output.Document{Raw: raw, Text: &text})
 	return cmp.Or(serverErr, err)
 }
 
