@@ -134,12 +134,11 @@ func (s *Server) batchGetUsers(req *request) (any, *apiError) {
 
 // undelete answers POST /v1/{users,serviceAccounts,workloadIdentities}/{email}:undelete.
 func (s *Server) undelete(req *request, body *client.UndeleteUserRequest) (any, *apiError) {
-	want := req.path
 	switch {
 	case body.Name == "":
-		return nil, invalidArgument("name is required: the deleted account, %s", want)
-	case body.Name != want:
-		return nil, invalidArgument("name %q does not match the account of the path, %q", body.Name, want)
+		return nil, invalidArgument("name is required: the deleted account, %s", req.path)
+	case body.Name != req.path:
+		return nil, invalidArgument("name %q does not match the account of the path, %q", body.Name, req.path)
 	}
 	u, collection, apiErr := s.account(req)
 	switch {

@@ -297,7 +297,8 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_, _ = w.Write(buf.Bytes())
 }
 
-// statusRecorder remembers the status a handler wrote.
+// statusRecorder remembers the status a handler wrote; every answer goes
+// through writeJSON, which writes its status first.
 type statusRecorder struct {
 	http.ResponseWriter
 	status int
@@ -306,11 +307,6 @@ type statusRecorder struct {
 func (r *statusRecorder) WriteHeader(status int) {
 	r.status = cmp.Or(r.status, status)
 	r.ResponseWriter.WriteHeader(status)
-}
-
-func (r *statusRecorder) Write(p []byte) (int, error) {
-	r.status = cmp.Or(r.status, http.StatusOK)
-	return r.ResponseWriter.Write(p)
 }
 
 // recoverPanics answers 500 INTERNAL instead of dropping the connection

@@ -112,18 +112,16 @@ func (s *Server) listPolicies(req *request) (any, *apiError) {
 		types = slices.DeleteFunc(types, func(t client.PolicyType) bool { return t == client.PolicyTypeDataSourceQuery })
 	}
 	policyType, _, apiErr := singleParam(req.query, "policyType", "policy_type")
-	if apiErr != nil {
-		return nil, apiErr
-	}
 	filter := client.PolicyType(policyType)
 	all := filter == "" || filter == client.PolicyTypeUnspecified
-	if !all && !slices.Contains(types, filter) {
-		return nil, invalidArgument("invalid policyType %q: want one of %s", policyType, strings.Join(client.Names(types), ", "))
-	}
-	showDeleted, apiErr := boolParam(req.query, "showDeleted", "show_deleted")
+	showDeleted, boolErr := boolParam(req.query, "showDeleted", "show_deleted")
 	switch {
 	case apiErr != nil:
 		return nil, apiErr
+	case !all && !slices.Contains(types, filter):
+		return nil, invalidArgument("invalid policyType %q: want one of %s", policyType, strings.Join(client.Names(types), ", "))
+	case boolErr != nil:
+		return nil, boolErr
 	case len(req.ids) == 2 && s.since(sinceAccounts):
 		return nil, invalidArgument("unknown request name %s", databaseName(req.ids[0], req.ids[1]))
 	}

@@ -141,10 +141,10 @@ func newState(doc *seedDoc, uuids bool) (*state, error) {
 		st.serviceAccounts[a.Email] = a
 	}
 	for i, sh := range doc.Sheets {
-		if !validSheetName(sh.Name) {
+		switch _, dup := st.sheets[sh.Name]; {
+		case !validSheetName(sh.Name):
 			return nil, fmt.Errorf("sheets[%d]: name %q is not of the form projects/{project}/sheets/{sheet}", i, sh.Name)
-		}
-		if _, dup := st.sheets[sh.Name]; dup {
+		case dup:
 			return nil, fmt.Errorf("sheets[%d]: sheet %q given twice", i, sh.Name)
 		}
 		st.sheets[sh.Name] = sh.Statement
