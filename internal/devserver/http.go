@@ -171,15 +171,14 @@ func respond(w http.ResponseWriter, resp any, apiErr *apiError) {
 func (s *Server) call(w http.ResponseWriter, r *http.Request, rt route) (any, *apiError) {
 	user, apiErr := s.authenticate(r.Header.Get("Authorization"), rt)
 	workspace := r.PathValue("workspace")
+	query, queryErr := parseQuery(r.URL.RawQuery)
 	switch {
 	case apiErr != nil:
 		return nil, apiErr
 	case workspace != "" && workspace != WorkspaceID && !rt.open && s.since(sinceWorkspaceName):
 		return nil, newError(codePermissionDenied, "permission denied: workspace mismatch")
-	}
-	query, apiErr := parseQuery(r.URL.RawQuery)
-	if apiErr != nil {
-		return nil, apiErr
+	case queryErr != nil:
+		return nil, queryErr
 	}
 	req := &request{path: strings.TrimPrefix(r.URL.Path, "/v1/"), user: user, query: query}
 	if strings.Contains(rt.pattern, "/:") {
@@ -206,9 +205,7 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request, rt route) (any, *a
 // 10,000 parameters: a users:batchGet may name 50,000 users.
 func parseQuery(raw string) (url.Values, *apiError) {
 	q := url.Values{}
-	for raw != "" {
-		var pair string
-		pair, raw, _ = strings.Cut(raw, "&")
+	for pair := range strings.SplitSeq(raw, "&") {
 		if pair == "" {
 			continue
 		}

@@ -22,11 +22,10 @@ func (s *Server) listIdentityProviders(req *request) (any, *apiError) {
 
 // getReviewConfig answers GET /v1/reviewConfigs/{id}.
 func (s *Server) getReviewConfig(req *request) (any, *apiError) {
-	rc := s.st.reviewConfigs[req.ids[0]]
-	if rc == nil {
-		return nil, notFound("review config %q not found", "reviewConfigs/"+req.ids[0])
+	if rc := s.st.reviewConfigs[req.ids[0]]; rc != nil {
+		return *rc, nil
 	}
-	return *rc, nil
+	return nil, notFound("review config %q not found", "reviewConfigs/"+req.ids[0])
 }
 
 // getCatalog answers GET /v1/instances/{i}/databases/{d}/catalog.
@@ -198,13 +197,9 @@ func (db *database) current() string {
 // sdl reports whether the release diffs a database's schema text through the
 // service's declarative format (SDL): PostgreSQL and CockroachDB from 3.17, MySQL from 3.21.
 func (s *Server) sdl(db *database) bool {
-	switch e := db.instance.Engine; {
-	case e == client.EnginePostgres || e == "COCKROACHDB":
-		return s.since(sinceWorkspaceName)
-	case e == client.EngineMySQL:
-		return s.since(sinceMySQLSDL)
-	}
-	return false
+	e := db.instance.Engine
+	return (e == client.EnginePostgres || e == "COCKROACHDB") && s.since(sinceWorkspaceName) ||
+		e == client.EngineMySQL && s.since(sinceMySQLSDL)
 }
 
 // database finds a database; the caller holds s.mu. An unknown instance is

@@ -46,10 +46,9 @@ func (s *Server) since(r release) bool { return slices.Compare(s.release[:], r[:
 func (s *Server) actuatorInfo(*request) (any, *apiError) {
 	info := map[string]any{"version": s.version, "gitCommit": "0000000000000000000000000000000000000000",
 		"activatedInstanceCount": len(s.st.instances), "totalInstanceCount": len(s.st.instances)}
-	switch {
-	case s.since(sinceWorkspaceName):
+	if s.since(sinceWorkspaceName) {
 		info["workspace"], info["defaultProject"] = "workspaces/"+WorkspaceID, "projects/default-"+WorkspaceID
-	default:
+	} else {
 		info["workspaceId"] = WorkspaceID
 	}
 	if s.since(sinceTokens) {
