@@ -76,10 +76,10 @@ var operationCases = []operationCase{
 			"statementSize":"1024","statement":"CREATE TABLE t (id INT);","creator":"users/x@example.com"} ,
 			{"name":"instances/prod/databases/app/revisions/2","version":"1.0.1","release":"r1","type":"MIGRATION_V3"}]}`,
 		wantValue: &BatchCreateRevisionsResponse{Revisions: []Revision{
-			{Name: "instances/prod/databases/app/revisions/1", Version: "1.0.0", File: "V1__init.sql", Sheet: "projects/p1/sheets/10",
-				Type: RevisionTypeVersioned, CreateTime: "2026-01-02T03:04:05Z", SheetSha256: "ab12", StatementSize: "1024",
+			{RevisionInput: RevisionInput{Name: "instances/prod/databases/app/revisions/1", Version: "1.0.0", File: "V1__init.sql", Sheet: "projects/p1/sheets/10",
+				Type: RevisionTypeVersioned}, CreateTime: "2026-01-02T03:04:05Z", SheetSha256: "ab12", StatementSize: "1024",
 				Statement: "CREATE TABLE t (id INT);"},
-			{Name: "instances/prod/databases/app/revisions/2", Version: "1.0.1", Release: "r1", Type: "MIGRATION_V3"},
+			{RevisionInput: RevisionInput{Name: "instances/prod/databases/app/revisions/2", Version: "1.0.1", Release: "r1", Type: "MIGRATION_V3"}},
 		}},
 	},
 	{

@@ -70,22 +70,10 @@ const (
 	ObjectSchemaTypeArray       ObjectSchemaType = "ARRAY"
 )
 
-// Revision is one schema revision of a database.
+// Revision is one schema revision of a database: the fields a client sends,
+// and those the service adds.
 type Revision struct {
-	// Name is the revision's resource name.
-	Name string `json:"name,omitempty"`
-	// Release names the release the revision comes from.
-	Release string `json:"release,omitempty"`
-	// File names the file the revision comes from.
-	File string `json:"file,omitempty"`
-	// Version is the revision's version.
-	Version string `json:"version,omitempty"`
-	// Sheet is the sheet holding the revision's statement.
-	Sheet string `json:"sheet,omitempty"`
-	// TaskRun names the revision's task run.
-	TaskRun string `json:"taskRun,omitempty"`
-	// Type is the kind of revision.
-	Type RevisionType `json:"type,omitempty"`
+	RevisionInput
 	// CreateTime is when the revision was created (RFC 3339); output only.
 	CreateTime string `json:"createTime,omitempty"`
 	// Deleter names who deleted the revision; output only.

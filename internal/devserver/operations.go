@@ -90,8 +90,8 @@ func (s *Server) batchCreateRevisions(req *request, body *client.BatchCreateRevi
 			return nil, newError(codeAlreadyExists, "a %s revision of version %q already exists in %s", in.Type, in.Version, parent)
 		}
 		db.lastID++
-		rev := client.Revision{Name: parent + "/revisions/" + s.st.id(parent+"/revisions", strconv.Itoa(db.lastID)), Release: in.Release, File: in.File,
-			Version: in.Version, Sheet: in.Sheet, TaskRun: in.TaskRun, Type: in.Type, CreateTime: formatTime(s.now())}
+		rev := client.Revision{RevisionInput: in, CreateTime: formatTime(s.now())}
+		rev.Name = parent + "/revisions/" + s.st.id(parent+"/revisions", strconv.Itoa(db.lastID))
 		rev.Statement = cmp.Or(s.st.sheets[rev.Sheet], "-- statement of "+rev.Sheet+" (a sheet the server does not hold)\n")
 		fillStatementFields(&rev)
 		db.revisions = append(db.revisions, rev)
