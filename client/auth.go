@@ -128,24 +128,18 @@ func (c *Client) login(ctx context.Context, cached bool) (string, error) {
 	if err == nil {
 		err = decodeBody(r, res, &login)
 	}
-	if api := (*APIError)(nil); errors.As(err, &api) && api.HTTPStatus == http.StatusUnauthorized && c.opts.OIDCToken != nil {
+	token := cmp.Or(login.Token, login.AccessToken)
+	switch api := (*APIError)(nil); {
+	case errors.As(err, &api) && api.HTTPStatus == http.StatusUnauthorized && c.opts.OIDCToken != nil:
 		err = exitcode.WithHint(err, "the identity may be deactivated, or the OIDC token's issuer, audience or subject not those it allows (--oidc-audience asks GitHub Actions for another audience)")
+	case err != nil: // reported below
+	case token == "":
+		err = res.invalid(r, errors.New("the answer holds no token"))
+	case CheckToken(token) != nil:
+		err = res.invalid(r, errors.New("the token holds characters a header cannot carry"))
 	}
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", what, err)
-	}
-	token, problem := cmp.Or(login.Token, login.AccessToken), ""
-	switch {
-	case token == "":
-		problem = "the answer holds no token"
-	case CheckToken(token) != nil:
-		problem = "the token holds characters a header cannot carry"
-	}
-	if problem != "" {
-		return "", fmt.Errorf("%s: %w", what, &InvalidResponseError{
-			Method: r.Method, Path: r.Path, HTTPStatus: res.status, ContentType: res.header.Get("Content-Type"),
-			Err: errors.New(problem),
-		})
 	}
 	c.secrets.Add(token)
 	c.accountToken = token

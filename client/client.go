@@ -387,9 +387,7 @@ func (c *Client) Send(ctx context.Context, r *Request, out any) ([]byte, error) 
 
 // decodeBody decodes a 2xx body into out, once.
 func decodeBody(r *Request, res *response, out any) error {
-	invalid := func(err error) error {
-		return &InvalidResponseError{Method: r.Method, Path: r.Path, HTTPStatus: res.status, ContentType: res.header.Get("Content-Type"), Err: err}
-	}
+	invalid := func(err error) error { return res.invalid(r, err) }
 	trimmed := bytes.TrimLeft(res.body, " \t\n\r")
 	if err := jsondoc.CheckDepth(trimmed); err != nil {
 		return invalid(err)
@@ -415,6 +413,11 @@ func decodeBody(r *Request, res *response, out any) error {
 		return invalid(err)
 	}
 	return nil
+}
+
+// invalid is the error of res, the answer to r, when it cannot be taken for err.
+func (res *response) invalid(r *Request, err error) *InvalidResponseError {
+	return &InvalidResponseError{Method: r.Method, Path: r.Path, HTTPStatus: res.status, ContentType: res.header.Get("Content-Type"), Err: err}
 }
 
 // jsonKind names the kind of JSON value a Go type decodes from.

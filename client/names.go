@@ -134,10 +134,7 @@ func parseFullDatabase(name string) (DatabaseName, error) {
 		return DatabaseName{}, fmt.Errorf("%w: database name %q is not of the form instances/I/databases/D", ErrInvalidName, name)
 	}
 	d := DatabaseName{Instance: parts[1], Database: parts[3]}
-	if err := d.Validate(); err != nil {
-		return DatabaseName{}, err
-	}
-	return d, nil
+	return d, d.Validate()
 }
 
 // ParseUser reads a user given as an email or as users/EMAIL and returns the email.
@@ -162,10 +159,7 @@ func parseID(kind, prefix, s string) (string, error) {
 // name instances/I/databases/D/changelogs/C, which must name a changelog of db.
 func ParseChangelog(db DatabaseName, s string) (id string, err error) {
 	if !strings.Contains(s, "/") {
-		if err := ValidateID("changelog", s); err != nil {
-			return "", err
-		}
-		return s, nil
+		return parseID("changelog", "", s)
 	}
 	owner, id, err := parseFullChangelog(s)
 	if err != nil {
@@ -184,13 +178,11 @@ func parseFullChangelog(name string) (DatabaseName, string, error) {
 		return DatabaseName{}, "", fmt.Errorf("%w: changelog name %q is not of the form instances/I/databases/D/changelogs/C", ErrInvalidName, name)
 	}
 	db := DatabaseName{Instance: parts[1], Database: parts[3]}
-	if err := db.Validate(); err != nil {
-		return DatabaseName{}, "", err
+	err := db.Validate()
+	if err == nil {
+		err = ValidateID("changelog", parts[5])
 	}
-	if err := ValidateID("changelog", parts[5]); err != nil {
-		return DatabaseName{}, "", err
-	}
-	return db, parts[5], nil
+	return db, parts[5], err
 }
 
 // changelogName returns the full name of changelog id of db.
