@@ -81,22 +81,19 @@ func (l *debugLog) entry(mark, first string, header http.Header, body []byte, si
 
 // failure logs an attempt that got no answer.
 func (l *debugLog) failure(err error, elapsed time.Duration) {
-	if l == nil {
-		return
-	}
 	l.emit("< no answer after " + elapsed.Round(time.Millisecond).String() + ": " + err.Error() + "\n\n")
 }
 
 // notef logs a decision such as a retry.
 func (l *debugLog) notef(format string, args ...any) {
-	if l == nil {
-		return
-	}
 	l.emit("* " + fmt.Sprintf(format, args...) + "\n")
 }
 
 // emit writes one entry, scrubbed, each line's control characters escaped.
 func (l *debugLog) emit(s string) {
+	if l == nil {
+		return
+	}
 	s = textsafe.Lines(l.scrub.String(s))
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -162,33 +162,30 @@ type errorBody struct {
 // body that is not the service's error yields a message naming the status and
 // the content type, never the body's text.
 func parseErrorBody(status int, contentType string, body []byte) *APIError {
-	e := &APIError{HTTPStatus: status}
 	var raw errorBody
+	var code int
+	var hasCode bool
+	var msg string
 	if trimmed := bytes.TrimSpace(body); len(trimmed) > 0 && trimmed[0] == '{' && jsondoc.CheckDepth(trimmed) == nil && json.Unmarshal(trimmed, &raw) == nil {
-		code, hasCode := parseCode(raw.Code)
-		var msg string
+		code, hasCode = parseCode(raw.Code)
 		if len(raw.Message) > 0 && json.Unmarshal(raw.Message, &msg) == nil {
 			msg = strings.TrimSpace(msg)
 		}
-		if hasCode || msg != "" {
-			if !hasCode || code == 0 {
-				code = codeForStatus(status)
-			}
-			if msg == "" {
-				msg = "service answered " + statusText(status) + " without a message"
-			}
-			e.Code, e.CodeName, e.Message = code, CodeName(code), msg
-			var details []json.RawMessage
-			if len(raw.Details) > 0 && json.Unmarshal(raw.Details, &details) == nil {
-				e.Details = details
-			}
-			return e
-		}
 	}
-	e.Code = codeForStatus(status)
-	e.CodeName = CodeName(e.Code)
-	e.Message = describeOddBody(status, contentType, body)
-	return e
+	var details []json.RawMessage
+	if (hasCode || msg != "") && json.Unmarshal(raw.Details, &details) != nil {
+		details = nil // the service's error, but details not a list
+	}
+	switch {
+	case !hasCode && msg == "":
+		msg = describeOddBody(status, contentType, body)
+	case msg == "":
+		msg = "service answered " + statusText(status) + " without a message"
+	}
+	if !hasCode || code == 0 {
+		code = codeForStatus(status)
+	}
+	return &APIError{HTTPStatus: status, Code: code, CodeName: CodeName(code), Message: msg, Details: details}
 }
 
 // parseCode reads a JSON integer code.

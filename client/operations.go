@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 )
 
 // The operations of the /v1 API. Each builds its request with the matching
@@ -102,7 +103,7 @@ func (c *Client) CheckPolicyType(ctx context.Context, t PolicyType) error {
 // ListIdentityProviders lists the identity providers, those of the
 // workspace from 3.17.1 (where /v1/idps lists none); it needs no credentials.
 func (c *Client) ListIdentityProviders(ctx context.Context) (*ListIdentityProvidersResponse, []byte, error) {
-	r := ListIdentityProvidersCall()
+	r := &Request{Method: http.MethodGet, Path: "/v1/idps", NoAuth: true}
 	s, err := c.Server(ctx)
 	if err == nil && s.Release.Has(WorkspaceIdps) {
 		var id string

@@ -198,11 +198,6 @@ func ListPoliciesCall(parent PolicyParent, opts ListPoliciesOptions) (*Request, 
 	return r, nil
 }
 
-// ListIdentityProvidersCall builds GET /v1/idps, which needs no credentials.
-func ListIdentityProvidersCall() *Request {
-	return &Request{Method: http.MethodGet, Path: "/v1/idps", NoAuth: true}
-}
-
 // DiffSchemaCall builds POST /v1/instances/I/databases/D/changelogs/C:diffSchema,
 // or with changelogID "" POST /v1/instances/I/databases/D:diffSchema, which
 // compares the database's current schema. The body holds exactly one of
