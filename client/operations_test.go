@@ -98,8 +98,8 @@ var operationCases = []operationCase{
 		wantValue: &ReviewConfig{
 			Name: "reviewConfigs/rc-ü", Title: "Prod rules", Enabled: true,
 			Rules: []ReviewRule{
-				{Type: "NAMING_TABLE", Level: RuleLevelError, Engine: EngineSnowflake, NamingPayload: &NamingPayload{MaxLength: 64, Format: "^[a-z]+$"}},
-				{Type: "STATEMENT_MAXIMUM_LIMIT_VALUE", Level: RuleLevelWarning, Engine: "FUTURE_DB", NumberPayload: &NumberPayload{Number: 1000}},
+				{Type: "NAMING_TABLE", Level: "ERROR", Engine: "SNOWFLAKE", NamingPayload: &NamingPayload{MaxLength: 64, Format: "^[a-z]+$"}},
+				{Type: "STATEMENT_MAXIMUM_LIMIT_VALUE", Level: "WARNING", Engine: "FUTURE_DB", NumberPayload: &NumberPayload{Number: 1000}},
 				{Type: "COLUMN_REQUIRED", Engine: EngineMySQL, StringArrayPayload: &StringArrayPayload{List: []string{"id", "created_ts"}}},
 				{Type: "COMMENT", Engine: EnginePostgres, CommentConventionPayload: &CommentConventionPayload{Required: true, MaxLength: 64}},
 			},
@@ -211,7 +211,7 @@ var operationCases = []operationCase{
 					FieldMapping: &FieldMapping{Identifier: "email", DisplayName: "name"}, AuthStyle: OAuth2AuthStyleInHeader}}},
 			{Name: "idps/ldap", Type: IdentityProviderTypeLDAP, Config: &IdentityProviderConfig{LDAPConfig: &LDAPConfig{
 				Host: "ldap.example.com", Port: 636, BindDN: "cn=admin", BindPassword: "pw", BaseDN: "dc=example,dc=com",
-				SecurityProtocol: LDAPSecurityProtocolLDAPS, SkipTLSVerify: true}}},
+				SecurityProtocol: "LDAPS", SkipTLSVerify: true}}},
 			{Name: "idps/saml", Type: "SAML"},
 		}},
 	},

@@ -217,23 +217,16 @@ type NamingCasePayload struct {
 // RuleType names a SQL review rule.
 type RuleType string
 
-// RuleLevel is the severity of a rule.
+// RuleLevel is the severity of a rule, such as ERROR or WARNING.
 type RuleLevel string
-
-// Known RuleLevel values.
-const (
-	RuleLevelError   RuleLevel = "ERROR"
-	RuleLevelWarning RuleLevel = "WARNING"
-)
 
 // Engine is a database engine.
 type Engine string
 
-// Known Engine values; the service may send others, which are shown as they are.
+// Engine values dbgov tells apart; the service sends others too, shown as they are.
 const (
-	EngineMySQL     Engine = "MYSQL"
-	EnginePostgres  Engine = "POSTGRES"
-	EngineSnowflake Engine = "SNOWFLAKE"
+	EngineMySQL    Engine = "MYSQL"
+	EnginePostgres Engine = "POSTGRES"
 )
 
 // User is a user account: a person, a bot, a service account or a workload identity.
@@ -700,13 +693,8 @@ const (
 	OAuth2AuthStyleInHeader    OAuth2AuthStyle = "IN_HEADER"
 )
 
-// LDAPSecurityProtocol is the transport security of an LDAP connection.
+// LDAPSecurityProtocol is the transport security of an LDAP connection, such as LDAPS.
 type LDAPSecurityProtocol string
-
-// Known LDAPSecurityProtocol values.
-const (
-	LDAPSecurityProtocolLDAPS LDAPSecurityProtocol = "LDAPS"
-)
 
 // ListIdentityProvidersResponse is the answer of GET /v1/idps.
 type ListIdentityProvidersResponse struct {
