@@ -231,12 +231,10 @@ func DiffSchemaCall(db DatabaseName, changelogID string, req *DiffSchemaRequest)
 		return nil, fmt.Errorf("%w: give either a target schema or a target changelog, not both", ErrInvalidRequest)
 	case body.Schema == "" && body.Changelog == "":
 		return nil, fmt.Errorf("%w: give a target schema or a target changelog", ErrInvalidRequest)
-	case body.Changelog != "" && !strings.Contains(body.Changelog, "/"):
-		if err := ValidateID("changelog", body.Changelog); err != nil {
-			return nil, err
-		}
-		body.Changelog = changelogName(db, body.Changelog)
 	case body.Changelog != "":
+		if !strings.Contains(body.Changelog, "/") {
+			body.Changelog = changelogName(db, body.Changelog)
+		}
 		if _, _, err := parseFullChangelog(body.Changelog); err != nil {
 			return nil, err
 		}
