@@ -245,13 +245,11 @@ func mediaType(contentType string) string {
 		m, _, _ = strings.Cut(contentType, ";")
 		m = strings.ToLower(strings.TrimSpace(m))
 	}
-	if len(m) > 100 {
-		return "unrecognized"
+	odd := func(r rune) bool {
+		return r > unicode.MaxASCII || !(r == '/' || r == '.' || r == '+' || r == '-' || unicode.IsLetter(r) || unicode.IsDigit(r))
 	}
-	for _, r := range m {
-		if r > unicode.MaxASCII || !(r == '/' || r == '.' || r == '+' || r == '-' || unicode.IsLetter(r) || unicode.IsDigit(r)) {
-			return "unrecognized"
-		}
+	if len(m) > 100 || strings.IndexFunc(m, odd) >= 0 {
+		return "unrecognized"
 	}
 	return m
 }

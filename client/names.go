@@ -66,11 +66,7 @@ func idProblem(id string) string {
 // escapeID escapes a valid id for use as one path segment. A colon is escaped
 // too, so that an id cannot be read as the ":verb" suffix of a route.
 func escapeID(id string) string {
-	s := url.PathEscape(id)
-	if strings.Contains(s, ":") {
-		s = strings.ReplaceAll(s, ":", "%3A")
-	}
-	return s
+	return strings.ReplaceAll(url.PathEscape(id), ":", "%3A")
 }
 
 // DatabaseName names a database: instances/{Instance}/databases/{Database}.

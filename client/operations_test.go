@@ -126,7 +126,7 @@ var operationCases = []operationCase{
 				MfaEnabled: true, Phone: "+14155550100", Profile: &UserProfile{LastLoginTime: "2026-02-03T04:05:06Z", Source: "OIDC"},
 				Groups: []string{"groups/dev@example.com"}},
 			{Name: "users/o'neil+test@example.com", State: UserStateDeleted, UserType: UserTypeWorkloadIdentity,
-				WorkloadIdentityConfig: &WorkloadIdentityConfig{ProviderType: WorkloadProviderTypeGitHub,
+				WorkloadIdentityConfig: &WorkloadIdentityConfig{ProviderType: "GITHUB",
 					IssuerURL: "https://token.actions.githubusercontent.com", AllowedAudiences: []string{"a"}, SubjectPattern: "repo:o/r:*"}},
 			{Name: "users/bot@example.com", UserType: "ROBOT_V2"},
 		}},
@@ -205,11 +205,11 @@ var operationCases = []operationCase{
 			"bindPassword":"pw","baseDn":"dc=example,dc=com","securityProtocol":"LDAPS","skipTlsVerify":true}}},
 			{"name":"idps/saml","type":"SAML"}]}`,
 		wantValue: &ListIdentityProvidersResponse{IdentityProviders: []IdentityProvider{
-			{Name: "idps/google", Title: "Google", Domain: "example.com", Type: IdentityProviderTypeOAuth2, Config: &IdentityProviderConfig{
+			{Name: "idps/google", Title: "Google", Domain: "example.com", Type: "OAUTH2", Config: &IdentityProviderConfig{
 				OAuth2Config: &OAuth2Config{AuthURL: "https://accounts.google.com/o/oauth2/auth", TokenURL: "https://oauth2.googleapis.com/token",
 					ClientID: "cid", ClientSecret: "shh", Scopes: []string{"email"},
 					FieldMapping: &FieldMapping{Identifier: "email", DisplayName: "name"}, AuthStyle: OAuth2AuthStyleInHeader}}},
-			{Name: "idps/ldap", Type: IdentityProviderTypeLDAP, Config: &IdentityProviderConfig{LDAPConfig: &LDAPConfig{
+			{Name: "idps/ldap", Type: "LDAP", Config: &IdentityProviderConfig{LDAPConfig: &LDAPConfig{
 				Host: "ldap.example.com", Port: 636, BindDN: "cn=admin", BindPassword: "pw", BaseDN: "dc=example,dc=com",
 				SecurityProtocol: "LDAPS", SkipTLSVerify: true}}},
 			{Name: "idps/saml", Type: "SAML"},

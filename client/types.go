@@ -300,14 +300,11 @@ const (
 	UserTypeWorkloadIdentity UserType = "WORKLOAD_IDENTITY"
 )
 
-// WorkloadProviderType is the issuer kind of a workload identity.
+// WorkloadProviderType is the issuer kind of a workload identity, such as GITHUB.
 type WorkloadProviderType string
 
-// Known WorkloadProviderType values.
-const (
-	WorkloadProviderTypeGitHub WorkloadProviderType = "GITHUB"
-	WorkloadProviderTypeGitLab WorkloadProviderType = "GITLAB"
-)
+// WorkloadProviderTypeGitLab is the issuer kind of a GitLab CI job.
+const WorkloadProviderTypeGitLab WorkloadProviderType = "GITLAB"
 
 // BatchGetUsersResponse is the answer of users:batchGet.
 type BatchGetUsersResponse struct {
@@ -443,11 +440,8 @@ type PolicyResourceType string
 // AdminDataSourceRestriction limits queries on the admin data source.
 type AdminDataSourceRestriction string
 
-// Known AdminDataSourceRestriction values.
-const (
-	AdminDataSourceRestrictionUnspecified AdminDataSourceRestriction = "RESTRICTION_UNSPECIFIED"
-	AdminDataSourceRestrictionFallback    AdminDataSourceRestriction = "FALLBACK"
-)
+// AdminDataSourceRestrictionUnspecified is a restriction left unset; FALLBACK is another.
+const AdminDataSourceRestrictionUnspecified AdminDataSourceRestriction = "RESTRICTION_UNSPECIFIED"
 
 // ListPoliciesResponse is the answer of a policy list.
 type ListPoliciesResponse struct {
@@ -673,15 +667,8 @@ type LDAPConfig struct {
 	FieldMapping *FieldMapping `json:"fieldMapping,omitempty"`
 }
 
-// IdentityProviderType is the protocol of an identity provider.
+// IdentityProviderType is the protocol of an identity provider: OAUTH2, OIDC or LDAP.
 type IdentityProviderType string
-
-// Known IdentityProviderType values.
-const (
-	IdentityProviderTypeOAuth2 IdentityProviderType = "OAUTH2"
-	IdentityProviderTypeOIDC   IdentityProviderType = "OIDC"
-	IdentityProviderTypeLDAP   IdentityProviderType = "LDAP"
-)
 
 // OAuth2AuthStyle is how client credentials reach the token endpoint.
 type OAuth2AuthStyle string

@@ -286,7 +286,7 @@ func TestListPolicies_payloadsSurviveTheRoundTrip(t *testing.T) {
 	if p := byType[client.PolicyTypeDataQuery]; p.QueryDataPolicy == nil || p.QueryDataPolicy.MaximumResultSize != "104857600" || p.QueryDataPolicy.MaximumResultRows != 1000 {
 		t.Errorf("query data policy = %+v", p.QueryDataPolicy)
 	}
-	if p := byType[client.PolicyTypeDataSourceQuery]; p.DataSourceQueryPolicy == nil || p.DataSourceQueryPolicy.AdminDataSourceRestriction != client.AdminDataSourceRestrictionFallback {
+	if p := byType[client.PolicyTypeDataSourceQuery]; p.DataSourceQueryPolicy == nil || p.DataSourceQueryPolicy.AdminDataSourceRestriction != "FALLBACK" {
 		t.Errorf("data source query policy = %+v", p.DataSourceQueryPolicy)
 	}
 	if r.json(t)["policies"].([]any)[0].(map[string]any)["deleted"] != nil {

@@ -28,7 +28,7 @@ func TestBatchGetUsers_returnsUsersInTheOrderAsked(t *testing.T) {
 		t.Errorf("a deleted user is returned with state %q, want DELETED", got.Users[1].State)
 	}
 	w := got.Users[0].WorkloadIdentityConfig
-	if w == nil || w.ProviderType != client.WorkloadProviderTypeGitHub || got.Users[0].UserType != client.UserTypeWorkloadIdentity {
+	if w == nil || w.ProviderType != "GITHUB" || got.Users[0].UserType != client.UserTypeWorkloadIdentity {
 		t.Errorf("workload identity user lost its config: %+v", got.Users[0])
 	}
 }
@@ -161,13 +161,13 @@ func TestIdentityProviders_listsEveryTypeWithSecrets(t *testing.T) {
 	for _, p := range got.IdentityProviders {
 		types[p.Type] = p.Config
 	}
-	if c := types[client.IdentityProviderTypeOAuth2]; c == nil || c.OAuth2Config == nil || c.OAuth2Config.ClientSecret == "" {
+	if c := types["OAUTH2"]; c == nil || c.OAuth2Config == nil || c.OAuth2Config.ClientSecret == "" {
 		t.Errorf("no OAUTH2 provider with a client secret: %s", r.body)
 	}
-	if c := types[client.IdentityProviderTypeOIDC]; c == nil || c.OIDCConfig == nil || c.OIDCConfig.ClientSecret == "" {
+	if c := types["OIDC"]; c == nil || c.OIDCConfig == nil || c.OIDCConfig.ClientSecret == "" {
 		t.Errorf("no OIDC provider with a client secret: %s", r.body)
 	}
-	if c := types[client.IdentityProviderTypeLDAP]; c == nil || c.LDAPConfig == nil || c.LDAPConfig.BindPassword == "" || c.LDAPConfig.Port == 0 {
+	if c := types["LDAP"]; c == nil || c.LDAPConfig == nil || c.LDAPConfig.BindPassword == "" || c.LDAPConfig.Port == 0 {
 		t.Errorf("no LDAP provider with a bind password: %s", r.body)
 	}
 }
