@@ -12,9 +12,6 @@ func ObjectSchemaTypes() []ObjectSchemaType {
 		ObjectSchemaTypeBoolean, ObjectSchemaTypeObject, ObjectSchemaTypeArray}
 }
 
-// Known reports whether t is a value this version knows.
-func (t ObjectSchemaType) Known() bool { return slices.Contains(ObjectSchemaTypes(), t) }
-
 // Set reads a known value in any case (string is STRING), as input files give it.
 func (t *ObjectSchemaType) Set(s string) error { return setEnum(t, s, ObjectSchemaTypes()) }
 
