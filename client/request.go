@@ -181,19 +181,15 @@ func ListPoliciesCall(parent PolicyParent, opts ListPoliciesOptions) (*Request, 
 	if err != nil {
 		return nil, err
 	}
-	r := &Request{Method: http.MethodGet, Path: path}
-	q := url.Values{}
+	r := &Request{Method: http.MethodGet, Path: path, Query: url.Values{}}
 	if opts.PolicyType != "" {
 		if !opts.PolicyType.Known() {
 			return nil, fmt.Errorf("%w: unknown policy type %q", ErrInvalidRequest, string(opts.PolicyType))
 		}
-		q.Set("policyType", string(opts.PolicyType))
+		r.Query.Set("policyType", string(opts.PolicyType))
 	}
 	if opts.ShowDeleted {
-		q.Set("showDeleted", "true")
-	}
-	if len(q) > 0 {
-		r.Query = q
+		r.Query.Set("showDeleted", "true")
 	}
 	return r, nil
 }
