@@ -48,7 +48,7 @@ func (junitPrinter) Print(ctx context.Context, w io.Writer, doc Document) error 
 	for _, c := range doc.Report.Cases {
 		tc := junitCase{Name: c.Name, ClassName: doc.Report.Title}
 		switch {
-		case c.Result == "not sent":
+		case c.Result == NotSent:
 			tc.Skipped, suite.Skipped = &junitText{Message: c.Result}, suite.Skipped+1
 		case c.Failure:
 			tc.Failure, suite.Failures = &junitText{Message: c.Detail, Type: c.Result, Text: cmp.Or(c.Changes, c.Detail)}, suite.Failures+1

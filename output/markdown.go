@@ -106,13 +106,13 @@ func (p markdownPrinter) report(ctx context.Context, w io.Writer, r *Report) err
 		counts[c.Result]++
 		t.Rows = append(t.Rows, []string{c.Name, c.Result, c.Detail})
 	}
-	fmt.Fprintf(&b, "%d of %d databases succeeded", counts["succeeded"], len(r.Cases))
-	if n := counts["differs"]; n == 1 {
+	fmt.Fprintf(&b, "%d of %d databases succeeded", counts[Succeeded], len(r.Cases))
+	if n := counts[Differs]; n == 1 {
 		b.WriteString(", 1 differs")
 	} else if n > 1 {
 		fmt.Fprintf(&b, ", %d differ", n)
 	}
-	for _, k := range []string{"failed", "not sent"} {
+	for _, k := range []string{Failed, NotSent} {
 		if n := counts[k]; n > 0 {
 			fmt.Fprintf(&b, ", %d %s", n, k)
 		}

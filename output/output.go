@@ -117,10 +117,22 @@ type Report struct {
 	Cases []Case // the databases, in the order of the run
 }
 
+// The results of a Case.
+const (
+	// Succeeded is a database whose request succeeded, with nothing to tell.
+	Succeeded = "succeeded"
+	// Differs is a database that differs from the file or schema given.
+	Differs = "differs"
+	// Failed is a database whose request failed.
+	Failed = "failed"
+	// NotSent is a database the run stopped before.
+	NotSent = "not sent"
+)
+
 // Case is one database of a Report.
 type Case struct {
 	Name    string // the database, as I/D
-	Result  string // "succeeded", "differs", "failed" or "not sent"
+	Result  string // Succeeded, Differs, Failed or NotSent
 	Detail  string // what failed, or the first line of what differs
 	Changes string // the differences found, no line break after; "" for none
 	Failure bool   // a failure of JUnit: it failed, or differs under --exit-code

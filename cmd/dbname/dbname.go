@@ -257,15 +257,15 @@ func resultJSON(r fleet.Result[*Result], scrub *secret.Scrubber) []byte {
 func (f *Flags) report(results []fleet.Result[*Result], scrub *secret.Scrubber) *output.Report {
 	r := &output.Report{Title: f.cmd.CommandPath()}
 	for _, res := range results {
-		c := output.Case{Name: res.DB.Instance + "/" + res.DB.Database, Result: "succeeded"}
+		c := output.Case{Name: res.DB.Instance + "/" + res.DB.Database, Result: output.Succeeded}
 		switch {
 		case !res.Sent:
-			c.Result = "not sent"
+			c.Result = output.NotSent
 		case res.Err != nil:
-			c.Result, c.Detail, c.Failure = "failed", scrub.String(exitcode.Classify(res.Err).Message), true
+			c.Result, c.Detail, c.Failure = output.Failed, scrub.String(exitcode.Classify(res.Err).Message), true
 		case res.Value.Changes != "":
 			lines := strings.FieldsFunc(res.Value.Changes, func(r rune) bool { return r == '\n' })
-			c.Result, c.Detail, c.Changes, c.Failure = "differs", lines[0], strings.TrimRight(res.Value.Changes, "\n"), res.Value.Differs
+			c.Result, c.Detail, c.Changes, c.Failure = output.Differs, lines[0], strings.TrimRight(res.Value.Changes, "\n"), res.Value.Differs
 			if len(lines) > 1 {
 				c.Detail += fmt.Sprintf(" (%d lines)", len(lines))
 			}
