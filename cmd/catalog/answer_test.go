@@ -51,13 +51,17 @@ func TestEveryVerb_refusesAReadThatIsNotTheCatalog(t *testing.T) {
 	}
 }
 
-func TestWriters_refuseAWriteAnswerThatIsNotTheCatalog(t *testing.T) {
-	verbs := map[string][]string{
+// writers are the command lines of the verbs that write a catalog.
+func writers() map[string][]string {
+	return map[string][]string{
 		"update": update("-f", "testdata/catalog.yaml"),
 		"merge":  catalogCmd("update", "--merge", "-f", "testdata/catalog.yaml"),
 		"set":    catalogCmd("set", "--schema", "public", "--table", "customers", "--classification", "1"),
 	}
-	for verb, args := range verbs {
+}
+
+func TestWriters_refuseAWriteAnswerThatIsNotTheCatalog(t *testing.T) {
+	for verb, args := range writers() {
 		for _, tt := range notCatalogs {
 			t.Run(verb+"/"+tt.name, func(t *testing.T) {
 				reg := httpmock.New(t)

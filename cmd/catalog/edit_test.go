@@ -399,12 +399,7 @@ func TestSet_withoutSchemaNamesTheSchemas(t *testing.T) {
 }
 
 func TestWriters_aFailingFilterSaysTheCatalogWasWritten(t *testing.T) {
-	verbs := map[string][]string{
-		"update": update("-f", "testdata/catalog.yaml"),
-		"merge":  catalogCmd("update", "--merge", "-f", "testdata/catalog.yaml"),
-		"set":    catalogCmd("set", "--schema", "public", "--table", "customers", "--classification", "1"),
-	}
-	for verb, args := range verbs {
+	for verb, args := range writers() {
 		for _, filter := range [][]string{{"--jq", "{} + 1"}, {"--template", "{{index .schemas 99}}"}} {
 			t.Run(verb+filter[0], func(t *testing.T) {
 				reg := httpmock.New(t)
