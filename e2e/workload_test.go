@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -123,6 +124,10 @@ func TestWorkloadIdentity_exchangedTokenIsCachedUnderItsOIDCToken(t *testing.T) 
 func TestWorkloadIdentity_failuresAndTheirExitCodes(t *testing.T) {
 	srv, _ := start(t)
 	token := mintOIDC(t, srv, "repo:example-org/orders:ref:refs/heads/main")
+	empty := filepath.Join(t.TempDir(), "empty.jwt")
+	if err := os.WriteFile(empty, []byte("\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name     string
 		identity string
@@ -137,6 +142,10 @@ func TestWorkloadIdentity_failuresAndTheirExitCodes(t *testing.T) {
 			parts: []string{"no OIDC token for workload identity " + deployIdentity, "--oidc-token-file", "DBGOV_OIDC_TOKEN", "id-token: write"}},
 		{name: "unreadable token file", identity: deployIdentity, args: []string{"--oidc-token-file", "missing.jwt"}, code: 2,
 			parts: []string{"missing.jwt"}},
+		{name: "empty token file", identity: deployIdentity, args: []string{"--oidc-token-file", empty}, code: 2,
+			parts: []string{"read the OIDC token: " + empty + " is empty"}},
+		{name: "blank DBGOV_OIDC_TOKEN", identity: deployIdentity, env: []string{"DBGOV_OIDC_TOKEN", " \n"}, code: 2,
+			parts: []string{"the OIDC token of DBGOV_OIDC_TOKEN is empty"}},
 		{name: "unknown identity", identity: "nobody@workload.bytebase.com", env: []string{"DBGOV_OIDC_TOKEN", token}, code: 5, sent: true,
 			parts: []string{`workload identity "nobody@workload.bytebase.com" not found`}},
 		{name: "deactivated identity", identity: "retired@workload.bytebase.com", env: []string{"DBGOV_OIDC_TOKEN", token}, code: 3, sent: true,

@@ -357,20 +357,26 @@ func (f *Factory) oidcToken(ctx context.Context) (string, error) {
 		return "", err
 	}
 	requestURL := f.Getenv("ACTIONS_ID_TOKEN_REQUEST_URL")
+	var token, from string
 	switch {
 	case s.OIDCTokenFile != "":
 		data, err := input.Read(s.OIDCTokenFile, nil)
 		if err != nil {
 			return "", fmt.Errorf("read the OIDC token: %w", err)
 		}
-		return strings.TrimSpace(string(data)), nil
+		token, from = string(data), "--oidc-token-file "+s.OIDCTokenFile
 	case s.OIDCToken != "":
-		return strings.TrimSpace(s.OIDCToken), nil
+		token, from = s.OIDCToken, config.Variable("oidc_token")
 	case requestURL != "":
 		return actionsToken(ctx, requestURL, f.Getenv("ACTIONS_ID_TOKEN_REQUEST_TOKEN"), s.OIDCAudience, s.Timeout)
+	default:
+		return "", exitcode.Usagef("no OIDC token for workload identity %s: give --oidc-token-file FILE or DBGOV_OIDC_TOKEN "+
+			"(in GitLab CI, a variable of id_tokens), or run in a GitHub Actions job with the permission id-token: write", s.WorkloadIdentity)
 	}
-	return "", exitcode.Usagef("no OIDC token for workload identity %s: give --oidc-token-file FILE or DBGOV_OIDC_TOKEN "+
-		"(in GitLab CI, a variable of id_tokens), or run in a GitHub Actions job with the permission id-token: write", s.WorkloadIdentity)
+	if token = strings.TrimSpace(token); token == "" {
+		return "", exitcode.Usagef("the OIDC token of %s is empty; nothing was sent", from)
+	}
+	return token, nil
 }
 
 // actionsToken asks GitHub Actions for the job's OIDC token, for audience
