@@ -8,52 +8,35 @@ import (
 )
 
 func TestValidateID_refusesWhatCannotBeAnID(t *testing.T) {
-	tests := []struct {
-		id     string
-		reason string // "" when accepted
-	}{
-		{id: "prod", reason: ""},
-		{id: "alice@example.com", reason: ""},
-		{id: "o'neil+tag@sub.example.co.uk", reason: ""},
-		{id: "café-ü_~1", reason: ""},
-		{id: "a.b", reason: ""},
-		{id: "a:b", reason: ""},
-		{id: "", reason: "is empty"},
-		{id: ".", reason: `may not be "."`},
-		{id: "..", reason: `may not contain ".."`},
-		{id: "a..b@example.com", reason: `may not contain ".."`},
-		{id: "a/b", reason: `may not contain "/"`},
-		{id: "a?b", reason: `may not contain "?"`},
-		{id: "a#b", reason: `may not contain "#"`},
-		{id: "a%2Fb", reason: `may not contain "%"`},
-		{id: "a b", reason: "may not contain spaces"},
-		{id: "a\u00a0b", reason: "may not contain spaces"},
-		{id: "a\u2028b", reason: "may not contain spaces"},
-		{id: "a\tb", reason: "may not contain control characters"},
-		{id: "a\nb", reason: "may not contain control characters"},
-		{id: "a\x00b", reason: "may not contain control characters"},
-		{id: "a\x7fb", reason: "may not contain control characters"},
-		{id: "a\u0085b", reason: "may not contain control characters"},
-		{id: "a\u202eb", reason: "may not contain invisible formatting characters"},
-		{id: "a\xffb", reason: "is not valid UTF-8"},
+	for _, id := range []string{"prod", "alice@example.com", "o'neil+tag@sub.example.co.uk", "café-ü_~1", "a.b", "a:b"} {
+		if err := ValidateID("widget", id); err != nil {
+			t.Errorf("ValidateID(%q) = %v, want nil", id, err)
+		}
 	}
-	for _, tc := range tests {
-		t.Run(tc.id, func(t *testing.T) {
-			err := ValidateID("widget", tc.id)
-			if tc.reason == "" {
-				if err != nil {
-					t.Fatalf("ValidateID(%q) = %v, want nil", tc.id, err)
-				}
-				return
-			}
+	refused := map[string][]string{
+		"is empty":                                        {""},
+		`may not be "."`:                                  {"."},
+		`may not contain ".."`:                            {"..", "a..b@example.com"},
+		`may not contain "/"`:                             {"a/b"},
+		`may not contain "?"`:                             {"a?b"},
+		`may not contain "#"`:                             {"a#b"},
+		`may not contain "%"`:                             {"a%2Fb"},
+		"may not contain spaces":                          {"a b", "a\u00a0b", "a\u2028b"},
+		"may not contain control characters":              {"a\tb", "a\nb", "a\x00b", "a\x7fb", "a\u0085b"},
+		"may not contain invisible formatting characters": {"a\u202eb"},
+		"is not valid UTF-8":                              {"a\xffb"},
+	}
+	for reason, ids := range refused {
+		for _, id := range ids {
+			err := ValidateID("widget", id)
 			if !errors.Is(err, ErrInvalidName) {
-				t.Fatalf("ValidateID(%q) = %v, want an error wrapping ErrInvalidName", tc.id, err)
+				t.Errorf("ValidateID(%q) = %v, want an error wrapping ErrInvalidName", id, err)
+				continue
 			}
-			want := "invalid name: widget id " + fmt.Sprintf("%q", tc.id) + " " + tc.reason
-			if err.Error() != want {
+			if want := fmt.Sprintf("invalid name: widget id %q %s", id, reason); err.Error() != want {
 				t.Errorf("message = %q, want %q", err.Error(), want)
 			}
-		})
+		}
 	}
 }
 
@@ -83,16 +66,8 @@ func TestParseDatabase_readsBothForms(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := ParseDatabase(tc.instance, tc.database)
-			if tc.wantErr != "" {
-				if !errors.Is(err, ErrInvalidName) || !strings.Contains(err.Error(), tc.wantErr) {
-					t.Fatalf("ParseDatabase(%q, %q) = %v, %v; want an invalid name error containing %q", tc.instance, tc.database, got, err, tc.wantErr)
-				}
-				return
-			}
-			if err != nil || got != tc.want {
-				t.Fatalf("ParseDatabase(%q, %q) = %v, %v; want %v", tc.instance, tc.database, got, err, tc.want)
-			}
-			if got.String() != "instances/"+tc.want.Instance+"/databases/"+tc.want.Database {
+			call := fmt.Sprintf("ParseDatabase(%q, %q)", tc.instance, tc.database)
+			if checkParsed(t, call, got, err, tc.want, tc.wantErr) && got.String() != "instances/"+tc.want.Instance+"/databases/"+tc.want.Database {
 				t.Errorf("String() = %q", got.String())
 			}
 		})
@@ -138,15 +113,24 @@ func TestParse_acceptsIDOrFullName(t *testing.T) {
 	} {
 		for _, tc := range fn.cases {
 			got, err := fn.parse(tc.in)
-			if tc.wantErr != "" {
-				if !errors.Is(err, ErrInvalidName) || !strings.Contains(err.Error(), tc.wantErr) {
-					t.Errorf("%s(%q) = %q, %v; want error containing %q", fn.name, tc.in, got, err, tc.wantErr)
-				}
-				continue
-			}
-			if err != nil || got != tc.want {
-				t.Errorf("%s(%q) = %q, %v; want %q", fn.name, tc.in, got, err, tc.want)
-			}
+			checkParsed(t, fmt.Sprintf("%s(%q)", fn.name, tc.in), got, err, tc.want, tc.wantErr)
 		}
 	}
+}
+
+// checkParsed reports a parse call that did not give want, or, when wantErr is
+// set, an invalid name error containing it; it returns whether the call gave want.
+func checkParsed[T comparable](t *testing.T, call string, got T, err error, want T, wantErr string) bool {
+	t.Helper()
+	if wantErr != "" {
+		if !errors.Is(err, ErrInvalidName) || !strings.Contains(err.Error(), wantErr) {
+			t.Errorf("%s = %v, %v; want an invalid name error containing %q", call, got, err, wantErr)
+		}
+		return false
+	}
+	if err != nil || got != want {
+		t.Errorf("%s = %v, %v; want %v", call, got, err, want)
+		return false
+	}
+	return true
 }
