@@ -3,8 +3,6 @@ package catalog_test
 import (
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -39,10 +37,7 @@ func bigCatalog(tables, columns int) string {
 // format.
 func BenchmarkUpdate(b *testing.B) {
 	cat := bigCatalog(5000, 20)
-	file := filepath.Join(b.TempDir(), "catalog.json")
-	if err := os.WriteFile(file, []byte(cat), 0o600); err != nil {
-		b.Fatal(err)
-	}
+	file := cmdtest.WriteFile(b, "catalog.json", cat)
 	for _, bm := range []struct {
 		name string
 		args []string
@@ -74,10 +69,7 @@ func BenchmarkCompare(b *testing.B) {
 		}
 		return s
 	})
-	file := filepath.Join(b.TempDir(), "catalog.json")
-	if err := os.WriteFile(file, []byte(edited), 0o600); err != nil {
-		b.Fatal(err)
-	}
+	file := cmdtest.WriteFile(b, "catalog.json", edited)
 	for _, verb := range []string{"diff", "update --merge"} {
 		b.Run(verb, func(b *testing.B) {
 			reg := httpmock.New(b)

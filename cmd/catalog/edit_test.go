@@ -2,8 +2,6 @@ package catalog_test
 
 import (
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -26,38 +24,15 @@ func catalogCmd(verb string, extra ...string) []string {
 	return append([]string{"catalog", verb, "--instance", "prod-pg", "--database", "orders"}, extra...)
 }
 
-// writeFile writes content to a file of a temporary directory.
-func writeFile(t *testing.T, name, content string) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
 func TestGet_formats(t *testing.T) {
-	tests := []struct {
-		name string
-		args []string
-	}{
-		{"table", nil},
-		{"json", []string{"-o", "json"}},
-		{"yaml", []string{"-o", "yaml"}},
-		{"name", []string{"-o", "name"}},
-		{"jq", []string{"--jq", ".schemas[].tables[].name"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			reg := httpmock.New(t)
+	get := cmdtest.Command{
+		Args: catalogCmd("get"),
+		Serve: func(reg *httpmock.Registry, _ bool) {
 			reg.Register(http.MethodGet, catalogPath, 200, serviceCatalog).Query("")
-			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, catalogCmd("get", tt.args...)...).Expect(t, 0)
-			if res.Stderr != "" {
-				t.Errorf("stderr: %s", res.Stderr)
-			}
-			cmdtest.Golden(t, "get_"+tt.name, res.Stdout)
-		})
+		},
+		JQ: ".schemas[].tables[].name",
 	}
+	get.Goldens(t, "get_", "table", "json", "yaml", "name", "jq")
 }
 
 func TestGet_errors(t *testing.T) {
@@ -91,7 +66,7 @@ const desired = `schemas:
 `
 
 func TestDiff_printsWhatTheFileWouldChange(t *testing.T) {
-	file := writeFile(t, "catalog.yaml", desired)
+	file := cmdtest.WriteFile(t, "catalog.yaml", desired)
 	tests := []struct {
 		name string
 		args []string
@@ -121,7 +96,7 @@ func TestDiff_printsWhatTheFileWouldChange(t *testing.T) {
 var knownCatalog = strings.NewReplacer(`"etag": "t-7", `, "", `, "future": {"a": 1}`, "").Replace(serviceCatalog)
 
 func TestDiff_noChanges(t *testing.T) {
-	file := writeFile(t, "same.json", knownCatalog)
+	file := cmdtest.WriteFile(t, "same.json", knownCatalog)
 	for _, args := range [][]string{{"--exit-code"}, {"--exit-code", "-o", "json"}} {
 		reg := httpmock.New(t)
 		reg.Register(http.MethodGet, catalogPath, 200, knownCatalog).Times(1)
@@ -145,11 +120,7 @@ func TestDiff_refusesABadFileBeforeSending(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			reg := httpmock.New(t)
-			cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, catalogCmd("diff", "-f", writeFile(t, "bad.yaml", tt.content))...).Expect(t, 2).StderrHas(t, tt.want...)
-			if n := len(reg.Requests()); n != 0 {
-				t.Errorf("sent %d requests", n)
-			}
+			cmdtest.Refused(t, cmdtest.Options{}, catalogCmd("diff", "-f", cmdtest.WriteFile(t, "bad.yaml", tt.content)), tt.want...)
 		})
 	}
 	cmdtest.Run(t, cmdtest.Options{URL: "http://127.0.0.1:1"}, catalogCmd("diff")...).Expect(t, 2).StderrHas(t, "-f/--file is required")
@@ -166,7 +137,7 @@ func TestDiff_refusesAFileTheCatalogCannotHold(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			reg := httpmock.New(t)
 			reg.Register(http.MethodGet, catalogPath, 200, serviceCatalog).Times(1)
-			cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, catalogCmd("diff", "-f", writeFile(t, "twice.json", tt.content))...).
+			cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, catalogCmd("diff", "-f", cmdtest.WriteFile(t, "twice.json", tt.content))...).
 				Expect(t, 2).StderrHas(t, "twice.json", tt.want)
 		})
 	}
@@ -188,12 +159,8 @@ func TestDiffAndMerge_checkTheFileAsUpdateDoes(t *testing.T) {
 	for _, verb := range [][]string{{"diff"}, {"update", "--merge"}, {"update", "--merge", "--dry-run"}} {
 		for _, tt := range tests {
 			t.Run(strings.Join(verb, " ")+"/"+tt.name, func(t *testing.T) {
-				reg := httpmock.New(t)
-				args := catalogCmd(verb[0], append(verb[1:], "-f", writeFile(t, "file.yaml", tt.content))...)
-				res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, args...).Expect(t, 2).StderrHas(t, append([]string{"file.yaml"}, tt.want...)...)
-				if res.Stdout != "" || len(reg.Requests()) != 0 {
-					t.Errorf("stdout %q, %d requests sent", res.Stdout, len(reg.Requests()))
-				}
+				args := catalogCmd(verb[0], append(verb[1:], "-f", cmdtest.WriteFile(t, "file.yaml", tt.content))...)
+				cmdtest.Refused(t, cmdtest.Options{}, args, append([]string{"file.yaml"}, tt.want...)...)
 			})
 		}
 	}
@@ -202,7 +169,7 @@ func TestDiffAndMerge_checkTheFileAsUpdateDoes(t *testing.T) {
 func TestMerge_aLabelGivenAsNullIsRemoved(t *testing.T) {
 	reg := httpmock.New(t)
 	reg.Register(http.MethodGet, catalogPath, 200, serviceCatalog).Times(1)
-	file := writeFile(t, "c.yaml", "schemas: [{name: public, tables: [{name: customers, columns: {columns: [{name: email, labels: {pii: null}, classification: null}]}}]}]\n")
+	file := cmdtest.WriteFile(t, "c.yaml", "schemas: [{name: public, tables: [{name: customers, columns: {columns: [{name: email, labels: {pii: null}, classification: null}]}}]}]\n")
 	res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, catalogCmd("update", "--merge", "--dry-run", "-f", file, "-o", "json", "--jq", ".changes[] | .op + \" \" + .field")...).Expect(t, 0)
 	if want := "remove classification\nremove labels.pii\n"; res.Stdout != want {
 		t.Errorf("stdout %q, want %q", res.Stdout, want)
@@ -220,7 +187,7 @@ const merged = `{"name":"instances/prod-pg/databases/orders/catalog","schemas":[
  {"tables":[{"name":"legacy","classification":"2"}],"name":""}]}`
 
 func TestUpdateMerge_readsTwiceThenSendsTheMergedCatalog(t *testing.T) {
-	file := writeFile(t, "catalog.yaml", desired)
+	file := cmdtest.WriteFile(t, "catalog.yaml", desired)
 	for _, format := range []string{"table", "json"} {
 		t.Run(format, func(t *testing.T) {
 			reg := httpmock.New(t)
@@ -247,7 +214,7 @@ func TestUpdateMerge_readsTwiceThenSendsTheMergedCatalog(t *testing.T) {
 func TestUpdateMerge_unchangedSendsNoPatch(t *testing.T) {
 	reg := httpmock.New(t)
 	reg.Register(http.MethodGet, catalogPath, 200, serviceCatalog).Times(1)
-	file := writeFile(t, "same.yaml", "schemas: [{name: public, tables: [{name: customers, classification: \"1-2\"}]}]\n")
+	file := cmdtest.WriteFile(t, "same.yaml", "schemas: [{name: public, tables: [{name: customers, classification: \"1-2\"}]}]\n")
 	res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, catalogCmd("update", "--merge", "-f", file)...).Expect(t, 0).
 		StderrHas(t, "No changes: the catalog of instances/prod-pg/databases/orders is already as asked; nothing is sent")
 	if res.Stdout != "" {
@@ -260,7 +227,7 @@ func TestUpdateMerge_refusesWhenTheCatalogChangedMeanwhile(t *testing.T) {
 		reg := httpmock.New(t)
 		reg.Register(http.MethodGet, catalogPath, 200, serviceCatalog).Times(1)
 		reg.Register(http.MethodGet, catalogPath, 200, strings.Replace(serviceCatalog, `"classification": "3"`, `"classification": "4"`, 1)).Times(1)
-		res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, catalogCmd("update", append([]string{"--merge", "-f", writeFile(t, "c.yaml", desired)}, args...)...)...).
+		res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, catalogCmd("update", append([]string{"--merge", "-f", cmdtest.WriteFile(t, "c.yaml", desired)}, args...)...)...).
 			Expect(t, 6).StderrHas(t, "the catalog of instances/prod-pg/databases/orders changed while it was being merged: nothing was written")
 		if args != nil {
 			res.StderrHas(t, `"code":"ABORTED"`, `"exitCode":6`)
@@ -275,7 +242,7 @@ func TestUpdateMerge_refusesWhenTheCatalogChangedMeanwhile(t *testing.T) {
 }
 
 func TestUpdateMerge_dryRunReadsOnly(t *testing.T) {
-	file := writeFile(t, "catalog.yaml", desired)
+	file := cmdtest.WriteFile(t, "catalog.yaml", desired)
 	for _, format := range []string{"table", "json"} {
 		t.Run(format, func(t *testing.T) {
 			reg := httpmock.New(t)
@@ -381,11 +348,7 @@ func TestSet_usage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			reg := httpmock.New(t)
-			cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, catalogCmd("set", tt.args...)...).Expect(t, 2).StderrHas(t, tt.want)
-			if n := len(reg.Requests()); n != 0 {
-				t.Errorf("sent %d requests", n)
-			}
+			cmdtest.Refused(t, cmdtest.Options{}, catalogCmd("set", tt.args...), tt.want)
 		})
 	}
 }
@@ -415,7 +378,7 @@ func TestWriters_aFailingFilterSaysTheCatalogWasWritten(t *testing.T) {
 }
 
 func TestMerge_noChangesUnderJSONWritesOnlyJSONToStderr(t *testing.T) {
-	file := writeFile(t, "same.yaml", "schemas: [{name: public, tables: [{name: customers, classification: \"1-2\"}]}]\n")
+	file := cmdtest.WriteFile(t, "same.yaml", "schemas: [{name: public, tables: [{name: customers, classification: \"1-2\"}]}]\n")
 	for _, args := range [][]string{{"-o", "json"}, {"--jq", ".changes"}} {
 		reg := httpmock.New(t)
 		reg.Register(http.MethodGet, catalogPath, 200, serviceCatalog).Times(1)
