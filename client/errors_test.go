@@ -98,23 +98,14 @@ func TestParseErrorBody_readsTheServiceErrorOrDescribesTheBody(t *testing.T) {
 	}
 }
 
-func TestAPIError_formatsMessageStatusAndCode(t *testing.T) {
-	e := &APIError{HTTPStatus: 404, Code: 5, CodeName: "NOT_FOUND", Message: "user not found"}
-	if got, want := e.Error(), "user not found (HTTP 404 NOT_FOUND)"; got != want {
-		t.Errorf("Error() = %q, want %q", got, want)
-	}
-}
-
 // TestSend_errorShapes checks what each kind of failing answer becomes,
 // through a real exchange.
 func TestSend_errorShapes(t *testing.T) {
 	tests := []struct {
-		name    string
-		status  int
-		ctype   string
-		body    string
-		check   func(t *testing.T, err error)
-		retries bool
+		name, ctype, body string
+		status            int
+		check             func(t *testing.T, err error)
+		retries           bool
 	}{
 		{name: "JSON error with details", status: 404, ctype: "application/json",
 			body: `{"code":5,"message":"review config not found","details":[{"a":1},{"b":2}]}`,

@@ -114,10 +114,7 @@ func TestBuilders_doNotChangeTheCallersValues(t *testing.T) {
 
 func TestNewRawRequest_sendsThePathAndQueryAsGiven(t *testing.T) {
 	tests := []struct {
-		name      string
-		target    string
-		wantPath  string
-		wantQuery string
+		name, target, wantPath, wantQuery string
 	}{
 		{name: "no query", target: "/v1/users/a@x.com", wantPath: "/v1/users/a@x.com", wantQuery: ""},
 		{name: "an empty query", target: "/v1/idps?", wantPath: "/v1/idps", wantQuery: ""},
@@ -168,9 +165,8 @@ func TestNewRawRequest_keepsTheBody(t *testing.T) {
 
 func TestRequest_rawQueryReplacesQuery(t *testing.T) {
 	tests := []struct {
-		name string
-		r    Request
-		want string
+		name, want string
+		r          Request
 	}{
 		{name: "query encoded in key order", r: Request{Path: "/v1/x", Query: url.Values{"z": {"1"}, "a": {"2 3"}}}, want: "/v1/x?a=2+3&z=1"},
 		{name: "raw query as it is", r: Request{Path: "/v1/x", RawQuery: "z=1&a=2%203"}, want: "/v1/x?z=1&a=2%203"},
