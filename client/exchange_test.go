@@ -421,10 +421,9 @@ func TestServiceAccount_a401AfterTheNewLoginIsReturned(t *testing.T) {
 
 func TestServiceAccount_failedLoginIsReported(t *testing.T) {
 	tests := []struct {
-		name   string
-		status int
-		body   string
-		check  func(error) bool
+		name, body string
+		status     int
+		check      func(error) bool
 	}{
 		{name: "wrong key", status: 401, body: `{"code":16,"message":"the email or password is not valid"}`, check: func(err error) bool {
 			var e *APIError

@@ -381,10 +381,9 @@ func TestUsersMe_onlyTheServiceItselfAnswers(t *testing.T) {
 
 func TestServiceAccount_aBusyLoginIsWaitedOutOnce(t *testing.T) {
 	tests := []struct {
-		name       string
-		busyLogins int
-		wantLogins int
-		ok         bool
+		name                   string
+		busyLogins, wantLogins int
+		ok                     bool
 	}{
 		{"busy once", 1, 2, true},
 		{"busy twice", 2, 2, false},

@@ -141,14 +141,12 @@ func TestWorkloadIdentity_a401ExchangesOnceMoreWithAFreshOIDCToken(t *testing.T)
 
 func TestWorkloadIdentity_exchangeFailuresKeepTheServiceMessage(t *testing.T) {
 	tests := []struct {
-		name    string
-		status  int
-		message string
-		code    int
+		name, message string
+		status, code  int
 	}{
-		{"unknown identity", http.StatusNotFound, `workload identity \"x\" not found`, exitcode.NotFound},
-		{"audience mismatch", http.StatusUnauthorized, "token validation failed: audience mismatch", exitcode.Auth},
-		{"deactivated", http.StatusUnauthorized, "workload identity has been deactivated", exitcode.Auth},
+		{"unknown identity", `workload identity \"x\" not found`, http.StatusNotFound, exitcode.NotFound},
+		{"audience mismatch", "token validation failed: audience mismatch", http.StatusUnauthorized, exitcode.Auth},
+		{"deactivated", "workload identity has been deactivated", http.StatusUnauthorized, exitcode.Auth},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

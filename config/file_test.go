@@ -61,9 +61,7 @@ func TestLoad_emptyAndCommentOnlyFiles(t *testing.T) {
 
 func TestLoad_refusesMalformedFiles(t *testing.T) {
 	cases := []struct {
-		name    string
-		content string
-		line    string
+		name, content, line string
 	}{
 		{"unclosed flow sequence", "current_profile: a\nprofiles:\n  a:\n    headers: [x\n    url: b\n", "line 4: did not find expected ',' or ']'"},
 		{"block sequence in mapping", "profiles:\n  a:\n    - x\n    url: b\n", "line 3: did not find expected '-' indicator"},

@@ -265,9 +265,7 @@ func TestBatchGet_noCredentials(t *testing.T) {
 
 func TestBatchGet_invalidAnswerPrintsNothing(t *testing.T) {
 	bodies := []struct {
-		name string
-		body string
-		want string
+		name, body, want string
 	}{
 		{"not an object", `["users/alice@example.com"]`, "the body is not a JSON object"},
 		{"empty body", ``, "the body is empty, expected a JSON object"},

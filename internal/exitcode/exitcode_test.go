@@ -270,9 +270,8 @@ func TestWrite_masksWhatTheScrubberKnowsWhateverTheOrigin(t *testing.T) {
 
 func TestSignalled_namesTheSignalOfTheCause(t *testing.T) {
 	tests := []struct {
-		name  string
-		cause error
-		want  error
+		name        string
+		cause, want error
 	}{
 		{"SIGTERM as signal.NotifyContext words it", errors.New("terminated signal received"), exitcode.ErrTerminated},
 		{"SIGINT as signal.NotifyContext words it", errors.New("interrupt signal received"), exitcode.ErrInterrupted},
