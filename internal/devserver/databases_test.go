@@ -84,10 +84,10 @@ func TestCatalogUpdate_refusesBadRequests(t *testing.T) {
 		msg              string
 	}{
 		{"name of another database", catalogPath, `{"name":"instances/prod-pg/databases/inventory/catalog"}`, 400, codeInvalidArgument, `"instances/prod-pg/databases/inventory/catalog"`},
-		{"unknown nested field", catalogPath, `{"schemas":[{"tables":[{"name":"t","colums":{}}]}]}`, 400, codeInvalidArgument, `unknown field "schemas[0].tables[0].colums"`},
-		{"unknown enum value", catalogPath, `{"schemas":[{"tables":[{"objectSchema":{"type":"MAP"}}]}]}`, 400, codeInvalidArgument, `field "schemas[0].tables[0].objectSchema.type": unknown enum value "MAP"`},
-		{"wrong type", catalogPath, `{"schemas":{"name":"public"}}`, 400, codeInvalidArgument, `field "schemas": expected an array, got an object`},
-		{"label of the wrong type", catalogPath, `{"schemas":[{"tables":[{"columns":{"columns":[{"labels":{"pii":true}}]}}]}]}`, 400, codeInvalidArgument, `"schemas[0].tables[0].columns.columns[0].labels[pii]": expected a string, got a boolean`},
+		{"unknown nested field", catalogPath, `{"schemas":[{"tables":[{"name":"t","colums":{}}]}]}`, 400, codeInvalidArgument, `unknown object member name "colums" within "/schemas/0/tables/0"`},
+		{"unknown enum value", catalogPath, `{"schemas":[{"tables":[{"objectSchema":{"type":"MAP"}}]}]}`, 400, codeInvalidArgument, `"/schemas/0/tables/0/objectSchema/type": unknown enum value "MAP"`},
+		{"wrong type", catalogPath, `{"schemas":{"name":"public"}}`, 400, codeInvalidArgument, `JSON object into Go []client.SchemaCatalog within "/schemas"`},
+		{"label of the wrong type", catalogPath, `{"schemas":[{"tables":[{"columns":{"columns":[{"labels":{"pii":true}}]}}]}]}`, 400, codeInvalidArgument, `JSON boolean into Go string within "/schemas/0/tables/0/columns/columns/0/labels/pii"`},
 		{"bad allowMissing", catalogPath + "?allowMissing=sure", `{}`, 400, codeInvalidArgument, `allowMissing: "sure" is not a boolean`},
 		{"allowMissing twice", catalogPath + "?allowMissing=true&allowMissing=false", `{}`, 400, codeInvalidArgument, "allowMissing"},
 		{"unknown instance", "/v1/instances/nope/databases/orders/catalog", `{}`, 500, codeInternal, `failed to populate raw resources database "instances/nope/databases/orders" not found`},
@@ -197,7 +197,7 @@ func TestBatchCreate_refusesBadRequests(t *testing.T) {
 		{"type unspecified", batchPath, `{"requests":[` + revisionRequest(ordersName, "TYPE_UNSPECIFIED", "9.0.0", "") + `]}`,
 			400, codeInvalidArgument, []string{"requests[0].revision.type is required"}, nil},
 		{"type unknown", batchPath, `{"requests":[` + revisionRequest(ordersName, "IMPERATIVE", "9.0.0", "") + `]}`,
-			400, codeInvalidArgument, []string{`"requests[0].revision.type"`, `"IMPERATIVE"`}, nil},
+			400, codeInvalidArgument, []string{`"/requests/0/revision/type"`, `"IMPERATIVE"`}, nil},
 		{"version missing", batchPath, `{"requests":[{"parent":"` + ordersName + `","revision":{"type":"VERSIONED","sheet":"projects/orders/sheets/201"}}]}`,
 			400, codeInvalidArgument, []string{"requests[0].revision.version is required"}, nil},
 		{"bad sheet name", batchPath, `{"requests":[` + revisionRequest(ordersName, "VERSIONED", "9.0.0", "sheets/1") + `]}`,
@@ -209,7 +209,7 @@ func TestBatchCreate_refusesBadRequests(t *testing.T) {
 		{"version already stored", batchPath, `{"requests":[` + revisionRequest(ordersName, "VERSIONED", "1.1.0", "") + `]}`,
 			409, codeAlreadyExists, []string{`VERSIONED revision of version "1.1.0" already exists`}, nil},
 		{"unknown field", batchPath, `{"requests":[{"parent":"` + ordersName + `","revision":{"type":"VERSIONED","version":"9","statement":"x"}}]}`,
-			400, codeInvalidArgument, []string{`unknown field "requests[0].revision.statement"`}, nil},
+			400, codeInvalidArgument, []string{`unknown object member name "statement" within "/requests/0/revision"`}, nil},
 		{"unknown database", "/v1/instances/prod-pg/databases/nope/revisions:batchCreate", `{"requests":[` + revisionRequest("instances/prod-pg/databases/nope", "VERSIONED", "9.0.0", "") + `]}`,
 			404, codeNotFound, []string{`database "instances/prod-pg/databases/nope" not found`}, nil},
 	}

@@ -185,7 +185,7 @@ func TestDiffSchema_refusesBadRequests(t *testing.T) {
 		{"name of another changelog", diffPath, `{"name":"` + ordersName + `/changelogs/102","schema":"x"}`, 400, codeInvalidArgument, `"instances/prod-pg/databases/orders/changelogs/102" does not match`},
 		{"name of the database", diffPath, `{"name":"` + ordersName + `","schema":"x"}`, 400, codeInvalidArgument, "does not match"},
 		{"malformed target", diffPath, `{"name":"` + self + `","changelog":"changelogs/102"}`, 400, codeInvalidArgument, `"changelogs/102" is not of the form`},
-		{"unknown field", diffPath, `{"name":"` + self + `","schema":"x","format":"sql"}`, 400, codeInvalidArgument, `unknown field "format"`},
+		{"unknown field", diffPath, `{"name":"` + self + `","schema":"x","format":"sql"}`, 400, codeInvalidArgument, `unknown object member name "format"`},
 		{"missing changelog", ordersPath + "/changelogs/999:diffSchema", `{"name":"` + ordersName + `/changelogs/999","schema":"x"}`, 404, codeNotFound, `changelog "instances/prod-pg/databases/orders/changelogs/999" not found`},
 		{"missing target changelog", diffPath, `{"name":"` + self + `","changelog":"` + ordersName + `/changelogs/998"}`, 404, codeNotFound, `changelog "instances/prod-pg/databases/orders/changelogs/998" not found`},
 		{"missing target database", diffPath, `{"name":"` + self + `","changelog":"instances/prod-pg/databases/gone/changelogs/1"}`, 404, codeNotFound, `database "instances/prod-pg/databases/gone" not found`},

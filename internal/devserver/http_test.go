@@ -200,8 +200,8 @@ func TestLogin_refusesBadRequests(t *testing.T) {
 		{"a user is not a service account", `{"email":"admin@example.com","password":"dev-admin-token"}`, 401, codeUnauthenticated, "invalid email or password"},
 		{"no email", `{"password":"dev-ci-bot-key"}`, 400, codeInvalidArgument, "email is required"},
 		{"no password", `{"email":"ci-bot@example.com"}`, 400, codeInvalidArgument, "password is required"},
-		{"unknown field", `{"email":"ci-bot@example.com","password":"dev-ci-bot-key","otp":"1"}`, 400, codeInvalidArgument, `unknown field "otp"`},
-		{"malformed", `{"email":`, 400, codeInvalidArgument, "malformed JSON"},
+		{"unknown field", `{"email":"ci-bot@example.com","password":"dev-ci-bot-key","otp":"1"}`, 400, codeInvalidArgument, `unknown object member name "otp"`},
+		{"malformed", `{"email":`, 400, codeInvalidArgument, "unexpected EOF"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

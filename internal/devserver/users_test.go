@@ -94,12 +94,12 @@ func TestUndelete_refusesBadRequests(t *testing.T) {
 		{"name without prefix", "bob@example.com", `{"name":"bob@example.com"}`, 400, codeInvalidArgument, "does not match"},
 		{"no name", "bob@example.com", `{}`, 400, codeInvalidArgument, "name is required"},
 		{"empty body", "bob@example.com", ``, 400, codeInvalidArgument, "name is required"},
-		{"unknown field", "bob@example.com", `{"name":"users/bob@example.com","force":true}`, 400, codeInvalidArgument, `unknown field "force"`},
-		{"wrong type", "bob@example.com", `{"name":42}`, 400, codeInvalidArgument, `field "name": expected a string, got the number 42`},
-		{"field names are case-sensitive", "bob@example.com", `{"Name":"users/bob@example.com"}`, 400, codeInvalidArgument, `unknown field "Name"`},
-		{"malformed", "bob@example.com", `{"name":"users/bob@example.com"`, 400, codeInvalidArgument, "malformed JSON"},
-		{"trailing data", "bob@example.com", `{"name":"users/bob@example.com"} {}`, 400, codeInvalidArgument, "unexpected data"},
-		{"not an object", "bob@example.com", `["users/bob@example.com"]`, 400, codeInvalidArgument, "must be a JSON object"},
+		{"unknown field", "bob@example.com", `{"name":"users/bob@example.com","force":true}`, 400, codeInvalidArgument, `unknown object member name "force"`},
+		{"wrong type", "bob@example.com", `{"name":42}`, 400, codeInvalidArgument, `JSON number into Go string within "/name"`},
+		{"field names are case-sensitive", "bob@example.com", `{"Name":"users/bob@example.com"}`, 400, codeInvalidArgument, `unknown object member name "Name"`},
+		{"malformed", "bob@example.com", `{"name":"users/bob@example.com"`, 400, codeInvalidArgument, "unexpected EOF"},
+		{"trailing data", "bob@example.com", `{"name":"users/bob@example.com"} {}`, 400, codeInvalidArgument, "after top-level value"},
+		{"not an object", "bob@example.com", `["users/bob@example.com"]`, 400, codeInvalidArgument, "JSON array into Go client.UndeleteUserRequest"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
