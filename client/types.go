@@ -1,9 +1,13 @@
 package client
 
+import "encoding/json"
+
 // The resources of the /v1 API. JSON names are exactly the service's; int64
 // values and byte counts the service sends as strings stay strings; every field
 // is omitted when zero, as protobuf JSON does, so an absent field decodes to the
-// zero value and a value built here encodes as the service expects.
+// zero value and a value built here encodes as the service expects. dbgov
+// prints an answer as the service sent it, so these types hold only what it
+// reads (for tables and checks) or sends; the rest of an answer is left out.
 
 // DatabaseCatalog is the metadata catalog of one database.
 type DatabaseCatalog struct {
@@ -354,32 +358,14 @@ type RolloutPolicy struct {
 
 // MaskingRulePolicy is the payload of a MASKING_RULE policy.
 type MaskingRulePolicy struct {
-	// Rules are the masking rules.
-	Rules []MaskingRule `json:"rules,omitempty"`
-}
-
-// MaskingRule masks the values matching its condition.
-type MaskingRule struct {
-	// ID identifies the rule.
-	ID string `json:"id,omitempty"`
-	// Condition selects the values masked.
-	Condition *Expression `json:"condition,omitempty"`
-	// SemanticType is the semantic type given to the values matched.
-	SemanticType string `json:"semanticType,omitempty"`
+	// Rules are the masking rules, as sent: dbgov counts them.
+	Rules []json.RawMessage `json:"rules,omitempty"`
 }
 
 // MaskingExemptionPolicy is the payload of a MASKING_EXEMPTION policy.
 type MaskingExemptionPolicy struct {
-	// Exemptions are the masking exemptions.
-	Exemptions []MaskingExemption `json:"exemptions,omitempty"`
-}
-
-// MaskingExemption exempts members from masking under a condition.
-type MaskingExemption struct {
-	// Members are the members exempted.
-	Members []string `json:"members,omitempty"`
-	// Condition limits when the exemption applies.
-	Condition *Expression `json:"condition,omitempty"`
+	// Exemptions are the masking exemptions, as sent: dbgov counts them.
+	Exemptions []json.RawMessage `json:"exemptions,omitempty"`
 }
 
 // TagPolicy is the payload of a TAG policy.
@@ -449,124 +435,6 @@ type ListPoliciesResponse struct {
 	Policies []Policy `json:"policies,omitempty"`
 }
 
-// Expression is a condition of a masking rule or exemption: an id and one node.
-type Expression struct {
-	// ID identifies the node.
-	ID string `json:"id,omitempty"`
-	// ConstExpr is set when the node is a literal.
-	ConstExpr *ConstExpr `json:"constExpr,omitempty"`
-	// IdentExpr is set when the node is an identifier.
-	IdentExpr *IdentExpr `json:"identExpr,omitempty"`
-	// SelectExpr is set when the node selects a field.
-	SelectExpr *SelectExpr `json:"selectExpr,omitempty"`
-	// CallExpr is set when the node is a function call.
-	CallExpr *CallExpr `json:"callExpr,omitempty"`
-	// ListExpr is set when the node is a list literal.
-	ListExpr *ListExpr `json:"listExpr,omitempty"`
-	// StructExpr is set when the node is a message or map literal.
-	StructExpr *StructExpr `json:"structExpr,omitempty"`
-	// ComprehensionExpr is set when the node is a comprehension.
-	ComprehensionExpr *ComprehensionExpr `json:"comprehensionExpr,omitempty"`
-}
-
-// ConstExpr is a literal value.
-type ConstExpr struct {
-	// NullValue is NULL_VALUE for a null literal.
-	NullValue string `json:"nullValue,omitempty"`
-	// BoolValue is a boolean literal.
-	BoolValue bool `json:"boolValue,omitempty"`
-	// Int64Value is a signed 64-bit literal, as a string.
-	Int64Value string `json:"int64Value,omitempty"`
-	// Uint64Value is an unsigned 64-bit literal, as a string.
-	Uint64Value string `json:"uint64Value,omitempty"`
-	// DoubleValue is a floating-point literal; nil when absent, so that 0 is kept.
-	DoubleValue *float64 `json:"doubleValue,omitempty"`
-	// StringValue is a string literal.
-	StringValue string `json:"stringValue,omitempty"`
-	// BytesValue is a bytes literal, base64-encoded.
-	BytesValue string `json:"bytesValue,omitempty"`
-	// DurationValue is a duration literal.
-	DurationValue string `json:"durationValue,omitempty"`
-	// TimestampValue is a timestamp literal (RFC 3339).
-	TimestampValue string `json:"timestampValue,omitempty"`
-}
-
-// IdentExpr is an identifier.
-type IdentExpr struct {
-	// Name is the identifier.
-	Name string `json:"name,omitempty"`
-}
-
-// SelectExpr selects a field of an operand.
-type SelectExpr struct {
-	// Operand is the value whose field is selected.
-	Operand *Expression `json:"operand,omitempty"`
-	// Field is the field selected.
-	Field string `json:"field,omitempty"`
-	// TestOnly tests whether the field is set rather than reading it.
-	TestOnly bool `json:"testOnly,omitempty"`
-}
-
-// CallExpr is a function call.
-type CallExpr struct {
-	// Target is the receiver of a method call, nil for a function.
-	Target *Expression `json:"target,omitempty"`
-	// Function is the function's name.
-	Function string `json:"function,omitempty"`
-	// Args are the arguments.
-	Args []Expression `json:"args,omitempty"`
-}
-
-// ListExpr is a list literal.
-type ListExpr struct {
-	// Elements are the list's elements.
-	Elements []Expression `json:"elements,omitempty"`
-	// OptionalIndices are the indices of the optional elements.
-	OptionalIndices []int32 `json:"optionalIndices,omitempty"`
-}
-
-// StructExpr is a message or map literal.
-type StructExpr struct {
-	// MessageName is the message's type, empty for a map.
-	MessageName string `json:"messageName,omitempty"`
-	// Entries are the fields or map entries.
-	Entries []StructEntry `json:"entries,omitempty"`
-}
-
-// StructEntry is one entry of a StructExpr.
-type StructEntry struct {
-	// ID identifies the entry.
-	ID string `json:"id,omitempty"`
-	// FieldKey is the field set, in a message.
-	FieldKey string `json:"fieldKey,omitempty"`
-	// MapKey is the key, in a map.
-	MapKey *Expression `json:"mapKey,omitempty"`
-	// Value is the entry's value.
-	Value *Expression `json:"value,omitempty"`
-	// OptionalEntry marks an entry set only when its value is present.
-	OptionalEntry bool `json:"optionalEntry,omitempty"`
-}
-
-// ComprehensionExpr is a comprehension over a range.
-type ComprehensionExpr struct {
-	// IterVar names the variable bound to each element.
-	IterVar string `json:"iterVar,omitempty"`
-	// IterVar2 names a second iteration variable, when there is one.
-	IterVar2 string `json:"iterVar2,omitempty"`
-	// IterRange is the range iterated over.
-	IterRange *Expression `json:"iterRange,omitempty"`
-	// AccuVar names the accumulator.
-	AccuVar string `json:"accuVar,omitempty"`
-	// AccuInit is the accumulator's first value.
-	AccuInit *Expression `json:"accuInit,omitempty"`
-	// LoopCondition is checked before each step; iteration stops when false.
-	LoopCondition *Expression `json:"loopCondition,omitempty"`
-	// LoopStep computes the accumulator's next value.
-	LoopStep *Expression `json:"loopStep,omitempty"`
-	// Result computes the value of the comprehension.
-	Result *Expression `json:"result,omitempty"`
-}
-
 // IdentityProvider is an OAuth 2.0, OIDC or LDAP login provider.
 type IdentityProvider struct {
 	// Name is the provider's resource name.
@@ -591,97 +459,28 @@ type IdentityProviderConfig struct {
 	LDAPConfig *LDAPConfig `json:"ldapConfig,omitempty"`
 }
 
-// FieldMapping maps provider attributes to user fields.
-type FieldMapping struct {
-	// Identifier is the attribute holding the user's identifier.
-	Identifier string `json:"identifier,omitempty"`
-	// DisplayName is the attribute holding the user's display name.
-	DisplayName string `json:"displayName,omitempty"`
-	// Phone is the attribute holding the user's phone number.
-	Phone string `json:"phone,omitempty"`
-	// Groups is the attribute holding the user's groups.
-	Groups string `json:"groups,omitempty"`
-}
-
-// OAuth2Config configures an OAuth 2.0 provider.
+// OAuth2Config configures an OAuth 2.0 provider; dbgov reads where it is reached.
 type OAuth2Config struct {
 	// AuthURL is the authorization endpoint.
 	AuthURL string `json:"authUrl,omitempty"`
-	// TokenURL is the token endpoint.
-	TokenURL string `json:"tokenUrl,omitempty"`
-	// UserInfoURL is the user information endpoint.
-	UserInfoURL string `json:"userInfoUrl,omitempty"`
-	// ClientID is the client's id at the provider.
-	ClientID string `json:"clientId,omitempty"`
-	// ClientSecret is the client's secret; a secret.
-	ClientSecret string `json:"clientSecret,omitempty"`
-	// Scopes are the scopes requested.
-	Scopes []string `json:"scopes,omitempty"`
-	// FieldMapping maps the provider's attributes to user fields.
-	FieldMapping *FieldMapping `json:"fieldMapping,omitempty"`
-	// SkipTLSVerify turns off the check of the provider's certificate.
-	SkipTLSVerify bool `json:"skipTlsVerify,omitempty"`
-	// AuthStyle is how the client's credentials reach the token endpoint.
-	AuthStyle OAuth2AuthStyle `json:"authStyle,omitempty"`
 }
 
-// OIDCConfig configures an OpenID Connect provider.
+// OIDCConfig configures an OpenID Connect provider; dbgov reads where it is reached.
 type OIDCConfig struct {
 	// Issuer is the issuer's address.
 	Issuer string `json:"issuer,omitempty"`
-	// ClientID is the client's id at the provider.
-	ClientID string `json:"clientId,omitempty"`
-	// ClientSecret is the client's secret; a secret.
-	ClientSecret string `json:"clientSecret,omitempty"`
-	// Scopes are the scopes requested.
-	Scopes []string `json:"scopes,omitempty"`
-	// FieldMapping maps the provider's claims to user fields.
-	FieldMapping *FieldMapping `json:"fieldMapping,omitempty"`
-	// SkipTLSVerify turns off the check of the provider's certificate.
-	SkipTLSVerify bool `json:"skipTlsVerify,omitempty"`
-	// AuthStyle is how the client's credentials reach the token endpoint.
-	AuthStyle OAuth2AuthStyle `json:"authStyle,omitempty"`
-	// AuthEndpoint is the authorization endpoint.
-	AuthEndpoint string `json:"authEndpoint,omitempty"`
 }
 
-// LDAPConfig configures an LDAP provider.
+// LDAPConfig configures an LDAP provider; dbgov reads where it is reached.
 type LDAPConfig struct {
 	// Host is the LDAP server's host.
 	Host string `json:"host,omitempty"`
 	// Port is the LDAP server's port.
 	Port int32 `json:"port,omitempty"`
-	// SkipTLSVerify turns off the check of the server's certificate.
-	SkipTLSVerify bool `json:"skipTlsVerify,omitempty"`
-	// BindDN is the DN the service binds as.
-	BindDN string `json:"bindDn,omitempty"`
-	// BindPassword is BindDN's password; a secret.
-	BindPassword string `json:"bindPassword,omitempty"`
-	// BaseDN is where users are searched.
-	BaseDN string `json:"baseDn,omitempty"`
-	// UserFilter is the filter finding a user.
-	UserFilter string `json:"userFilter,omitempty"`
-	// SecurityProtocol is the connection's transport security.
-	SecurityProtocol LDAPSecurityProtocol `json:"securityProtocol,omitempty"`
-	// FieldMapping maps LDAP attributes to user fields.
-	FieldMapping *FieldMapping `json:"fieldMapping,omitempty"`
 }
 
 // IdentityProviderType is the protocol of an identity provider: OAUTH2, OIDC or LDAP.
 type IdentityProviderType string
-
-// OAuth2AuthStyle is how client credentials reach the token endpoint.
-type OAuth2AuthStyle string
-
-// Known OAuth2AuthStyle values.
-const (
-	OAuth2AuthStyleUnspecified OAuth2AuthStyle = "OAUTH2_AUTH_STYLE_UNSPECIFIED"
-	OAuth2AuthStyleInParams    OAuth2AuthStyle = "IN_PARAMS"
-	OAuth2AuthStyleInHeader    OAuth2AuthStyle = "IN_HEADER"
-)
-
-// LDAPSecurityProtocol is the transport security of an LDAP connection, such as LDAPS.
-type LDAPSecurityProtocol string
 
 // ListIdentityProvidersResponse is the answer of GET /v1/idps.
 type ListIdentityProvidersResponse struct {

@@ -37,9 +37,6 @@ var strictOptions = sync.OnceValue(func() json.Options {
 		reflect.TypeFor[client.WorkloadProviderType]():       {"PROVIDER_TYPE_UNSPECIFIED", "GITHUB", "GITLAB"},
 		reflect.TypeFor[client.PolicyResourceType]():         {"RESOURCE_TYPE_UNSPECIFIED", "WORKSPACE", "ENVIRONMENT", "PROJECT"},
 		reflect.TypeFor[client.AdminDataSourceRestriction](): {"RESTRICTION_UNSPECIFIED", "FALLBACK", "DISALLOW"},
-		reflect.TypeFor[client.IdentityProviderType]():       {"IDENTITY_PROVIDER_TYPE_UNSPECIFIED", "OAUTH2", "OIDC", "LDAP"},
-		reflect.TypeFor[client.OAuth2AuthStyle]():            {"OAUTH2_AUTH_STYLE_UNSPECIFIED", "IN_PARAMS", "IN_HEADER"},
-		reflect.TypeFor[client.LDAPSecurityProtocol]():       {"SECURITY_PROTOCOL_UNSPECIFIED", "START_TLS", "LDAPS"},
 		reflect.TypeFor[client.RuleLevel]():                  {"LEVEL_UNSPECIFIED", "ERROR", "WARNING"},
 	}
 	return json.JoinOptions(json.RejectUnknownMembers(true), json.WithUnmarshalers(

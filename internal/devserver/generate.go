@@ -67,8 +67,8 @@ func GenerateSeed(w io.Writer, opts GenerateOptions) error {
 		if i%7 == 3 {
 			schema = strings.Replace(schema, "total numeric", "total numeric, note text", 1)
 		}
-		masking := seedPolicy{Policy: client.Policy{Type: client.PolicyTypeMaskingRule, Enforce: i%2 == 0,
-			MaskingRulePolicy: &client.MaskingRulePolicy{Rules: []client.MaskingRule{{ID: "mask-email", SemanticType: "email"}}}}}
+		masking := seedPolicy{Policy: client.Policy{Type: client.PolicyTypeMaskingRule, Enforce: i%2 == 0},
+			MaskingRulePolicy: json.RawMessage(`{"rules":[{"id":"mask-email","semanticType":"email"}]}`)}
 		rollout := seedPolicy{Policy: client.Policy{Type: client.PolicyTypeRollout, RolloutPolicy: &client.RolloutPolicy{Automatic: i%3 == 0}}}
 		fleet.Databases = append(fleet.Databases, seedDatabase{ID: fmt.Sprintf("db%04d", i),
 			Changelogs: []seedChangelog{{ID: "1", Schema: schema}}, Policies: []seedPolicy{masking, rollout}})

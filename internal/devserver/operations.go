@@ -2,6 +2,7 @@ package devserver
 
 import (
 	"cmp"
+	"encoding/json"
 	"net/url"
 	"slices"
 	"strconv"
@@ -15,9 +16,9 @@ import (
 // belong to the workspace, and /v1/idps has none.
 func (s *Server) listIdentityProviders(req *request) (any, *apiError) {
 	if s.since(sinceWorkspaceIdps) && (len(req.ids) == 0 || req.ids[0] != WorkspaceID) {
-		return client.ListIdentityProvidersResponse{}, nil
+		return listAnswer[json.RawMessage]("identityProviders", nil, ""), nil
 	}
-	return client.ListIdentityProvidersResponse{IdentityProviders: slices.Clone(s.st.idps)}, nil
+	return listAnswer("identityProviders", slices.Clone(s.st.idps), ""), nil
 }
 
 // getReviewConfig answers GET /v1/reviewConfigs/{id}.
@@ -132,7 +133,7 @@ func (s *Server) listPolicies(req *request) (any, *apiError) {
 		}
 		policies = db.policies
 	}
-	var resp client.ListPoliciesResponse
+	var list []seedPolicy
 	for _, p := range policies {
 		if strings.HasPrefix(p.Name, "policies/") && s.since(sinceWorkspaces) {
 			p.Name = "workspaces/" + WorkspaceID + "/" + p.Name
@@ -143,10 +144,11 @@ func (s *Server) listPolicies(req *request) (any, *apiError) {
 		ofParent := len(req.ids) == 2 || strings.HasPrefix(p.Name, req.path+"/")
 		gone := !slices.Contains(types, p.Type) || p.Type == client.PolicyTypeDataQuery && strings.HasPrefix(p.Name, "environments/") && s.since(sinceAccounts)
 		if ofParent && !gone && (all || p.Type == filter) && (showDeleted || !p.Deleted) {
-			resp.Policies = append(resp.Policies, p.Policy)
+			p.Deleted = false // a mark of the seed, not a field of the answer
+			list = append(list, p)
 		}
 	}
-	return resp, nil
+	return listAnswer("policies", list, ""), nil
 }
 
 // diffSchema answers POST .../changelogs/{c}:diffSchema and .../databases/{d}:diffSchema:

@@ -3,6 +3,7 @@ package devserver
 import (
 	"cmp"
 	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -14,14 +15,14 @@ import (
 
 // seedDoc is the JSON document that fills a server's state.
 type seedDoc struct {
-	Tokens            []TokenInfo               `json:"tokens,omitempty"`
-	ServiceAccounts   []ServiceAccountInfo      `json:"serviceAccounts,omitempty"`
-	Instances         []seedInstance            `json:"instances,omitempty"`
-	Policies          []seedPolicy              `json:"policies,omitempty"`
-	Sheets            []seedSheet               `json:"sheets,omitempty"`
-	ReviewConfigs     []client.ReviewConfig     `json:"reviewConfigs,omitempty"`
-	Users             []seedUser                `json:"users,omitempty"`
-	IdentityProviders []client.IdentityProvider `json:"identityProviders,omitempty"`
+	Tokens            []TokenInfo           `json:"tokens,omitempty"`
+	ServiceAccounts   []ServiceAccountInfo  `json:"serviceAccounts,omitempty"`
+	Instances         []seedInstance        `json:"instances,omitempty"`
+	Policies          []seedPolicy          `json:"policies,omitempty"`
+	Sheets            []seedSheet           `json:"sheets,omitempty"`
+	ReviewConfigs     []client.ReviewConfig `json:"reviewConfigs,omitempty"`
+	Users             []seedUser            `json:"users,omitempty"`
+	IdentityProviders []json.RawMessage     `json:"identityProviders,omitempty"` // answered as given
 }
 
 type seedInstance struct {
@@ -53,10 +54,13 @@ type seedUser struct {
 	Permissions []string `json:"permissions,omitempty"`
 }
 
-// seedPolicy is a policy with the deleted mark the service keeps beside it.
+// seedPolicy is a policy with the deleted mark the service keeps beside it;
+// its masking payloads, which the server only hands back, are kept as given.
 type seedPolicy struct {
 	client.Policy
-	Deleted bool `json:"deleted,omitempty"`
+	MaskingRulePolicy      json.RawMessage `json:"maskingRulePolicy,omitempty"`
+	MaskingExemptionPolicy json.RawMessage `json:"maskingExemptionPolicy,omitempty"`
+	Deleted                bool            `json:"deleted,omitempty"`
 }
 
 type seedSheet struct {
@@ -75,7 +79,7 @@ type state struct {
 	users           map[string]*seedUser
 	userList        []*seedUser // in the order created
 	uuids           bool        // changelogs and revisions have UUID ids
-	idps            []client.IdentityProvider
+	idps            []json.RawMessage
 	policies        []seedPolicy // of environments, projects and the workspace
 }
 

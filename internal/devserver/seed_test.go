@@ -142,7 +142,7 @@ func TestNew_refusesABadSeedNamingTheProblem(t *testing.T) {
 		{"unknown nested field", `{"instances": [{"id": "i", "databases": [{"id": "d", "catalogs": {}}]}]}`, `unknown object member name "catalogs" within "/instances/0/databases/0"`},
 		{"unknown field in a policy", `{"instances": [{"id": "i", "databases": [{"id": "d", "policies": [{"type": "TAG", "tags": {}}]}]}]}`, `unknown object member name "tags" within "/instances/0/databases/0/policies/0"`},
 		{"wrong type", `{"users": [{"email": "a@x.com", "mfaEnabled": "yes"}]}`, `JSON string into Go bool within "/users/0/mfaEnabled"`},
-		{"integer out of range", `{"identityProviders": [{"config": {"ldapConfig": {"port": 99999999999}}}]}`, `"/identityProviders/0/config/ldapConfig/port": value out of range`},
+		{"integer out of range", `{"reviewConfigs": [{"name": "reviewConfigs/a", "rules": [{"numberPayload": {"number": 99999999999}}]}]}`, `"/reviewConfigs/0/rules/0/numberPayload/number": value out of range`},
 		{"fractional integer", `{"reviewConfigs": [{"name": "reviewConfigs/a", "rules": [{"numberPayload": {"number": 1.5}}]}]}`, `"/reviewConfigs/0/rules/0/numberPayload/number"`},
 		{"unknown enum value", `{"users": [{"email": "a@x.com", "state": "GONE"}]}`, `"/users/0/state": unknown enum value "GONE"`},
 		{"empty token", `{"tokens": [{"token": "", "user": "users/a@x.com"}]}`, "tokens[0]: token is empty"},
