@@ -6,7 +6,6 @@ import (
 	"embed"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -23,33 +22,6 @@ var help embed.FS
 // shells are the shells a script can be printed for.
 var shells = [...]string{"bash", "zsh", "fish", "powershell"}
 
-type completionOptions struct {
-	Out   io.Writer
-	Root  *cobra.Command
-	Shell string
-}
-
-// NewCmd builds `dbgov completion SHELL`.
-func NewCmd(f *factory.Factory) *cobra.Command {
-	opts := &completionOptions{Out: f.IO.Out}
-	return helptext.Command(help, &cobra.Command{
-		Use:                   "completion SHELL",
-		Short:                 "Print the shell completion script for bash, zsh, fish or PowerShell",
-		Args:                  arity.Exact(1, "a SHELL: "+strings.Join(shells[:], ", ")),
-		ValidArgs:             shells[:],
-		DisableFlagsInUseLine: true,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			shell := strings.ToLower(args[0])
-			if !slices.Contains(shells[:], shell) {
-				return exitcode.Usagef("unknown shell %q: use one of %s", args[0], strings.Join(shells[:], ", "))
-			}
-			opts.Shell = shell
-			opts.Root = cmd.Root()
-			return runCompletion(opts)
-		},
-	})
-}
-
 // scripts write the completion script of each shell, with descriptions.
 var scripts = map[string]func(*cobra.Command, io.Writer) error{
 	"bash":       func(c *cobra.Command, w io.Writer) error { return c.GenBashCompletionV2(w, true) },
@@ -58,9 +30,24 @@ var scripts = map[string]func(*cobra.Command, io.Writer) error{
 	"powershell": (*cobra.Command).GenPowerShellCompletionWithDesc,
 }
 
-func runCompletion(opts *completionOptions) error {
-	if err := scripts[opts.Shell](opts.Root, opts.Out); err != nil {
-		return fmt.Errorf("write the %s completion script: %w", opts.Shell, err)
-	}
-	return nil
+// NewCmd builds `dbgov completion SHELL`.
+func NewCmd(f *factory.Factory) *cobra.Command {
+	return helptext.Command(help, &cobra.Command{
+		Use:                   "completion SHELL",
+		Short:                 "Print the shell completion script for bash, zsh, fish or PowerShell",
+		Args:                  arity.Exact(1, "a SHELL: "+strings.Join(shells[:], ", ")),
+		ValidArgs:             shells[:],
+		DisableFlagsInUseLine: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			shell := strings.ToLower(args[0])
+			script, ok := scripts[shell]
+			if !ok {
+				return exitcode.Usagef("unknown shell %q: use one of %s", args[0], strings.Join(shells[:], ", "))
+			}
+			if err := script(cmd.Root(), f.IO.Out); err != nil {
+				return fmt.Errorf("write the %s completion script: %w", shell, err)
+			}
+			return nil
+		},
+	})
 }
