@@ -23,23 +23,18 @@ import (
 //go:embed help
 var help embed.FS
 
-type options struct {
-	f          *factory.Factory
-	ClientOnly bool
-}
-
 // NewCmd builds `dbgov version`. Its output format comes from the flags
 // alone, and a configuration it cannot read only leaves the service out,
 // so it answers whatever the environment and config file hold.
 func NewCmd(f *factory.Factory) *cobra.Command {
-	opts := &options{f: f}
+	var clientOnly bool
 	cmd := helptext.Command(help, &cobra.Command{
 		Use:   "version [--client]",
 		Short: "Print dbgov's version and the service's",
 		Args:  arity.Exact(0, "no arguments"),
-		RunE:  func(cmd *cobra.Command, _ []string) error { return run(cmd.Context(), opts) },
+		RunE:  func(cmd *cobra.Command, _ []string) error { return run(cmd.Context(), f, clientOnly) },
 	})
-	cmd.Flags().BoolVar(&opts.ClientOnly, "client", false, "print dbgov's version alone, without asking the service")
+	cmd.Flags().BoolVar(&clientOnly, "client", false, "print dbgov's version alone, without asking the service")
 	return cmd
 }
 
@@ -67,8 +62,7 @@ func server(ctx context.Context, f *factory.Factory) (*serverInfo, error) {
 	return &serverInfo{URL: secret.URL(s.URL), Server: srv, Release: srv.Release.String()}, nil
 }
 
-func run(ctx context.Context, opts *options) error {
-	f := opts.f
+func run(ctx context.Context, f *factory.Factory, clientOnly bool) error {
 	pf := f.PrintFlags()
 	pf.Format, pf.SummaryFile = nil, nil
 	p, err := pf.ToPrinter()
@@ -86,7 +80,7 @@ func run(ctx context.Context, opts *options) error {
 		Server *serverInfo `json:"server,omitempty"`
 	}{Client: clientInfo{f.Version, f.Commit, runtime.Version(), runtime.GOOS + "/" + runtime.GOARCH}}
 	var serverErr error
-	if !opts.ClientOnly {
+	if !clientOnly {
 		doc.Server, serverErr = server(ctx, f)
 	}
 	raw, err := json.Marshal(doc)
