@@ -6,6 +6,7 @@
 package exitcode
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -40,22 +41,18 @@ const (
 var kinds = map[int]string{Failure: "FAILURE", Usage: "USAGE", Auth: "UNAUTHENTICATED",
 	NoAnswer: "NO_ANSWER", Interrupted: "INTERRUPTED", Terminated: "TERMINATED"}
 
+// statusCodes are the exit codes of the HTTP statuses that have their own;
+// a 5xx is Service, any other status Failure.
+var statusCodes = map[int]int{http.StatusUnauthorized: Auth, http.StatusForbidden: Permission, http.StatusNotFound: NotFound,
+	http.StatusBadRequest: Rejected, http.StatusConflict: Rejected, http.StatusPreconditionFailed: Rejected,
+	http.StatusUnprocessableEntity: Rejected, http.StatusTooManyRequests: Service}
+
 // ForStatus maps the HTTP status of a service answer to its exit code.
 func ForStatus(status int) int {
-	switch {
-	case status == http.StatusUnauthorized:
-		return Auth
-	case status == http.StatusForbidden:
-		return Permission
-	case status == http.StatusNotFound:
-		return NotFound
-	case status == http.StatusBadRequest, status == http.StatusConflict,
-		status == http.StatusPreconditionFailed, status == http.StatusUnprocessableEntity:
-		return Rejected
-	case status == http.StatusTooManyRequests, status >= 500 && status <= 599:
+	if status >= 500 && status <= 599 {
 		return Service
 	}
-	return Failure
+	return cmp.Or(statusCodes[status], Failure)
 }
 
 // Coder is an error that knows its exit code, as the errors of the client,
