@@ -81,8 +81,8 @@ func runLogin(cmd *cobra.Command, f *factory.Factory, insecure bool) error {
 	}
 	a := factory.Auth{ServiceAccount: account}
 	if token != "" {
-		a.Token, err = readSecret(f, "token")
-	} else if a.ServiceKey, err = readSecret(f, "service key"); err == nil {
+		a.Token, err = f.IO.ReadLine("token", true)
+	} else if a.ServiceKey, err = f.IO.ReadLine("service key", true); err == nil {
 		a.Tokens = f.TokenCache(s.URL, account, a.ServiceKey, !insecure)
 		a.Tokens.Drop() // log in afresh: the key is what is checked
 	}
@@ -276,14 +276,4 @@ func editProfile(cmd *cobra.Command, f *factory.Factory, values map[string]strin
 		return nil
 	})
 	return path, err
-}
-
-// readSecret reads what from a prompt that does not echo when stdin is a
-// terminal, else from the first line of stdin.
-func readSecret(f *factory.Factory, what string) (string, error) {
-	secret, err := f.IO.ReadLine(what, true)
-	if err == nil && secret == "" {
-		err = exitcode.Usagef("no %s on standard input: give it on the first line", what)
-	}
-	return secret, err
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/config"
 	"github.com/dbgov/dbgov/internal/exitcode"
-	"github.com/dbgov/dbgov/internal/iostreams"
 	"github.com/dbgov/dbgov/output"
 )
 
@@ -66,7 +65,7 @@ func newSetCmd(f *factory.Factory) *cobra.Command {
 	cmd.PreRunE = func(_ *cobra.Command, args []string) (err error) {
 		value = args[1]
 		if value == "-" { // read before the file is locked
-			value, err = readValue(f.IO, args[0])
+			value, err = f.IO.ReadLine(args[0], config.Sensitive(args[0]))
 		}
 		return err
 	}
@@ -84,16 +83,6 @@ func newSetCmd(f *factory.Factory) *cobra.Command {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
 	return cmd
-}
-
-// readValue reads a value from the first line of stdin, or asks for it on a
-// terminal, not echoing a secret.
-func readValue(ios *iostreams.IOStreams, key string) (string, error) {
-	value, err := ios.ReadLine(key, config.Sensitive(key))
-	if err == nil && value == "" {
-		err = exitcode.Usagef("no value for %s on standard input: give it on the first line", key)
-	}
-	return value, err
 }
 
 func newUnsetCmd(f *factory.Factory) *cobra.Command {

@@ -8,11 +8,14 @@ import (
 	"strings"
 
 	"golang.org/x/term"
+
+	"github.com/dbgov/dbgov/internal/exitcode"
 )
 
 // ReadLine reads what (a token, a setting's value) from a prompt when stdin
 // is a terminal, without echo when hidden, else from the first line of
-// stdin, and returns it without surrounding space.
+// stdin, and returns it without surrounding space. An empty value is a
+// usage error.
 func (s *IOStreams) ReadLine(what string, hidden bool) (string, error) {
 	var line []byte
 	var err error
@@ -31,5 +34,9 @@ func (s *IOStreams) ReadLine(what string, hidden bool) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("read the %s: %w", what, err)
 	}
-	return strings.TrimSpace(string(line)), nil
+	value := strings.TrimSpace(string(line))
+	if value == "" {
+		return "", exitcode.Usagef("no value for %s on standard input: give it on the first line", what)
+	}
+	return value, nil
 }
