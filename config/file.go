@@ -79,13 +79,9 @@ func (f *File) Path() string { return f.path }
 
 // Profiles returns the names of the profiles in the file, in file order.
 func (f *File) Profiles() []string {
-	profiles := f.profiles()
-	if profiles == nil {
-		return nil
-	}
-	names := make([]string, 0, len(profiles.Content)/2)
-	for i := 0; i+1 < len(profiles.Content); i += 2 {
-		names = append(names, profiles.Content[i].Value)
+	p, names := f.profiles(), []string(nil)
+	for i := 0; i < len(p.Content); i += 2 {
+		names = append(names, p.Content[i].Value)
 	}
 	return names
 }
@@ -176,12 +172,12 @@ func (f *File) root() *yaml.Node {
 	return f.doc.Content[0]
 }
 
-// profiles returns the mapping of profiles, nil when there is none.
+// profiles returns the mapping of profiles, an empty one when there is none.
 func (f *File) profiles() *yaml.Node {
 	if _, p := lookup(f.root(), fieldProfiles); p != nil && p.Kind == yaml.MappingNode {
 		return p
 	}
-	return nil
+	return mapNode()
 }
 
 // current returns current_profile, "" when unset.
@@ -502,7 +498,7 @@ func Mask(key, value string) string {
 // save writes the file at its path, which Edit has checked and locked, 0600
 // whatever the umask, in one step, creating a missing directory 0700.
 func (f *File) save() error {
-	data, err := f.text()
+	data, err := encode(f.doc)
 	if err != nil {
 		return err
 	}
@@ -512,15 +508,11 @@ func (f *File) save() error {
 	return nil
 }
 
-// text returns the file as it is written.
-func (f *File) text() ([]byte, error) {
-	if f.doc == nil {
+// encode returns doc as it is written; "{}" for an empty file.
+func encode(doc *yaml.Node) ([]byte, error) {
+	if doc == nil {
 		return []byte("{}\n"), nil
 	}
-	return encode(f.doc)
-}
-
-func encode(doc *yaml.Node) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)

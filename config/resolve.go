@@ -249,14 +249,14 @@ func Edit(ctx context.Context, fs *pflag.FlagSet, getenv func(string) string, ch
 	if err := s.load(); err != nil {
 		return err
 	}
-	before, err := s.file.text()
+	before, err := encode(s.file.doc)
 	if err == nil {
 		err = change(s.file, s.profile)
 	}
 	if err != nil {
 		return err
 	}
-	if after, err := s.file.text(); err != nil || bytes.Equal(before, after) {
+	if after, err := encode(s.file.doc); err != nil || bytes.Equal(before, after) {
 		return err
 	}
 	return s.file.save()
