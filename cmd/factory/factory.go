@@ -280,10 +280,7 @@ func (f *Factory) PrintFlags() output.PrintFlags {
 	setting := func(value func(*config.Settings) string) func() (string, error) {
 		return func() (string, error) {
 			s, err := f.Settings()
-			if err != nil {
-				return "", err
-			}
-			return value(s), nil
+			return value(cmp.Or(s, &config.Settings{})), err
 		}
 	}
 	return output.PrintFlags{Flags: f.flags, IO: f.IO, HiddenEnv: config.SecretVariables(),

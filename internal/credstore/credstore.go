@@ -35,9 +35,9 @@ type KeyringError struct {
 func (e *KeyringError) Error() string { return e.Plain }
 func (e *KeyringError) Unwrap() error { return e.Detail }
 
-// keyringDo runs "get", "set" or "delete" on dbgov's entry user of the
-// keyring, bounded in time: a keyring may wait for a person who is not there.
-func keyringDo(op, user, secret string) (string, error) {
+// keyringDo runs op, a call of the keyring, bounded in time: a keyring may
+// wait for a person who is not there.
+func keyringDo(op func() (string, error)) (string, error) {
 	if err := findBus(); err != nil {
 		return "", &KeyringError{"no keyring is running on this machine", err}
 	}
@@ -45,16 +45,7 @@ func keyringDo(op, user, secret string) (string, error) {
 	done := make(chan error, 1)
 	go func() {
 		var err error
-		switch op {
-		case "get":
-			v, err = keyring.Get(service, user)
-		case "set":
-			err = keyring.Set(service, user, secret)
-		default:
-			if err = keyring.Delete(service, user); errors.Is(err, keyring.ErrNotFound) {
-				err = nil
-			}
-		}
+		v, err = op()
 		done <- err
 	}()
 	select {
@@ -94,7 +85,7 @@ func SameService(raw string) string {
 // Load returns the credential kept for profile, nil when there is none; an
 // error says the keyring cannot be reached.
 func Load(profile string) (*Credential, error) {
-	v, err := keyringDo("get", "profile:"+profile, "")
+	v, err := keyringDo(func() (string, error) { return keyring.Get(service, "profile:"+profile) })
 	if errors.Is(err, keyring.ErrNotFound) {
 		return nil, nil
 	}
@@ -111,7 +102,7 @@ func Load(profile string) (*Credential, error) {
 // Save keeps c for profile in the keyring.
 func Save(profile string, c Credential) error {
 	v, _ := json.Marshal(c)
-	if _, err := keyringDo("set", "profile:"+profile, string(v)); err != nil {
+	if _, err := keyringDo(func() (string, error) { return "", keyring.Set(service, "profile:"+profile, string(v)) }); err != nil {
 		return fmt.Errorf("keep the credential in the keyring: %w", err)
 	}
 	return nil
@@ -119,7 +110,8 @@ func Save(profile string, c Credential) error {
 
 // Remove deletes the credential kept for profile, if any.
 func Remove(profile string) error {
-	if _, err := keyringDo("delete", "profile:"+profile, ""); err != nil {
+	_, err := keyringDo(func() (string, error) { return "", keyring.Delete(service, "profile:"+profile) })
+	if err != nil && !errors.Is(err, keyring.ErrNotFound) {
 		return fmt.Errorf("remove the credential from the keyring: %w", err)
 	}
 	return nil
@@ -173,7 +165,7 @@ func (c *TokenCache) Get() string {
 	var err error
 	if c.inKeyring {
 		var v string
-		v, err = keyringDo("get", c.name, "")
+		v, err = keyringDo(func() (string, error) { return keyring.Get(service, c.name) })
 		raw = []byte(v)
 	} else {
 		raw, _, err = safefile.ReadFile(c.path, maxEntry)
@@ -199,7 +191,7 @@ func (c *TokenCache) Put(token string) {
 	raw, _ := json.Marshal(t)
 	switch {
 	case c.inKeyring:
-		_, _ = keyringDo("set", c.name, string(raw))
+		_, _ = keyringDo(func() (string, error) { return "", keyring.Set(service, c.name, string(raw)) })
 	case c.path != "":
 		c.warn(safefile.WriteFile(c.path, raw))
 	}
@@ -211,7 +203,7 @@ func (c *TokenCache) Drop() {
 	defer c.mu.Unlock()
 	c.last = ""
 	if c.inKeyring {
-		_, _ = keyringDo("delete", c.name, "")
+		_, _ = keyringDo(func() (string, error) { return "", keyring.Delete(service, c.name) })
 	} else if c.path != "" {
 		c.warn(safefile.Remove(c.path))
 	}

@@ -20,17 +20,15 @@ const serverTTL = time.Hour
 // only costs a request.
 type ServerCache struct {
 	path string // "" for none
-	now  func() time.Time
 }
 
 // NewServerCache returns the cache of the service at url, in dir ("" for none).
 func NewServerCache(dir, url string) *ServerCache {
-	c := &ServerCache{now: time.Now}
-	if dir != "" {
-		id := sha256.Sum256([]byte(SameService(url)))
-		c.path = filepath.Join(dir, "server-"+hex.EncodeToString(id[:])+".json")
+	if dir == "" {
+		return &ServerCache{}
 	}
-	return c
+	id := sha256.Sum256([]byte(SameService(url)))
+	return &ServerCache{filepath.Join(dir, "server-"+hex.EncodeToString(id[:])+".json")}
 }
 
 // cachedServer is the file's content.
@@ -46,7 +44,7 @@ func (c *ServerCache) Get() []byte {
 	}
 	raw, _, err := safefile.ReadFile(c.path, maxEntry)
 	var s cachedServer
-	if err != nil || json.Unmarshal(raw, &s) != nil || !c.now().Before(s.Until) {
+	if err != nil || json.Unmarshal(raw, &s) != nil || !time.Now().Before(s.Until) {
 		return nil
 	}
 	return s.Info
@@ -54,7 +52,7 @@ func (c *ServerCache) Get() []byte {
 
 // Put keeps info, which the service just gave.
 func (c *ServerCache) Put(info []byte) {
-	if raw, err := json.Marshal(cachedServer{Info: info, Until: c.now().Add(serverTTL)}); c.path != "" && err == nil {
+	if raw, err := json.Marshal(cachedServer{Info: info, Until: time.Now().Add(serverTTL)}); c.path != "" && err == nil {
 		_ = safefile.WriteFile(c.path, raw)
 	}
 }
