@@ -44,53 +44,39 @@ type IOStreams struct {
 // and the NO_COLOR convention honoured. It only asks the operating system
 // about the three descriptors, so it stays cheap at start-up.
 func System() *IOStreams {
-	return detect(systemEnv{}, os.Stdin, os.Stdout, os.Stderr)
+	return detect(os.Getenv, term.IsTerminal, termWidth, os.Stdin, os.Stdout, os.Stderr)
 }
 
-// environment is what detect asks of the operating system; tests fake it.
-type environment interface {
-	Getenv(key string) string
-	IsTerminal(fd int) bool
-	Width(fd int) int
+// termWidth returns the width of the terminal fd, 0 when unknown.
+func termWidth(fd int) int {
+	w, _, _ := term.GetSize(fd)
+	return max(w, 0)
 }
 
-// systemEnv asks the real process environment and terminal.
-type systemEnv struct{}
-
-func (systemEnv) Getenv(key string) string { return os.Getenv(key) }
-
-func (systemEnv) IsTerminal(fd int) bool { return term.IsTerminal(fd) }
-
-func (systemEnv) Width(fd int) int {
-	w, _, err := term.GetSize(fd)
-	if err != nil || w < 0 {
-		return 0
-	}
-	return w
-}
-
-// detect builds the streams from three files and what env says about them.
-func detect(env environment, in, out, errOut *os.File) *IOStreams {
+// detect builds the streams from three files and what the environment
+// (getenv) and the terminal (isTerminal, width) say about them; tests give
+// their own.
+func detect(getenv func(string) string, isTerminal func(fd int) bool, width func(fd int) int, in, out, errOut *os.File) *IOStreams {
 	ios := &IOStreams{
 		In:     in,
 		Out:    out,
 		ErrOut: errOut,
-		InTTY:  env.IsTerminal(int(in.Fd())),
-		OutTTY: env.IsTerminal(int(out.Fd())),
-		ErrTTY: env.IsTerminal(int(errOut.Fd())),
+		InTTY:  isTerminal(int(in.Fd())),
+		OutTTY: isTerminal(int(out.Fd())),
+		ErrTTY: isTerminal(int(errOut.Fd())),
 	}
 	if ios.OutTTY {
-		ios.TermWidth = env.Width(int(out.Fd()))
-		ios.ColorEnabled = colorAllowed(env)
+		ios.TermWidth = width(int(out.Fd()))
+		ios.ColorEnabled = colorAllowed(getenv)
 	}
-	ios.ErrColorEnabled = ios.ErrTTY && colorAllowed(env)
+	ios.ErrColorEnabled = ios.ErrTTY && colorAllowed(getenv)
 	return ios
 }
 
 // colorAllowed applies NO_COLOR (any non-empty value turns colour off, as
 // no-color.org describes) and TERM=dumb.
-func colorAllowed(env environment) bool {
-	return env.Getenv("NO_COLOR") == "" && env.Getenv("TERM") != "dumb"
+func colorAllowed(getenv func(string) string) bool {
+	return getenv("NO_COLOR") == "" && getenv("TERM") != "dumb"
 }
 
 // SetColor applies --color: auto keeps what the terminals allow, always and

@@ -4,19 +4,11 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"golang.org/x/term"
 )
 
 // fakeEnv answers detect's questions from fixed values.
-type fakeEnv struct {
-	vars  map[string]string
-	ttys  map[int]bool
-	width int
-}
-
-func (f fakeEnv) Getenv(key string) string { return f.vars[key] }
-func (f fakeEnv) IsTerminal(fd int) bool   { return f.ttys[fd] }
-func (f fakeEnv) Width(int) int            { return f.width }
-
 func TestDetect_terminalsColourAndWidth(t *testing.T) {
 	dir := t.TempDir()
 	open := func(name string) *os.File {
@@ -63,7 +55,9 @@ func TestDetect_terminalsColourAndWidth(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ios := detect(fakeEnv{vars: tt.vars, ttys: tt.ttys, width: tt.width}, in, out, errOut)
+			getenv := func(key string) string { return tt.vars[key] }
+			isTerminal := func(fd int) bool { return tt.ttys[fd] }
+			ios := detect(getenv, isTerminal, func(int) int { return tt.width }, in, out, errOut)
 			if ios.InTTY != tt.wantIn || ios.OutTTY != tt.wantOut || ios.ErrTTY != tt.wantErr {
 				t.Errorf("TTY in/out/err = %v/%v/%v, want %v/%v/%v",
 					ios.InTTY, ios.OutTTY, ios.ErrTTY, tt.wantIn, tt.wantOut, tt.wantErr)
@@ -88,7 +82,7 @@ func TestSystem_regularFilesAreNotTerminals(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	ios := detect(systemEnv{}, f, f, f)
+	ios := detect(os.Getenv, term.IsTerminal, termWidth, f, f, f)
 	if ios.InTTY || ios.OutTTY || ios.ErrTTY || ios.ColorEnabled || ios.TermWidth != 0 {
 		t.Errorf("a regular file was taken for a terminal: %+v", ios)
 	}
