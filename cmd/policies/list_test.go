@@ -105,12 +105,12 @@ func TestList_summary(t *testing.T) {
 	}
 }
 
+// TestList_request checks the path and query a list of each parent sends.
 func TestList_request(t *testing.T) {
 	tests := []struct {
-		name  string
-		args  []string
-		path  string
-		query string
+		name        string
+		args        []string
+		path, query string
 	}{
 		{"instance and database", []string{"--instance", "prod-pg", "--database", "orders"}, ordersPath, ""},
 		{"full database name", []string{"--database", "instances/prod-pg/databases/orders"}, ordersPath, ""},
@@ -122,13 +122,21 @@ func TestList_request(t *testing.T) {
 		{"show deleted off", []string{"--instance", "prod-pg", "--database", "orders", "--show-deleted=false"}, ordersPath, ""},
 		{"type and show deleted", []string{"--instance", "prod-pg", "--database", "orders", "--show-deleted", "--type", "tag"}, ordersPath, "policyType=TAG&showDeleted=true"},
 		{"ids escaped", []string{"--instance", "prod:pg", "--database", "ordérs"}, "/v1/instances/prod%3Apg/databases/ord%C3%A9rs/policies", ""},
+		{"environment", []string{"--environment", "prod"}, "/v1/environments/prod/policies", ""},
+		{"project with filters", []string{"--project", "orders", "--type", "masking_rule", "--show-deleted"}, "/v1/projects/orders/policies", "policyType=MASKING_RULE&showDeleted=true"},
+		{"workspace", []string{"--workspace"}, "/v1/policies", ""},
+		{"environment id escaped", []string{"--environment", "pr:od"}, "/v1/environments/pr%3Aod/policies", ""},
+		{"environment by its full name", []string{"--environment", "environments/test"}, "/v1/environments/test/policies", ""},
+		{"project by its full name", []string{"--project", "projects/shop"}, "/v1/projects/shop/policies", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			reg := httpmock.New(t)
-			reg.Register(http.MethodGet, tt.path, 200, `{"policies": []}`).Query(tt.query)
-			args := append([]string{"policies", "list"}, tt.args...)
-			cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, args...).Expect(t, 0)
+			reg.Register(http.MethodGet, tt.path, 200, `{"policies": [{"name": "environments/prod/policies/rollout", "type": "ROLLOUT_POLICY"}]}`).Query(tt.query)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, append([]string{"policies", "list", "-o", "name"}, tt.args...)...).Expect(t, 0)
+			if res.Stdout != "environments/prod/policies/rollout\n" {
+				t.Errorf("stdout %q", res.Stdout)
+			}
 			req := reg.Only()
 			if got := req.Header.Get("Authorization"); got != "Bearer test-token" {
 				t.Errorf("Authorization %q, want the token", got)
@@ -217,33 +225,6 @@ func TestList_noURL(t *testing.T) {
 
 func TestList_fitsTheTerminal(t *testing.T) {
 	orders(ordersPolicies).Goldens(t, "list_", "tty_60", "tty_80", "tty_120")
-}
-
-func TestList_parents(t *testing.T) {
-	tests := []struct {
-		name  string
-		args  []string
-		path  string
-		query string
-	}{
-		{"environment", []string{"--environment", "prod"}, "/v1/environments/prod/policies", ""},
-		{"project with filters", []string{"--project", "orders", "--type", "masking_rule", "--show-deleted"}, "/v1/projects/orders/policies", "policyType=MASKING_RULE&showDeleted=true"},
-		{"workspace", []string{"--workspace"}, "/v1/policies", ""},
-		{"environment id escaped", []string{"--environment", "pr:od"}, "/v1/environments/pr%3Aod/policies", ""},
-		{"environment by its full name", []string{"--environment", "environments/test"}, "/v1/environments/test/policies", ""},
-		{"project by its full name", []string{"--project", "projects/shop"}, "/v1/projects/shop/policies", ""},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			reg := httpmock.New(t)
-			reg.Register(http.MethodGet, tt.path, 200, `{"policies": [{"name": "environments/prod/policies/rollout", "type": "ROLLOUT_POLICY"}]}`).Query(tt.query)
-			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, append([]string{"policies", "list", "-o", "name"}, tt.args...)...).Expect(t, 0)
-			if res.Stdout != "environments/prod/policies/rollout\n" {
-				t.Errorf("stdout %q", res.Stdout)
-			}
-			reg.Verify()
-		})
-	}
 }
 
 func TestList_exactlyOneParent(t *testing.T) {

@@ -85,51 +85,32 @@ func TestDiff_tablePrintsTheDiffItself(t *testing.T) {
 	}
 }
 
-func TestDiff_emptyDiff(t *testing.T) {
+// TestDiff_stdoutAndExitCode checks what an empty and a non-empty diff print,
+// and that --exit-code exits 9 only when the schemas differ.
+func TestDiff_stdoutAndExitCode(t *testing.T) {
+	const dropLegacy = `{"diff": "DROP TABLE \"legacy\";\n"}`
 	tests := []struct {
-		name string
-		args []string
-		want string
+		name, answer string
+		args         []string
+		code         int
+		want         string
 	}{
-		{"table prints nothing", nil, ""},
-		{"exit code with no differences is 0", []string{"--exit-code"}, ""},
-		{"json prints the empty answer", []string{"-o", "json"}, "{}\n"},
-		{"yaml prints the empty answer", []string{"-o", "yaml"}, "{}\n"},
-		{"jq sees no diff", []string{"--jq", ".diff // \"none\""}, "none\n"},
+		{"table prints nothing", `{}`, nil, 0, ""},
+		{"exit code with no differences is 0", `{}`, []string{"--exit-code"}, 0, ""},
+		{"json prints the empty answer", `{}`, []string{"-o", "json"}, 0, "{}\n"},
+		{"yaml prints the empty answer", `{}`, []string{"-o", "yaml"}, 0, "{}\n"},
+		{"jq sees no diff", `{}`, []string{"--jq", ".diff // \"none\""}, 0, "none\n"},
+		{"exit code when the schemas differ is 9", dropLegacy, []string{"--exit-code"}, 9, "DROP TABLE \"legacy\";\n"},
+		{"exit code 9 under json", dropLegacy, []string{"--exit-code", "-o", "json"}, 9, "{\n  \"diff\": \"DROP TABLE \\\"legacy\\\";\\n\"\n}\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			reg := pgRegistry(t)
-			reg.Register(http.MethodPost, sdlDiffPath, 200, `{}`).JSONBody(sdlBody)
+			reg.Register(http.MethodPost, sdlDiffPath, 200, tt.answer).JSONBody(sdlBody)
 			args := sdlArgs(append([]string{"--schema-file", writeSchema(t, targetSchema)}, tt.args...)...)
-			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, args...).Expect(t, 0)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, args...).Expect(t, tt.code)
 			if res.Stdout != tt.want || res.Stderr != "" {
-				t.Errorf("stdout %q, stderr %q; want stdout %q and no stderr", res.Stdout, res.Stderr, tt.want)
-			}
-		})
-	}
-}
-
-func TestDiff_exitCodeWhenSchemasDiffer(t *testing.T) {
-	tests := []struct {
-		name       string
-		args       []string
-		wantStdout string
-	}{
-		{"table", nil, "DROP TABLE \"legacy\";\n"},
-		{"json", []string{"-o", "json"}, "{\n  \"diff\": \"DROP TABLE \\\"legacy\\\";\\n\"\n}\n"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			reg := pgRegistry(t)
-			reg.Register(http.MethodPost, sdlDiffPath, 200, `{"diff": "DROP TABLE \"legacy\";\n"}`).JSONBody(sdlBody)
-			args := sdlArgs(append([]string{"--schema-file", writeSchema(t, targetSchema), "--exit-code"}, tt.args...)...)
-			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, args...).Expect(t, 9)
-			if res.Stdout != tt.wantStdout {
-				t.Errorf("stdout %q, want %q", res.Stdout, tt.wantStdout)
-			}
-			if res.Stderr != "" {
-				t.Errorf("stderr %q, want none: the diff on stdout is the report", res.Stderr)
+				t.Errorf("stdout %q, stderr %q; want stdout %q and no stderr: the diff on stdout is the report", res.Stdout, res.Stderr, tt.want)
 			}
 		})
 	}
@@ -152,11 +133,9 @@ func TestDiff_ambiguousAnswerIsInvalid(t *testing.T) {
 
 func TestDiff_requests(t *testing.T) {
 	tests := []struct {
-		name  string
-		args  []string
-		stdin string
-		path  string
-		body  string
+		name              string
+		args              []string
+		stdin, path, body string
 	}{
 		{
 			name:  "schema from standard input",
