@@ -35,11 +35,10 @@ func statusSequence(statuses ...int) func(http.ResponseWriter, *http.Request, in
 
 func TestSend_retriesAGetOnTransientStatuses(t *testing.T) {
 	tests := []struct {
-		name         string
-		statuses     []int
-		maxRetries   int
-		wantRequests int
-		wantStatus   int // 0 when the call succeeds
+		name                     string
+		statuses                 []int
+		maxRetries, wantRequests int
+		wantStatus               int // 0 when the call succeeds
 	}{
 		{name: "503 503 200", statuses: []int{503, 503}, wantRequests: 3},
 		{name: "429 502 504 200", statuses: []int{429, 502, 504}, wantRequests: 4},

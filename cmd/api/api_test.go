@@ -160,10 +160,9 @@ func TestAPI_usage(t *testing.T) {
 	scalar := write("scalar.yaml", "just a string\n")
 	empty := write("empty.json", "  \n")
 	tests := []struct {
-		name  string
-		args  []string
-		stdin string
-		want  string
+		name        string
+		args        []string
+		stdin, want string
 	}{
 		{"no arguments", []string{"api"}, "", "takes a METHOD and a PATH"},
 		{"no path", []string{"api", "GET"}, "", "takes a METHOD and a PATH"},

@@ -103,10 +103,9 @@ func TestBatchGet_emailsMatchWhateverTheirCase(t *testing.T) {
 
 func TestBatchGet_request(t *testing.T) {
 	tests := []struct {
-		name  string
-		args  []string
-		stdin string
-		query string
+		name         string
+		args         []string
+		stdin, query string
 	}{
 		{"one email", []string{"alice@example.com"}, "", "names=users%2Falice%40example.com"},
 		{"full names", []string{"users/alice@example.com", "users/bob@example.com"}, "",
@@ -160,10 +159,9 @@ func answerTo(t *testing.T, query string) string {
 
 func TestBatchGet_usage(t *testing.T) {
 	tests := []struct {
-		name  string
-		args  []string
-		stdin string
-		want  string
+		name        string
+		args        []string
+		stdin, want string
 	}{
 		{"no names", nil, "", "takes at least one user NAME"},
 		{"empty name", []string{""}, "", `user id "" is empty`},
