@@ -11,8 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dbgov/dbgov/client"
-	"github.com/dbgov/dbgov/cmd/arity"
-	"github.com/dbgov/dbgov/cmd/dbname"
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/cmd/helptext"
 	"github.com/dbgov/dbgov/internal/catalogjson"
@@ -26,25 +24,6 @@ var help embed.FS
 func NewCmd(f *factory.Factory) *cobra.Command {
 	return helptext.Command(help, &cobra.Command{Use: "catalog <command>", Short: "Manage the metadata catalog of a database"},
 		newGetCmd(f), newDiffCmd(f, nil), newUpdateCmd(f, nil), newSetCmd(f, nil))
-}
-
-// newCommand builds a verb working on the databases of db: use (the verb
-// first) and short, its help from help/VERB.txt. Its run is called once the
-// database flags are checked, with its own flags to check first.
-func newCommand(f *factory.Factory, use, short string, db *dbname.Flags, run func(ctx context.Context) error) *cobra.Command {
-	cmd := helptext.Command(help, &cobra.Command{Use: use, Short: short, Args: arity.Exact(0, "no arguments"),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			var files []string // standard input cannot give the list and -f both
-			if file := cmd.Flags().Lookup("file"); file != nil {
-				files = append(files, file.Value.String())
-			}
-			if _, err := db.Databases(f.IO.In, files...); err != nil {
-				return err
-			}
-			return run(cmd.Context())
-		}})
-	db.AddMany(cmd)
-	return cmd
 }
 
 // errNoFile is the error of a verb that needs -f without it.

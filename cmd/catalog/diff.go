@@ -32,16 +32,16 @@ type diffOptions struct {
 // options in place of the comparison: for tests of the flags.
 func newDiffCmd(f *factory.Factory, runF func(*diffOptions) error) *cobra.Command {
 	opts := &diffOptions{f: f}
-	cmd := newCommand(f, "diff (--instance I --database D | --databases-from FILE) -f FILE", "Show what replacing the catalog of a database with a file would change", &opts.DB,
-		func(ctx context.Context) error {
+	cmd := opts.DB.Command(f, help, "diff (--instance I --database D | --databases-from FILE) -f FILE", "Show what replacing the catalog of a database with a file would change",
+		func(cmd *cobra.Command, _ []client.DatabaseName) error {
 			if opts.File == "" {
 				return errNoFile
 			}
 			if runF != nil {
 				return runF(opts)
 			}
-			return runDiff(ctx, opts)
-		})
+			return runDiff(cmd.Context(), opts)
+		}, &opts.File)
 	cmd.Flags().StringVarP(&opts.File, "file", "f", "", "catalog `file`, JSON or YAML; - reads standard input")
 	cmd.Flags().BoolVar(&opts.ExitCode, "exit-code", false, "exit 9 when there are changes")
 	return cmd

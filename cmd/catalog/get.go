@@ -12,9 +12,9 @@ import (
 
 func newGetCmd(f *factory.Factory) *cobra.Command {
 	var dbs dbname.Flags
-	return newCommand(f, "get (--instance I --database D | --databases-from FILE)", "Show the metadata catalog of a database", &dbs,
-		func(ctx context.Context) error {
-			return dbs.Run(ctx, f, func(ctx context.Context, c *client.Client, db client.DatabaseName) (dbname.Result, error) {
+	return dbs.Command(f, help, "get (--instance I --database D | --databases-from FILE)", "Show the metadata catalog of a database",
+		func(cmd *cobra.Command, _ []client.DatabaseName) error {
+			return dbs.Run(cmd.Context(), f, func(ctx context.Context, c *client.Client, db client.DatabaseName) (dbname.Result, error) {
 				raw, err := readCatalog(ctx, c, db)
 				if err != nil {
 					return dbname.Result{}, err

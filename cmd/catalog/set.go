@@ -45,9 +45,8 @@ func newSetCmd(f *factory.Factory, runF func(*setOptions) error) *cobra.Command 
 	opts := &setOptions{f: f}
 	var classification, semanticType string
 	var labels, removeLabels []string
-	var cmd *cobra.Command
-	cmd = newCommand(f, "set (--instance I --database D | --databases-from FILE) [--schema S] --table T [--column C] [--classification X] [--semantic-type Y] [--label K=V]... [--remove-label K]...",
-		"Change one table or column of the metadata catalog of a database", &opts.DB, func(ctx context.Context) error {
+	cmd := opts.DB.Command(f, help, "set (--instance I --database D | --databases-from FILE) [--schema S] --table T [--column C] [--classification X] [--semantic-type Y] [--label K=V]... [--remove-label K]...",
+		"Change one table or column of the metadata catalog of a database", func(cmd *cobra.Command, _ []client.DatabaseName) error {
 			changed := cmd.Flags().Changed
 			if changed("classification") {
 				opts.Classification = &classification
@@ -74,7 +73,7 @@ func newSetCmd(f *factory.Factory, runF func(*setOptions) error) *cobra.Command 
 			if runF != nil {
 				return runF(opts)
 			}
-			return runSet(ctx, opts)
+			return runSet(cmd.Context(), opts)
 		})
 	cmd.Flags().StringVar(&opts.Schema, "schema", "", "schema `name` (default: the empty schema name)")
 	cmd.Flags().StringVar(&opts.Table, "table", "", "table `name`")

@@ -25,8 +25,8 @@ type updateOptions struct {
 // options in place of the update: for tests of the flags.
 func newUpdateCmd(f *factory.Factory, runF func(*updateOptions) error) *cobra.Command {
 	opts := &updateOptions{f: f}
-	cmd := newCommand(f, "update (--instance I --database D | --databases-from FILE) -f FILE", "Replace the metadata catalog of a database, or merge a file into it", &opts.DB,
-		func(ctx context.Context) error {
+	cmd := opts.DB.Command(f, help, "update (--instance I --database D | --databases-from FILE) -f FILE", "Replace the metadata catalog of a database, or merge a file into it",
+		func(cmd *cobra.Command, _ []client.DatabaseName) error {
 			switch {
 			case opts.File == "":
 				return errNoFile
@@ -35,10 +35,10 @@ func newUpdateCmd(f *factory.Factory, runF func(*updateOptions) error) *cobra.Co
 			case runF != nil:
 				return runF(opts)
 			case opts.Merge:
-				return runMerge(ctx, opts)
+				return runMerge(cmd.Context(), opts)
 			}
-			return runUpdate(ctx, opts)
-		})
+			return runUpdate(cmd.Context(), opts)
+		}, &opts.File)
 	cmd.Flags().StringVarP(&opts.File, "file", "f", "", "catalog `file`, JSON or YAML; - reads standard input")
 	cmd.Flags().BoolVar(&opts.AllowMissing, "allow-missing", false, "refused: no release of the service grants it")
 	cmd.Flags().BoolVar(&opts.Merge, "merge", false, "lay the file over the current catalog instead of replacing it")

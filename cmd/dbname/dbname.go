@@ -9,13 +9,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/dbgov/dbgov/client"
+	"github.com/dbgov/dbgov/cmd/arity"
 	"github.com/dbgov/dbgov/cmd/factory"
+	"github.com/dbgov/dbgov/cmd/helptext"
 	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/internal/fleet"
 	"github.com/dbgov/dbgov/internal/input"
@@ -44,6 +47,27 @@ func (f *Flags) AddMany(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.From, "databases-from", "", "do it for each database listed in `FILE` (- for standard input), one a line: I/D or instances/I/databases/D")
 	cmd.Flags().IntVar(&f.Concurrency, "concurrency", 4, "with --databases-from: requests in flight at once, 1 to 64")
 	cmd.Flags().BoolVar(&f.FailFast, "fail-fast", false, "with --databases-from: start no database after the first failure")
+}
+
+// Command builds a verb over the databases of f taking no arguments, its
+// help from help: run is called with the databases once the flags are
+// checked. files are the verb's other inputs (-f), which standard input
+// cannot give when it gives the list.
+func (f *Flags) Command(fac *factory.Factory, help fs.FS, use, short string, run func(*cobra.Command, []client.DatabaseName) error, files ...*string) *cobra.Command {
+	cmd := helptext.Command(help, &cobra.Command{Use: use, Short: short, Args: arity.Exact(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			var paths []string
+			for _, file := range files {
+				paths = append(paths, *file)
+			}
+			dbs, err := f.Databases(fac.IO.In, paths...)
+			if err != nil {
+				return err
+			}
+			return run(cmd, dbs)
+		}})
+	f.AddMany(cmd)
+	return cmd
 }
 
 // Many reports whether the command runs over the list of --databases-from.

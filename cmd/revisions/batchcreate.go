@@ -15,7 +15,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dbgov/dbgov/client"
-	"github.com/dbgov/dbgov/cmd/arity"
 	"github.com/dbgov/dbgov/cmd/dbname"
 	"github.com/dbgov/dbgov/cmd/dryrun"
 	"github.com/dbgov/dbgov/cmd/factory"
@@ -57,15 +56,8 @@ type batchCreateOptions struct {
 // the flags.
 func newBatchCreateCmd(f *factory.Factory, runF func(*batchCreateOptions) error) *cobra.Command {
 	opts := &batchCreateOptions{Deps: f.Deps(), f: f}
-	cmd := helptext.Command(help, &cobra.Command{
-		Use:   "batch-create (--instance I --database D | --databases-from FILE) -f FILE",
-		Short: "Create schema revisions of a database from a file",
-		Args:  arity.Exact(0, "no arguments"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			dbs, err := opts.DB.Databases(f.IO.In, opts.File)
-			if err != nil {
-				return err
-			}
+	cmd := opts.DB.Command(f, help, "batch-create (--instance I --database D | --databases-from FILE) -f FILE", "Create schema revisions of a database from a file",
+		func(cmd *cobra.Command, dbs []client.DatabaseName) error {
 			if opts.File == "" {
 				return exitcode.Usagef("-f/--file is required: the revisions to create, as JSON or YAML (- for standard input)")
 			}
@@ -77,9 +69,7 @@ func newBatchCreateCmd(f *factory.Factory, runF func(*batchCreateOptions) error)
 				return runF(opts)
 			}
 			return runBatchCreate(cmd.Context(), opts)
-		},
-	})
-	opts.DB.AddMany(cmd)
+		}, &opts.File)
 	cmd.Flags().StringVarP(&opts.File, "file", "f", "", "revisions `file`, JSON or YAML; - reads standard input")
 	cmd.Flags().IntVar(&opts.BatchSize, "batch-size", defaultBatchSize, fmt.Sprintf("revisions per request (1 to %d)", maxBatchSize))
 	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "print the requests that would be sent, and send nothing")

@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dbgov/dbgov/client"
-	"github.com/dbgov/dbgov/cmd/arity"
 	"github.com/dbgov/dbgov/cmd/dbname"
 	"github.com/dbgov/dbgov/cmd/factory"
 	"github.com/dbgov/dbgov/cmd/helptext"
@@ -43,15 +42,9 @@ type diffOptions struct {
 // checked options in place of the diff: for tests of the flags.
 func newDiffCmd(f *factory.Factory, runF func(*diffOptions) error) *cobra.Command {
 	opts := &diffOptions{f: f}
-	cmd := helptext.Command(help, &cobra.Command{
-		Use:   "diff (--instance I --database D | --databases-from FILE) [--changelog C] (--schema-file FILE | --target-changelog NAME)",
-		Short: "Show the statements that migrate a database's schema to a target",
-		Args:  arity.Exact(0, "no arguments"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			dbs, err := opts.DB.Databases(f.IO.In, opts.SchemaFile)
-			if err != nil {
-				return err
-			}
+	cmd := opts.DB.Command(f, help, "diff (--instance I --database D | --databases-from FILE) [--changelog C] (--schema-file FILE | --target-changelog NAME)",
+		"Show the statements that migrate a database's schema to a target",
+		func(cmd *cobra.Command, dbs []client.DatabaseName) error {
 			if cmd.Flags().Changed("changelog") && !opts.DB.Many() {
 				if _, err := client.ParseChangelog(dbs[0], opts.Changelog); err != nil {
 					return exitcode.NewUsage(err)
@@ -67,9 +60,7 @@ func newDiffCmd(f *factory.Factory, runF func(*diffOptions) error) *cobra.Comman
 				return runF(opts)
 			}
 			return runDiff(cmd.Context(), opts)
-		},
-	})
-	opts.DB.AddMany(cmd)
+		}, &opts.SchemaFile)
 	cmd.Flags().StringVar(&opts.Changelog, "changelog", "", "`changelog` to compare from instead of the database: its id, or its full name")
 	cmd.Flags().StringVar(&opts.SchemaFile, "schema-file", "", "`file` holding the target schema as plain text (- for standard input)")
 	cmd.Flags().StringVar(&opts.TargetChangelog, "target-changelog", "", "`changelog` whose schema is the target: its id, or its full name")

@@ -9,10 +9,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dbgov/dbgov/client"
-	"github.com/dbgov/dbgov/cmd/arity"
 	"github.com/dbgov/dbgov/cmd/dbname"
 	"github.com/dbgov/dbgov/cmd/factory"
-	"github.com/dbgov/dbgov/cmd/helptext"
 	"github.com/dbgov/dbgov/output"
 )
 
@@ -22,19 +20,8 @@ const sdlHint = "this release reads schema text in its own declarative format: m
 
 func newDumpCmd(f *factory.Factory) *cobra.Command {
 	var db dbname.Flags
-	cmd := helptext.Command(help, &cobra.Command{
-		Use:   "dump (--instance I --database D | --databases-from FILE)",
-		Short: "Print a database's schema as the service's schema diff reads it back",
-		Args:  arity.Exact(0, "no arguments"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if _, err := db.Databases(f.IO.In); err != nil {
-				return err
-			}
-			return db.Run(cmd.Context(), f, dump)
-		},
-	})
-	db.AddMany(cmd)
-	return cmd
+	return db.Command(f, help, "dump (--instance I --database D | --databases-from FILE)", "Print a database's schema as the service's schema diff reads it back",
+		func(cmd *cobra.Command, _ []client.DatabaseName) error { return db.Run(cmd.Context(), f, dump) })
 }
 
 // dump reads the schema of db in the form the release's schema diff reads:
