@@ -5,6 +5,8 @@ import (
 	"context"
 	"embed"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -48,4 +50,49 @@ func runGet(ctx context.Context, opts *getOptions) error {
 		config.Under = "reviewConfigs/"
 		return output.Document{Raw: raw, Names: []string{cfg.Name}, Tables: []output.Table{config, output.TableOf(cfg.Rules, ruleColumns)}}, nil
 	})
+}
+
+var configColumns = []output.Column[client.ReviewConfig]{
+	{Header: "NAME", Kind: output.Name, MinWidth: 20, Value: func(c *client.ReviewConfig) string { return c.Name }},
+	{Header: "TITLE", Priority: 2, MinWidth: 10, Value: func(c *client.ReviewConfig) string { return c.Title }},
+	{Header: "ENABLED", Priority: 1, Value: func(c *client.ReviewConfig) string { return strconv.FormatBool(c.Enabled) }},
+	{Header: "RESOURCES", Priority: 3, MinWidth: 15, Value: func(c *client.ReviewConfig) string { return strings.Join(c.Resources, ", ") }},
+}
+
+var ruleColumns = []output.Column[client.ReviewRule]{
+	{Header: "TYPE", Value: func(r *client.ReviewRule) string { return string(r.Type) }},
+	{Header: "LEVEL", Priority: 1, Value: func(r *client.ReviewRule) string { return string(r.Level) }},
+	{Header: "ENGINE", Priority: 2, Value: func(r *client.ReviewRule) string { return string(r.Engine) }},
+	{Header: "PAYLOAD", Priority: 3, MinWidth: 15, Value: payload},
+}
+
+// payload summarises the rule's payload on one line.
+func payload(r *client.ReviewRule) string {
+	var parts []string
+	add := func(on bool, format string, args ...any) {
+		if on {
+			parts = append(parts, fmt.Sprintf(format, args...))
+		}
+	}
+	if p := r.NamingPayload; p != nil {
+		add(p.Format != "", "format=%q", p.Format)
+		add(p.MaxLength != 0, "maxLength=%d", p.MaxLength)
+	}
+	if p := r.NumberPayload; p != nil {
+		add(true, "number=%d", p.Number)
+	}
+	if p := r.StringArrayPayload; p != nil {
+		add(true, "list=[%s]", strings.Join(p.List, ", "))
+	}
+	if p := r.CommentConventionPayload; p != nil {
+		add(true, "required=%t", p.Required)
+		add(p.MaxLength != 0, "maxLength=%d", p.MaxLength)
+	}
+	if p := r.StringPayload; p != nil {
+		add(true, "value=%q", p.Value)
+	}
+	if p := r.NamingCasePayload; p != nil {
+		add(true, "case=%s", map[bool]string{true: "upper", false: "lower"}[p.Upper])
+	}
+	return strings.Join(parts, " ")
 }
