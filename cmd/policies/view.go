@@ -65,47 +65,43 @@ func summary(p *client.Policy) string {
 
 // dataSourceQuery summarises the restrictions of a DATA_SOURCE_QUERY policy.
 func dataSourceQuery(d *client.DataSourceQueryPolicy) string {
-	var parts []string
-	if d.DisallowDdl {
-		parts = append(parts, "DDL disallowed")
-	}
-	if d.DisallowDml {
-		parts = append(parts, "DML disallowed")
-	}
-	if r := d.AdminDataSourceRestriction; r != "" && r != client.AdminDataSourceRestrictionUnspecified {
-		parts = append(parts, "admin data source: "+string(r))
-	}
-	if len(parts) == 0 {
-		return "no restrictions"
-	}
-	return strings.Join(parts, ", ")
+	r := d.AdminDataSourceRestriction
+	return phrases("no restrictions",
+		phrase{d.DisallowDdl, "DDL disallowed"},
+		phrase{d.DisallowDml, "DML disallowed"},
+		phrase{r != "" && r != client.AdminDataSourceRestrictionUnspecified, "admin data source: " + string(r)})
 }
 
 // queryData summarises the limits of a DATA_QUERY policy.
 func queryData(q *client.QueryDataPolicy) string {
-	var parts []string
-	if q.DisableExport {
-		parts = append(parts, "export disabled")
+	return phrases("no limits",
+		phrase{q.DisableExport, "export disabled"},
+		phrase{q.DisableCopyData, "copy disabled"},
+		phrase{q.AllowAdminDataSource, "admin data source allowed"}, // from 3.15, which moved the timeout and size limits out
+		phrase{q.MaximumResultRows != 0, "max " + count(int(q.MaximumResultRows), "row")},
+		phrase{q.MaximumResultSize != "" && q.MaximumResultSize != "0", "max " + size(q.MaximumResultSize)},
+		phrase{q.Timeout != "", "timeout " + duration(q.Timeout)})
+}
+
+// phrase is a part of a summary, said when on.
+type phrase struct {
+	on   bool
+	text string
+}
+
+// phrases joins the texts of the phrases that are on with ", ", or is none
+// when no phrase is.
+func phrases(none string, all ...phrase) string {
+	var said []string
+	for _, p := range all {
+		if p.on {
+			said = append(said, p.text)
+		}
 	}
-	if q.DisableCopyData {
-		parts = append(parts, "copy disabled")
+	if said == nil {
+		return none
 	}
-	if q.AllowAdminDataSource { // from 3.15, which moved the timeout and size limits out
-		parts = append(parts, "admin data source allowed")
-	}
-	if q.MaximumResultRows != 0 {
-		parts = append(parts, "max "+count(int(q.MaximumResultRows), "row"))
-	}
-	if q.MaximumResultSize != "" && q.MaximumResultSize != "0" {
-		parts = append(parts, "max "+size(q.MaximumResultSize))
-	}
-	if q.Timeout != "" {
-		parts = append(parts, "timeout "+duration(q.Timeout))
-	}
-	if len(parts) == 0 {
-		return "no limits"
-	}
-	return strings.Join(parts, ", ")
+	return strings.Join(said, ", ")
 }
 
 // count is "1 rule", "2 rules", "0 rules".
