@@ -128,12 +128,8 @@ func (o jqWriter) print(v any) error {
 
 // publicEnviron is environ without the variables named hidden.
 func publicEnviron(environ, hidden []string) []string {
-	out := make([]string, 0, len(environ))
-	for _, kv := range environ {
+	return slices.DeleteFunc(environ, func(kv string) bool {
 		name, _, _ := strings.Cut(kv, "=")
-		if !slices.Contains(hidden, name) {
-			out = append(out, kv)
-		}
-	}
-	return out
+		return slices.Contains(hidden, name)
+	})
 }

@@ -238,14 +238,10 @@ func (f *Flags) runMany(ctx context.Context, fac *factory.Factory, o output.Opti
 // which databases were sent, which of their results were written (a line
 // each of -o jsonl) and which not.
 func unwritten(err error, results []fleet.Result[*Result], written []string) error {
-	printed := make(map[string]bool, len(written))
-	for _, db := range written {
-		printed[db] = true
-	}
 	sent, lost := 0, []string{}
 	for _, r := range results {
 		if r.Sent {
-			if sent++; !printed[r.DB.String()] {
+			if sent++; !slices.Contains(written, r.DB.String()) {
 				lost = append(lost, r.DB.String())
 			}
 		}

@@ -4,9 +4,11 @@ package cmdtest
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,8 +25,8 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 
 // Options set up one run.
 type Options struct {
-	URL   string            // DBGOV_URL; empty leaves it unset
-	Token string            // DBGOV_TOKEN; "-" leaves it unset, empty means "test-token"
+	URL   string            // DBGOV_URL
+	Token string            // DBGOV_TOKEN; "-" leaves it empty, as unset, and empty means "test-token"
 	Env   map[string]string // more environment; DBGOV_SERVER_VERSION is 3.14.1 unless Env says (say "" to ask the service)
 	Stdin string
 	TTY   bool // stdout and stderr are terminals
@@ -54,6 +56,10 @@ func Run(t testing.TB, opts Options, args ...string) Result {
 	ios, in, out, errOut := Streams()
 	in.WriteString(opts.Stdin)
 	ios.InTTY, ios.OutTTY, ios.ErrTTY, ios.TermWidth = opts.InTTY, opts.TTY, opts.TTY, opts.Width
+	token := cmp.Or(opts.Token, "test-token")
+	if token == "-" {
+		token = ""
+	}
 	env := map[string]string{
 		"DBGOV_CONFIG": filepath.Join(t.TempDir(), "config.yaml"),
 		"HOME":         t.TempDir(),
@@ -63,24 +69,11 @@ func Run(t testing.TB, opts Options, args ...string) Result {
 		// The release the seed's tests were written for, so that they send
 		// exactly the requests they expect.
 		"DBGOV_SERVER_VERSION": "3.14.1",
+		"DBGOV_URL":            opts.URL,
+		"DBGOV_TOKEN":          token,
 	}
-	if opts.URL != "" {
-		env["DBGOV_URL"] = opts.URL
-	}
-	switch opts.Token {
-	case "":
-		env["DBGOV_TOKEN"] = "test-token"
-	case "-":
-	default:
-		env["DBGOV_TOKEN"] = opts.Token
-	}
-	for k, v := range opts.Env {
-		env[k] = v
-	}
-	ctx := opts.Ctx
-	if ctx == nil {
-		ctx = context.Background()
-	}
+	maps.Copy(env, opts.Env)
+	ctx := cmp.Or(opts.Ctx, context.Background())
 	f := factory.New(ios, "1.2.3-test", "abc1234", func(k string) string { return env[k] })
 	f.Clock = opts.Clock
 	code := root.Run(ctx, f, args)

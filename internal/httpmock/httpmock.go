@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"sync"
 	"testing"
 )
@@ -161,7 +162,5 @@ func sameJSON(want string, got []byte) bool {
 	if json.Unmarshal([]byte(want), &a) != nil || json.Unmarshal(got, &b) != nil {
 		return bytes.Equal(bytes.TrimSpace([]byte(want)), bytes.TrimSpace(got))
 	}
-	aj, _ := json.Marshal(a)
-	bj, _ := json.Marshal(b)
-	return bytes.Equal(aj, bj)
+	return reflect.DeepEqual(a, b)
 }
