@@ -106,8 +106,10 @@ type database struct {
 	policies      []seedPolicy
 }
 
-// newState builds the server's state from a seed, checking its ids, names and
-// permissions; with uuids, changelogs and revisions get UUID ids.
+// newState builds the server's state from a seed, checking the permissions
+// it names and the names the server reads ids from; a later entry with the
+// id of an earlier one replaces it. With uuids, changelogs and revisions
+// get UUID ids.
 func newState(doc *seedDoc, uuids bool) (*state, error) {
 	st := &state{
 		tokens:          map[string]*grant{},
@@ -117,49 +119,25 @@ func newState(doc *seedDoc, uuids bool) (*state, error) {
 		reviewConfigs:   map[string]*client.ReviewConfig{},
 		users:           map[string]*seedUser{},
 		idps:            doc.IdentityProviders,
+		policies:        doc.Policies,
 		uuids:           uuids,
 	}
 	for i, t := range doc.Tokens {
-		switch err := checkPermissions(t.Permissions); {
-		case t.Token == "":
-			return nil, fmt.Errorf("tokens[%d]: token is empty", i)
-		case st.tokens[t.Token] != nil:
-			return nil, fmt.Errorf("tokens[%d]: token %q given twice", i, t.Token)
-		case t.User == "":
-			return nil, fmt.Errorf("tokens[%d]: user is empty", i)
-		case err != nil:
+		if err := checkPermissions(t.Permissions); err != nil {
 			return nil, fmt.Errorf("tokens[%d]: %w", i, err)
 		}
 		st.tokens[t.Token] = &grant{TokenInfo: t}
 	}
 	for i, a := range doc.ServiceAccounts {
-		_, dup := st.serviceAccounts[a.Email]
-		switch err := checkPermissions(a.Permissions); {
-		case dup:
-			return nil, fmt.Errorf("serviceAccounts[%d]: email %q given twice", i, a.Email)
-		case a.Email == "" || a.Key == "":
-			return nil, fmt.Errorf("serviceAccounts[%d]: email and key are required", i)
-		case err != nil:
+		if err := checkPermissions(a.Permissions); err != nil {
 			return nil, fmt.Errorf("serviceAccounts[%d]: %w", i, err)
 		}
 		st.serviceAccounts[a.Email] = a
 	}
-	for i, sh := range doc.Sheets {
-		switch _, dup := st.sheets[sh.Name]; {
-		case !validSheetName(sh.Name):
-			return nil, fmt.Errorf("sheets[%d]: name %q is not of the form projects/{project}/sheets/{sheet}", i, sh.Name)
-		case dup:
-			return nil, fmt.Errorf("sheets[%d]: sheet %q given twice", i, sh.Name)
-		}
+	for _, sh := range doc.Sheets {
 		st.sheets[sh.Name] = sh.Statement
 	}
 	for i, inst := range doc.Instances {
-		switch {
-		case !validID(inst.ID):
-			return nil, fmt.Errorf("instances[%d]: id %q is empty or holds a slash", i, inst.ID)
-		case st.instances[inst.ID] != nil:
-			return nil, fmt.Errorf("instances[%d]: instance %q given twice", i, inst.ID)
-		}
 		in := &instance{seedInstance: inst, databases: map[string]*database{}}
 		in.Engine, in.Databases = cmp.Or(in.Engine, client.EnginePostgres), nil
 		st.instances[inst.ID] = in
@@ -172,37 +150,14 @@ func newState(doc *seedDoc, uuids bool) (*state, error) {
 	slices.SortStableFunc(st.databases, func(a, b *database) int {
 		return cmp.Or(cmp.Compare(a.project, b.project), cmp.Compare(a.name, b.name))
 	})
-	for i, p := range doc.Policies {
-		parts := strings.Split(p.Name, "/")
-		switch n := len(parts); {
-		case p.Type == "" || p.Type == client.PolicyTypeUnspecified:
-			return nil, fmt.Errorf("policies[%d]: type is required", i)
-		case !(n == 2 || n == 4 && (parts[0] == "environments" || parts[0] == "projects") && validID(parts[1])) ||
-			parts[n-2] != "policies" || !validID(parts[n-1]):
-			return nil, fmt.Errorf("policies[%d]: name %q is not of the form environments/{e}/policies/{p}, projects/{p}/policies/{p} or policies/{p}", i, p.Name)
-		case slices.ContainsFunc(st.policies, func(q seedPolicy) bool { return q.Name == p.Name }):
-			return nil, fmt.Errorf("policies[%d]: policy %q given twice", i, p.Name)
-		}
-		st.policies = append(st.policies, p)
-	}
 	for i := range doc.ReviewConfigs {
 		rc := &doc.ReviewConfigs[i]
-		id, ok := strings.CutPrefix(rc.Name, "reviewConfigs/")
-		if !ok || !validID(id) {
-			return nil, fmt.Errorf("reviewConfigs[%d]: name %q is not of the form reviewConfigs/{id}", i, rc.Name)
-		}
-		if st.reviewConfigs[id] != nil {
-			return nil, fmt.Errorf("reviewConfigs[%d]: %q given twice", i, rc.Name)
-		}
-		st.reviewConfigs[id] = rc
+		st.reviewConfigs[strings.TrimPrefix(rc.Name, "reviewConfigs/")] = rc
 	}
 	for i := range doc.Users {
 		u := &doc.Users[i]
-		switch err := cmp.Or(completeUser(&u.User), checkPermissions(u.Permissions)); {
-		case err != nil:
+		if err := cmp.Or(completeUser(&u.User), checkPermissions(u.Permissions)); err != nil {
 			return nil, fmt.Errorf("users[%d]: %w", i, err)
-		case st.users[u.Email] != nil:
-			return nil, fmt.Errorf("users[%d]: user %q given twice", i, u.Name)
 		}
 		st.users[u.Email] = u
 		st.userList = append(st.userList, u)
@@ -210,42 +165,22 @@ func newState(doc *seedDoc, uuids bool) (*state, error) {
 	return st, nil
 }
 
-// addDatabase checks a database of the seed and adds it to its instance and the state.
+// addDatabase adds a database of the seed to its instance and the state.
 func (st *state) addDatabase(in *instance, sd seedDatabase) error {
-	switch {
-	case !validID(sd.ID):
-		return fmt.Errorf("id %q is empty or holds a slash", sd.ID)
-	case in.databases[sd.ID] != nil:
-		return fmt.Errorf("database %q given twice", sd.ID)
-	}
 	dbName := databaseName(in.ID, sd.ID)
 	db := &database{name: dbName, project: cmp.Or(sd.Project, "projects/default"), instance: in, catalog: sd.Catalog}
-	if c := db.catalog; c != nil {
-		if c.Name != "" && c.Name != dbName+"/catalog" {
-			return fmt.Errorf("catalog name %q is not %q", c.Name, dbName+"/catalog")
-		}
-		c.Name = dbName + "/catalog"
+	if db.catalog != nil {
+		db.catalog.Name = dbName + "/catalog"
 	}
-	for i, cl := range sd.Changelogs {
-		if !validID(cl.ID) {
-			return fmt.Errorf("changelogs[%d]: id %q is empty or holds a slash", i, cl.ID)
-		}
-		if slices.ContainsFunc(sd.Changelogs[:i], func(c seedChangelog) bool { return c.ID == cl.ID }) {
-			return fmt.Errorf("changelogs[%d]: changelog %q given twice", i, cl.ID)
-		}
+	for _, cl := range sd.Changelogs {
 		cl.ID = st.id(dbName+"/changelogs", cl.ID)
 		db.changelogs = append(db.changelogs, cl)
 	}
 	for i, rev := range sd.Revisions {
 		id, ok := strings.CutPrefix(rev.Name, dbName+"/revisions/")
 		n, err := strconv.Atoi(id)
-		switch {
-		case !ok || err != nil || n <= 0:
+		if !ok || err != nil || n <= 0 {
 			return fmt.Errorf("revisions[%d]: name %q is not of the form %s/revisions/{positive number}", i, rev.Name, dbName)
-		case rev.Version == "":
-			return fmt.Errorf("revisions[%d]: version is empty", i)
-		case db.hasRevision(rev.Type, rev.Version):
-			return fmt.Errorf("revisions[%d]: a %s revision of version %q is given twice", i, rev.Type, rev.Version)
 		}
 		if rev.Statement == "" && rev.Sheet != "" {
 			rev.Statement = st.sheets[rev.Sheet]
@@ -255,16 +190,8 @@ func (st *state) addDatabase(in *instance, sd seedDatabase) error {
 		db.revisions = append(db.revisions, rev)
 		db.lastID = max(db.lastID, n)
 	}
-	for i, p := range sd.Policies {
-		if p.Type == "" || p.Type == client.PolicyTypeUnspecified {
-			return fmt.Errorf("policies[%d]: type is required", i)
-		}
-		if p.Name == "" {
-			p.Name = dbName + "/policies/" + strings.ToLower(string(p.Type))
-		}
-		if slices.ContainsFunc(db.policies, func(q seedPolicy) bool { return q.Name == p.Name }) {
-			return fmt.Errorf("policies[%d]: policy %q given twice", i, p.Name)
-		}
+	for _, p := range sd.Policies {
+		p.Name = cmp.Or(p.Name, dbName+"/policies/"+strings.ToLower(string(p.Type)))
 		db.policies = append(db.policies, p)
 	}
 	in.databases[sd.ID] = db
@@ -286,18 +213,13 @@ func fillStatementFields(rev *client.Revision) {
 
 // completeUser fills a user's name from its email or the other way round.
 func completeUser(u *client.User) error {
-	id, hasPrefix := strings.CutPrefix(u.Name, "users/")
 	switch {
 	case u.Name == "" && u.Email == "":
 		return fmt.Errorf("name and email are both empty")
 	case u.Name == "":
 		u.Name = "users/" + u.Email
-	case !hasPrefix || !validID(id):
-		return fmt.Errorf("name %q is not of the form users/{email}", u.Name)
 	case u.Email == "":
-		u.Email = id
-	case u.Email != id:
-		return fmt.Errorf("name %q does not match email %q", u.Name, u.Email)
+		u.Email = strings.TrimPrefix(u.Name, "users/")
 	}
 	return nil
 }
