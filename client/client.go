@@ -420,20 +420,20 @@ func (res *response) invalid(r *Request, err error) *InvalidResponseError {
 	return &InvalidResponseError{Method: r.Method, Path: r.Path, HTTPStatus: res.status, ContentType: res.header.Get("Content-Type"), Err: err}
 }
 
-// jsonKind names the kind of JSON value a Go type decodes from.
+// jsonKind names the kind of JSON value a Go type decodes from; the
+// decoder gives the type a pointer points to.
 func jsonKind(t reflect.Type) string {
-	for t != nil && t.Kind() == reflect.Pointer {
-		t = t.Elem()
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Struct, reflect.Map:
+		return "an object"
 	}
-	switch {
-	case t == nil:
-		return "another type"
-	case t.Kind() >= reflect.Int && t.Kind() <= reflect.Float64:
-		return "a number"
-	}
-	kinds := map[reflect.Kind]string{reflect.String: "a string", reflect.Bool: "a boolean",
-		reflect.Slice: "an array", reflect.Array: "an array", reflect.Struct: "an object", reflect.Map: "an object"}
-	return cmp.Or(kinds[t.Kind()], "another type")
+	return "a number"
 }
 
 // explainedError says in its own words what a wrapped error means.
