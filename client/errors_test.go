@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -244,14 +243,9 @@ func TestDo_returnsAnyJSONBodyAndRefusesOthers(t *testing.T) {
 }
 
 func TestSend_refusedConnectionIsTransportError(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
+	addr := closedAddr(t)
 	c := newTestClient(t, "http://"+addr)
-	_, _, err = c.GetReviewConfig(context.Background(), "x")
+	_, _, err := c.GetReviewConfig(context.Background(), "x")
 	var te *TransportError
 	if !errors.As(err, &te) || te.Timeout {
 		t.Fatalf("err = %#v, want a TransportError", err)

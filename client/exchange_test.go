@@ -147,12 +147,7 @@ func TestSend_doesNotRetryAPostAfterADroppedConnection(t *testing.T) {
 
 func TestSend_retriesAPostThatCouldNotConnect(t *testing.T) {
 	// Reserve a port, keep it closed for the first attempt, then serve on it.
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
+	addr := closedAddr(t)
 	var served atomic.Int32
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		served.Add(1)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -84,6 +85,17 @@ func answer(w http.ResponseWriter, status int, body string) {
 // answerWith returns a handler that always gives the same answer.
 func answerWith(status int, body string) func(http.ResponseWriter, *http.Request, int) {
 	return func(w http.ResponseWriter, _ *http.Request, _ int) { answer(w, status, body) }
+}
+
+// closedAddr returns the address of a loopback port that nothing listens on.
+func closedAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
 }
 
 // newTestClient returns a client of base with a token and a tiny first backoff,

@@ -149,13 +149,7 @@ func TestUpdate_dryRunSendsNothing(t *testing.T) {
 
 func TestUpdate_refusesBadInput(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, content string) string {
-		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return path
-	}
+	write := func(name, content string) string { return cmdtest.WriteFile(t, name, content) }
 	tests := []struct {
 		name  string
 		file  string

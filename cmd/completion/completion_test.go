@@ -1,8 +1,6 @@
 package completion_test
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/dbgov/dbgov/internal/cmdtest"
@@ -10,10 +8,7 @@ import (
 
 func TestCompletion_scriptForEachShell(t *testing.T) {
 	// A broken config file must not matter: the script reads no settings.
-	bad := filepath.Join(t.TempDir(), "config.yaml")
-	if err := os.WriteFile(bad, []byte("profiles:\n  default:\n    timeout: soon\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	bad := cmdtest.WriteFile(t, "config.yaml", "profiles:\n  default:\n    timeout: soon\n")
 	tests := []struct {
 		shell string
 		want  []string
@@ -61,10 +56,7 @@ func TestCompletion_usage(t *testing.T) {
 // do through the hidden __complete command: the candidates, one a line,
 // then ":" and the directive (4: no file completion).
 func TestComplete_values(t *testing.T) {
-	cfg := filepath.Join(t.TempDir(), "config.yaml")
-	if err := os.WriteFile(cfg, []byte("profiles:\n  default: {}\n  staging:\n    url: https://s.example.com\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	cfg := cmdtest.WriteFile(t, "config.yaml", "profiles:\n  default: {}\n  staging:\n    url: https://s.example.com\n")
 	tests := []struct {
 		name string
 		args []string

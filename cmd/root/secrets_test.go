@@ -2,8 +2,6 @@ package root_test
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -17,14 +15,7 @@ import (
 // as JSON lines.
 func TestRun_credentialsInAnyMessageAreMasked(t *testing.T) {
 	const cred = "cred-PLANTED-5f6e7d8c"
-	dir := t.TempDir()
-	write := func(name, text string) string {
-		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return path
-	}
+	write := func(name, text string) string { return cmdtest.WriteFile(t, name, text) }
 	badTimeout := write("bad-timeout.yaml", "profiles:\n  default:\n    timeout: "+cred+"\n")
 	noSuchProfile := write("config.yaml", "profiles:\n  default: {}\n")
 	catalog := write("catalog.json", `{"schemas": [], "`+cred+`": 1}`)

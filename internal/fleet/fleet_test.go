@@ -72,40 +72,22 @@ func TestRun_boundedAndInInputOrder(t *testing.T) {
 	}
 }
 
-func TestRun_failFastStartsNoMore(t *testing.T) {
-	var calls atomic.Int32
-	results := Run(context.Background(), fleetOf(20), Options{Concurrency: 1, FailFast: true},
-		func(_ context.Context, d client.DatabaseName) (int, error) {
-			calls.Add(1)
-			if d.Database == "2" {
-				return 0, errors.New("boom")
-			}
-			return 1, nil
-		}, nil)
-	if calls.Load() != 3 {
-		t.Errorf("%d databases started, want 3", calls.Load())
-	}
-	for i, r := range results {
-		if r.Sent != (i <= 2) {
-			t.Errorf("result %d sent = %v", i, r.Sent)
-		}
-	}
-}
-
 func TestRun_startsNoMoreAfter(t *testing.T) {
 	refused := exitcode.WithCode(errors.New("HTTP 401"), exitcode.Auth, "UNAUTHENTICATED")
 	tests := []struct {
-		name string
-		err  error                  // of the third database
-		done func(Result[int]) bool // nil: keep on
+		name     string
+		failFast bool
+		err      error                  // of the third database
+		done     func(Result[int]) bool // nil: keep on
 	}{
-		{"a database refused its credentials", refused, nil},
-		{"a result that cannot be written", nil, func(r Result[int]) bool { return r.DB.Database != "2" }},
+		{"fail fast after any error", true, errors.New("boom"), nil},
+		{"a database refused its credentials", false, refused, nil},
+		{"a result that cannot be written", false, nil, func(r Result[int]) bool { return r.DB.Database != "2" }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var calls atomic.Int32
-			results := Run(context.Background(), fleetOf(20), Options{Concurrency: 1},
+			results := Run(context.Background(), fleetOf(20), Options{Concurrency: 1, FailFast: tt.failFast},
 				func(_ context.Context, d client.DatabaseName) (int, error) {
 					calls.Add(1)
 					if d.Database == "2" {
