@@ -6,8 +6,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -68,10 +66,7 @@ func (c *frozenClock) Sleep(ctx context.Context, _ time.Duration) error {
 }
 
 func TestRun_aBusyAnswerPausesEveryDatabase(t *testing.T) {
-	schema := filepath.Join(t.TempDir(), "schema.sql")
-	if err := os.WriteFile(schema, []byte("CREATE TABLE t (id int);"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	schema := cmdtest.WriteFile(t, "schema.sql", "CREATE TABLE t (id int);")
 	for _, tc := range []struct {
 		args []string
 		code int // a POST is not sent again: its database fails

@@ -3,7 +3,6 @@ package devservercmd_test
 import (
 	"context"
 	"net"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -29,18 +28,14 @@ func TestDevServer_printsBannerAndStopsGracefully(t *testing.T) {
 }
 
 func TestDevServer_usage(t *testing.T) {
-	dir := t.TempDir()
-	badSeed := filepath.Join(dir, "seed.json")
-	if err := os.WriteFile(badSeed, []byte(`{"userz": []}`), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	badSeed := cmdtest.WriteFile(t, "seed.json", `{"userz": []}`)
 	tests := []struct {
 		name string
 		args []string
 		want string
 	}{
 		{"seed with an unknown field", []string{"--seed", badSeed}, "userz"},
-		{"missing seed", []string{"--seed", filepath.Join(dir, "nope.json")}, "nope.json"},
+		{"missing seed", []string{"--seed", filepath.Join(t.TempDir(), "nope.json")}, "nope.json"},
 		{"seed and generate", []string{"--seed", badSeed, "--generate-users", "10"}, "cannot be used together"},
 		{"negative size", []string{"--generate-users", "-1"}, "0 or more"},
 		{"no token lifetime", []string{"--token-lifetime", "0s"}, "positive duration"},

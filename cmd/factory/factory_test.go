@@ -1,8 +1,6 @@
 package factory_test
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -20,10 +18,7 @@ import (
 // as its environment and a config file holding configured (YAML).
 func newFactory(t *testing.T, ios *iostreams.IOStreams, env map[string]string, configured string, args ...string) *factory.Factory {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "config.yaml")
-	if err := os.WriteFile(path, []byte(configured), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	path := cmdtest.WriteFile(t, "config.yaml", configured)
 	env["DBGOV_CONFIG"] = path
 	f := factory.New(ios, "1.2.3", "abc", func(k string) string { return env[k] })
 	fs := pflag.NewFlagSet("dbgov", pflag.ContinueOnError)

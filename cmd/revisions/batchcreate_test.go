@@ -71,11 +71,7 @@ func generated(t testing.TB, n int) string {
 		fmt.Fprintf(&b, `{"version": "1.0.%d", "type": "VERSIONED", "file": "migrations/1.0.%d.sql", "release": "releases/1.0", "sheet": "projects/orders/sheets/%064d"}`, i, i, i)
 	}
 	b.WriteString("]\n")
-	path := filepath.Join(t.TempDir(), "revisions.json")
-	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return cmdtest.WriteFile(t, "revisions.json", b.String())
 }
 
 // sentBatch is the body creating the generated entries first to last (from 1).
@@ -383,10 +379,7 @@ func TestBatchCreate_aRefusalBeforeCreatingClaimsNothingCreated(t *testing.T) {
 			for i := range entries {
 				entries[i] = fmt.Sprintf(tt.entry, i+1, i+1)
 			}
-			file := filepath.Join(t.TempDir(), "revisions.json")
-			if err := os.WriteFile(file, []byte("["+strings.Join(entries, ",")+"]"), 0o600); err != nil {
-				t.Fatal(err)
-			}
+			file := cmdtest.WriteFile(t, "revisions.json", "["+strings.Join(entries, ",")+"]")
 			reg := httpmock.New(t)
 			if tt.ok {
 				reg.Register(http.MethodPost, batchPath, 200, createdBatch(1, 2)).Times(1)

@@ -2,7 +2,6 @@ package root_test
 
 import (
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
@@ -147,11 +146,7 @@ func TestRun_warningsAreJSONLinesUnderJSONOutput(t *testing.T) {
 }
 
 func TestRun_profileCompletionOffersTheFileProfiles(t *testing.T) {
-	dir := t.TempDir()
-	path := dir + "/config.yaml"
-	if err := os.WriteFile(path, []byte("profiles:\n  prod: {url: https://a.example.com}\n  staging: {url: https://b.example.com}\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	path := cmdtest.WriteFile(t, "config.yaml", "profiles:\n  prod: {url: https://a.example.com}\n  staging: {url: https://b.example.com}\n")
 	res := cmdtest.Run(t, cmdtest.Options{Env: map[string]string{"DBGOV_CONFIG": path}}, "__complete", "idps", "list", "--profile", "st").Expect(t, 0)
 	if !strings.HasPrefix(res.Stdout, "staging\n:4\n") {
 		t.Errorf("completion %q, want staging and no file completion", res.Stdout)
