@@ -186,6 +186,8 @@ const merged = `{"name":"instances/prod-pg/databases/orders/catalog","schemas":[
   {"name":"events","objectSchema":{"type":"OBJECT","structKind":{"properties":{"kind":{"type":"STRING"}}}}}]},
  {"tables":[{"name":"legacy","classification":"2"}],"name":""}]}`
 
+// TestUpdateMerge_readsTwiceThenSendsTheMergedCatalog runs update --merge in
+// two formats, then again with --dry-run, which reads once and sends nothing.
 func TestUpdateMerge_readsTwiceThenSendsTheMergedCatalog(t *testing.T) {
 	file := cmdtest.WriteFile(t, "catalog.yaml", desired)
 	for _, format := range []string{"table", "json"} {
@@ -207,6 +209,12 @@ func TestUpdateMerge_readsTwiceThenSendsTheMergedCatalog(t *testing.T) {
 			if got := strings.Join(methods, " "); got != "GET GET PATCH" {
 				t.Errorf("requests %s, want GET GET PATCH", got)
 			}
+		})
+		t.Run(format+" dry run reads only", func(t *testing.T) {
+			reg := httpmock.New(t)
+			reg.Register(http.MethodGet, catalogPath, 200, serviceCatalog).Times(1)
+			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, catalogCmd("update", "--merge", "--dry-run", "-f", file, "-o", format)...).Expect(t, 0)
+			cmdtest.Golden(t, "merge_dry_run_"+format, strings.ReplaceAll(res.Stdout, reg.URL(), "http://dbgov.test"))
 		})
 	}
 }
@@ -238,18 +246,6 @@ func TestUpdateMerge_refusesWhenTheCatalogChangedMeanwhile(t *testing.T) {
 		if n := len(reg.Requests()); n != 2 {
 			t.Errorf("sent %d requests, want the two reads", n)
 		}
-	}
-}
-
-func TestUpdateMerge_dryRunReadsOnly(t *testing.T) {
-	file := cmdtest.WriteFile(t, "catalog.yaml", desired)
-	for _, format := range []string{"table", "json"} {
-		t.Run(format, func(t *testing.T) {
-			reg := httpmock.New(t)
-			reg.Register(http.MethodGet, catalogPath, 200, serviceCatalog).Times(1)
-			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, catalogCmd("update", "--merge", "--dry-run", "-f", file, "-o", format)...).Expect(t, 0)
-			cmdtest.Golden(t, "merge_dry_run_"+format, strings.ReplaceAll(res.Stdout, reg.URL(), "http://dbgov.test"))
-		})
 	}
 }
 
