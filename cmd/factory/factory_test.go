@@ -116,13 +116,12 @@ func TestPrintFlags_colour(t *testing.T) {
 
 func TestPrintFlags_badValuesAreUsageErrors(t *testing.T) {
 	tests := []struct {
-		name string
-		args []string
-		want string
+		name, want string
+		args       []string
 	}{
-		{"colour", []string{"--color", "sometimes"}, `--color must be auto, always or never, not "sometimes"`},
-		{"empty jq", []string{"--jq", ""}, "--jq needs a non-empty value"},
-		{"format", []string{"-o", "xml"}, `"xml"`},
+		{"colour", `--color must be auto, always or never, not "sometimes"`, []string{"--color", "sometimes"}},
+		{"empty jq", "--jq needs a non-empty value", []string{"--jq", ""}},
+		{"format", `"xml"`, []string{"-o", "xml"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

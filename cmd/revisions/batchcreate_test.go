@@ -253,13 +253,12 @@ func TestBatchCreate_sendsBatchesInFileOrder(t *testing.T) {
 func TestBatchCreate_partialFailure(t *testing.T) {
 	conflict := `{"code": 6, "message": "revision 1.0.3 already exists"}`
 	tests := []struct {
-		name   string
-		args   []string
-		golden string
+		name string
+		args []string
 	}{
-		{"table", nil, "partial_table"},
-		{"json", []string{"-o", "json"}, "partial_json"},
-		{"name", []string{"-o", "name"}, "partial_name"},
+		{"table", nil},
+		{"json", []string{"-o", "json"}},
+		{"name", []string{"-o", "name"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -269,7 +268,7 @@ func TestBatchCreate_partialFailure(t *testing.T) {
 			// No third request: the run stops at the failed batch.
 			args := batchCreate(append([]string{"-f", generated(t, 5), "--batch-size", "2"}, tt.args...)...)
 			res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, args...).Expect(t, 6)
-			cmdtest.Golden(t, "batch_create_"+tt.golden, res.Stdout)
+			cmdtest.Golden(t, "batch_create_partial_"+tt.name, res.Stdout)
 			if tt.name == "json" {
 				lines := strings.Split(strings.TrimSuffix(res.Stderr, "\n"), "\n")
 				if len(lines) != 1 {
