@@ -25,8 +25,8 @@ var helpFiles embed.FS
 // NewCmd builds the config command group.
 func NewCmd(f *factory.Factory) *cobra.Command {
 	group := &cobra.Command{Use: "config <command>", Short: "Read and edit dbgov's config file", DisableFlagsInUseLine: true}
-	for _, sub := range []*cobra.Command{newViewCmd(f), newGetCmd(f), newSetCmd(f), newUnsetCmd(f),
-		newUseProfileCmd(f), newListProfilesCmd(f), newDeleteProfileCmd(f)} {
+	for _, sub := range []*cobra.Command{newViewCmd(f), newGetCmd(f), newSetCmd(f, nil), newUnsetCmd(f, nil),
+		newUseProfileCmd(f, nil), newListProfilesCmd(f), newDeleteProfileCmd(f, nil)} {
 		group.AddCommand(helptext.Command(helpFiles, sub))
 	}
 	return helptext.Command(helpFiles, group)
@@ -39,7 +39,7 @@ func newGetCmd(f *factory.Factory) *cobra.Command {
 		Args:              arity.Exact(1, "a KEY"),
 		ValidArgsFunction: completeKeys,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			file, profile, err := open(f, cmd)
+			file, profile, err := config.Open(cmd.Root().PersistentFlags(), f.Getenv)
 			if err != nil {
 				return err
 			}
@@ -115,13 +115,6 @@ func newListProfilesCmd(f *factory.Factory) *cobra.Command {
 	}
 }
 
-// open loads the config file and names the profile that the global flags
-// and the environment choose. It checks no setting, so that a bad value
-// can still be shown and repaired.
-func open(f *factory.Factory, cmd *cobra.Command) (*config.File, string, error) {
-	return config.Open(cmd.Root().PersistentFlags(), f.Getenv)
-}
-
 // showSecrets reports whether the global --show-secrets flag is set.
 func showSecrets(cmd *cobra.Command) bool {
 	show, _ := cmd.Flags().GetBool("show-secrets")
@@ -139,7 +132,7 @@ func completeKeys(_ *cobra.Command, args []string, _ string) ([]string, cobra.Sh
 // completeProfiles completes a profile NAME argument.
 func completeProfiles(f *factory.Factory) cobra.CompletionFunc {
 	return func(cmd *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
-		file, _, err := open(f, cmd)
+		file, _, err := config.Open(cmd.Root().PersistentFlags(), f.Getenv)
 		if len(args) > 0 || err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
@@ -151,7 +144,7 @@ func completeProfiles(f *factory.Factory) cobra.CompletionFunc {
 // profile in use. -o defaults to DBGOV_OUTPUT alone, so that a config file
 // holding a bad value can be repaired.
 func printFile(f *factory.Factory, cmd *cobra.Command, doc func(file *config.File, profile string) (output.Document, error)) error {
-	file, profile, err := open(f, cmd)
+	file, profile, err := config.Open(cmd.Root().PersistentFlags(), f.Getenv)
 	if err != nil {
 		return err
 	}

@@ -13,21 +13,33 @@ import (
 	"github.com/dbgov/dbgov/output"
 )
 
-// editCmd builds a command that changes the config file: change returns
-// what is confirmed on a terminal, for the file's path, and the lines told
-// on stderr once the file is saved.
-func editCmd(f *factory.Factory, use, short string, args cobra.PositionalArgs,
-	change func(args []string, file *config.File, profile string) (done string, after []string, err error)) *cobra.Command {
+// editOptions are what a command that changes the config file runs with.
+type editOptions struct {
+	Args   []string
+	Value  string // set's VALUE, read from standard input for "-"
+	Create bool   // use-profile --create
+}
+
+// editCmd builds a command that changes the config file as opts say: change
+// returns what is confirmed on a terminal, for the file's path, and the
+// lines told on stderr once the file is saved. runF, when not nil, is called
+// with the options in place of the change: for tests of the arguments.
+func editCmd(f *factory.Factory, opts *editOptions, runF func(*editOptions) error, use, short string, args cobra.PositionalArgs,
+	change func(file *config.File, profile string) (done string, after []string, err error)) *cobra.Command {
 	return &cobra.Command{
 		Use:   use,
 		Short: short,
 		Args:  args,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Args = args
+			if runF != nil {
+				return runF(opts)
+			}
 			var done, path string
 			var after []string
 			err := config.Edit(cmd.Context(), cmd.Root().PersistentFlags(), f.Getenv, func(file *config.File, profile string) (err error) {
 				path = file.Path()
-				done, after, err = change(args, file, profile)
+				done, after, err = change(file, profile)
 				return err
 			})
 			if err != nil {
@@ -44,17 +56,17 @@ func editCmd(f *factory.Factory, use, short string, args cobra.PositionalArgs,
 	}
 }
 
-func newSetCmd(f *factory.Factory) *cobra.Command {
-	var value string
-	cmd := editCmd(f, "set KEY VALUE", "Store a setting in the profile", arity.Exact(2, "a KEY and a VALUE (- reads the value from standard input)"),
-		func(args []string, file *config.File, profile string) (string, []string, error) {
-			key := args[0]
+func newSetCmd(f *factory.Factory, runF func(*editOptions) error) *cobra.Command {
+	opts := &editOptions{}
+	cmd := editCmd(f, opts, runF, "set KEY VALUE", "Store a setting in the profile", arity.Exact(2, "a KEY and a VALUE (- reads the value from standard input)"),
+		func(file *config.File, profile string) (string, []string, error) {
+			key := opts.Args[0]
 			done := "Set " + key + " in profile " + profile
-			if err := file.Set(profile, key, value); err != nil || !f.IO.ErrTTY || !config.Sensitive(key) {
+			if err := file.Set(profile, key, opts.Value); err != nil || !f.IO.ErrTTY || !config.Sensitive(key) {
 				return done, nil, err
 			}
 			var hints []string
-			if args[1] != "-" {
+			if opts.Args[1] != "-" {
 				hints = append(hints, "hint: the value is in your shell's history now; `dbgov config set "+key+" -` reads it from standard input instead")
 			}
 			if env := config.Variable(key); env != "" {
@@ -63,31 +75,32 @@ func newSetCmd(f *factory.Factory) *cobra.Command {
 			return done, hints, nil
 		})
 	cmd.PreRunE = func(_ *cobra.Command, args []string) (err error) {
-		value = args[1]
-		if value == "-" { // read before the file is locked
-			value, err = f.IO.ReadLine(args[0], config.Sensitive(args[0]))
+		opts.Value = args[1]
+		if opts.Value == "-" { // read before the file is locked
+			opts.Value, err = f.IO.ReadLine(args[0], config.Sensitive(args[0]))
 		}
 		return err
 	}
+	values := map[string][]string{"output": output.Formats, "insecure_skip_tls_verify": {"true", "false"}}
 	cmd.ValidArgsFunction = func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
 		switch {
 		case len(args) == 0:
 			return config.Keys(), cobra.ShellCompDirectiveNoFileComp
-		case len(args) == 1 && args[0] == "output":
-			return output.Formats, cobra.ShellCompDirectiveNoFileComp
-		case len(args) == 1 && args[0] == "insecure_skip_tls_verify":
-			return []string{"true", "false"}, cobra.ShellCompDirectiveNoFileComp
 		case len(args) == 1 && args[0] == "ca_cert":
 			return nil, cobra.ShellCompDirectiveDefault
+		case len(args) == 1:
+			return values[args[0]], cobra.ShellCompDirectiveNoFileComp
 		}
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
 	return cmd
 }
 
-func newUnsetCmd(f *factory.Factory) *cobra.Command {
-	cmd := editCmd(f, "unset KEY [NAME...]", "Remove a setting from the profile", arity.AtLeast(1, "a KEY"),
-		func(args []string, file *config.File, profile string) (string, []string, error) {
+func newUnsetCmd(f *factory.Factory, runF func(*editOptions) error) *cobra.Command {
+	opts := &editOptions{}
+	cmd := editCmd(f, opts, runF, "unset KEY [NAME...]", "Remove a setting from the profile", arity.AtLeast(1, "a KEY"),
+		func(file *config.File, profile string) (string, []string, error) {
+			args := opts.Args
 			done := "Unset " + args[0] + " in profile " + profile
 			switch {
 			case len(args) == 1:
@@ -101,15 +114,15 @@ func newUnsetCmd(f *factory.Factory) *cobra.Command {
 	return cmd
 }
 
-func newUseProfileCmd(f *factory.Factory) *cobra.Command {
-	var create bool
-	cmd := editCmd(f, "use-profile NAME", "Make a profile the current one", arity.Exact(1, "a profile NAME"),
-		func(args []string, file *config.File, _ string) (string, []string, error) {
-			name, after := args[0], []string(nil)
+func newUseProfileCmd(f *factory.Factory, runF func(*editOptions) error) *cobra.Command {
+	opts := &editOptions{}
+	cmd := editCmd(f, opts, runF, "use-profile NAME", "Make a profile the current one", arity.Exact(1, "a profile NAME"),
+		func(file *config.File, _ string) (string, []string, error) {
+			name, after := opts.Args[0], []string(nil)
 			existed := slices.Contains(file.Profiles(), name)
-			err := file.UseProfile(name, create)
+			err := file.UseProfile(name, opts.Create)
 			switch {
-			case err == nil && !existed && !create:
+			case err == nil && !existed && !opts.Create:
 				err = exitcode.Usagef("profile %s is not in config file %s (dbgov config list-profiles lists them); --create makes it", name, file.Path())
 			case !existed:
 				after = append(after, "warning: profile "+name+" has no settings yet; add some with `dbgov config set url https://...`")
@@ -119,15 +132,16 @@ func newUseProfileCmd(f *factory.Factory) *cobra.Command {
 			}
 			return "Using profile " + name, after, err
 		})
-	cmd.Flags().BoolVar(&create, "create", false, "make the profile when the file has none of that name")
+	cmd.Flags().BoolVar(&opts.Create, "create", false, "make the profile when the file has none of that name")
 	cmd.ValidArgsFunction = completeProfiles(f)
 	return cmd
 }
 
-func newDeleteProfileCmd(f *factory.Factory) *cobra.Command {
-	cmd := editCmd(f, "delete-profile NAME", "Remove a profile from the config file", arity.Exact(1, "a profile NAME"),
-		func(args []string, file *config.File, _ string) (string, []string, error) {
-			return "Deleted profile " + args[0], nil, file.DeleteProfile(args[0])
+func newDeleteProfileCmd(f *factory.Factory, runF func(*editOptions) error) *cobra.Command {
+	opts := &editOptions{}
+	cmd := editCmd(f, opts, runF, "delete-profile NAME", "Remove a profile from the config file", arity.Exact(1, "a profile NAME"),
+		func(file *config.File, _ string) (string, []string, error) {
+			return "Deleted profile " + opts.Args[0], nil, file.DeleteProfile(opts.Args[0])
 		})
 	cmd.ValidArgsFunction = completeProfiles(f)
 	return cmd
