@@ -29,16 +29,25 @@ import (
 //go:embed help
 var help embed.FS
 
-// NewCmd builds the auth command group.
-func NewCmd(f *factory.Factory) *cobra.Command {
-	var insecure bool
+// loginOptions are what `auth login` runs with: the global credential flags
+// (a secret is "-": read from standard input or a prompt) or else the
+// workload identity of the settings, and --insecure-storage.
+type loginOptions struct {
+	Token, ServiceAccount, ServiceKey string
+	Workload, Insecure                bool
+}
+
+// NewCmd builds the auth command group. runF, when not nil, is called with
+// the checked options of login in place of the login: for tests of the flags.
+func NewCmd(f *factory.Factory, runF func(*loginOptions) error) *cobra.Command {
+	opts := &loginOptions{}
 	login := helptext.Command(help, &cobra.Command{
 		Use:   "login (--token - | --service-account EMAIL --service-key - | --workload-identity EMAIL) [--insecure-storage]",
 		Short: "Check a credential with the service and keep it in the keyring",
 		Args:  arity.Exact(0, "no arguments"),
-		RunE:  func(cmd *cobra.Command, _ []string) error { return runLogin(cmd, f, insecure) },
+		RunE:  func(cmd *cobra.Command, _ []string) error { return runLogin(cmd, f, opts, runF) },
 	})
-	login.Flags().BoolVar(&insecure, "insecure-storage", false, "keep the credential in the config file, in plain text, where no keyring can be reached")
+	login.Flags().BoolVar(&opts.Insecure, "insecure-storage", false, "keep the credential in the config file, in plain text, where no keyring can be reached")
 	return helptext.Command(help, &cobra.Command{Use: "auth <command>", Short: "Log in, show who dbgov acts as, log out"}, login,
 		helptext.Command(help, &cobra.Command{
 			Use:   "status",
@@ -54,7 +63,7 @@ func NewCmd(f *factory.Factory) *cobra.Command {
 		}))
 }
 
-func runLogin(cmd *cobra.Command, f *factory.Factory, insecure bool) error {
+func runLogin(cmd *cobra.Command, f *factory.Factory, opts *loginOptions, runF func(*loginOptions) error) error {
 	token, _ := cmd.Flags().GetString("token")
 	account, _ := cmd.Flags().GetString("service-account")
 	key, _ := cmd.Flags().GetString("service-key")
@@ -62,19 +71,25 @@ func runLogin(cmd *cobra.Command, f *factory.Factory, insecure bool) error {
 	if err != nil {
 		return err
 	}
-	if s.WorkloadIdentity != "" && token == "" && account == "" && key == "" {
-		return loginWorkload(cmd, f, s)
-	}
-	if token == "" && account == "" && key == "" && f.IO.InTTY {
+	workload := s.WorkloadIdentity != "" && token == "" && account == "" && key == ""
+	if token == "" && account == "" && key == "" && !workload && f.IO.InTTY {
 		token = "-" // a person at a terminal is asked for the token
 	}
 	switch {
+	case workload:
 	case token != "" && token != "-", key != "" && key != "-":
 		return exitcode.Usagef("auth login reads secrets from standard input or a prompt, never from an argument: give --token - or --service-key -")
 	case (token == "") == (account == ""), (token == "") == (key == ""):
 		return exitcode.Usagef("give either --token - or --service-account EMAIL --service-key -, or --workload-identity EMAIL")
 	}
-	if _, err := credstore.Load(s.Profile); err != nil && !insecure {
+	if runF != nil {
+		opts.Token, opts.ServiceAccount, opts.ServiceKey, opts.Workload = token, account, key, workload
+		return runF(opts)
+	}
+	if workload {
+		return loginWorkload(cmd, f, s)
+	}
+	if _, err := credstore.Load(s.Profile); err != nil && !opts.Insecure {
 		// Before anything is sent: a login for nothing counts toward a lockout.
 		debugKeyring(f, s, err)
 		return fmt.Errorf("no keyring can be reached to keep the credential (%w); --insecure-storage keeps it in the config file, in plain text", err)
@@ -83,7 +98,7 @@ func runLogin(cmd *cobra.Command, f *factory.Factory, insecure bool) error {
 	if token != "" {
 		a.Token, err = f.IO.ReadLine("token", true)
 	} else if a.ServiceKey, err = f.IO.ReadLine("service key", true); err == nil {
-		a.Tokens = f.TokenCache(s.URL, account, a.ServiceKey, !insecure)
+		a.Tokens = f.TokenCache(s.URL, account, a.ServiceKey, !opts.Insecure)
 		a.Tokens.Drop() // log in afresh: the key is what is checked
 	}
 	var c *client.Client
@@ -101,13 +116,13 @@ func runLogin(cmd *cobra.Command, f *factory.Factory, insecure bool) error {
 	// URL it was checked against: one left there would win over the keyring's.
 	plain := map[string]string{"url": s.URL, "token": a.Token, "service_account": account, "service_key": a.ServiceKey}
 	where := "the keyring"
-	if !insecure {
+	if !opts.Insecure {
 		plain = map[string]string{"token": "", "service_account": "", "service_key": ""}
 		err = credstore.Save(s.Profile, credstore.Credential{URL: s.URL, Token: a.Token, ServiceAccount: account, ServiceKey: a.ServiceKey})
 	}
 	if err == nil {
 		var path string
-		if path, err = editProfile(cmd, f, plain); insecure {
+		if path, err = editProfile(cmd, f, plain); opts.Insecure {
 			where = "config file " + path + ", in plain text"
 		}
 	}

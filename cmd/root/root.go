@@ -61,7 +61,7 @@ func New(f *factory.Factory) *cobra.Command {
 	cmd.SetFlagErrorFunc(flagError)
 	cmd.AddCommand(
 		api.NewCmd(f, nil),
-		auth.NewCmd(f),
+		auth.NewCmd(f, nil),
 		catalog.NewCmd(f),
 		completion.NewCmd(f),
 		configcmd.NewCmd(f),
