@@ -238,15 +238,10 @@ func (f *File) values(profile, key string, n *yaml.Node) ([]string, error) {
 		return []string{n.Value}, nil
 	case key != "headers":
 		return nil, f.lineErr(n, fmt.Sprintf("%s in profile %q is not a single value", key, profile))
-	case n.Kind != yaml.SequenceNode:
-		return nil, f.lineErr(n, `headers is not a list of "Name: value"`)
 	}
 	var list []string
-	for _, item := range n.Content {
-		if item = input.Deref(item); item.Kind != yaml.ScalarNode {
-			return nil, f.lineErr(item, `headers is not a list of "Name: value"`)
-		}
-		list = append(list, item.Value)
+	if n.Kind != yaml.SequenceNode || n.Decode(&list) != nil {
+		return nil, f.lineErr(n, `headers is not a list of "Name: value"`)
 	}
 	return list, nil
 }

@@ -172,8 +172,9 @@ func runStatus(cmd *cobra.Command, f *factory.Factory) error {
 	me, callErr := whoAmI(cmd, c)
 	s, _ := f.Settings()
 	a := f.Auth()
-	st := status{URL: secret.URL(s.URL), URLSource: s.Source("url"), Profile: s.Profile,
-		Credential: "none", CredentialSource: a.Source, Storage: "none"}
+	storage := map[string]string{"keyring": "keyring", "profile": "config file " + s.Path + ", in plain text"}
+	st := status{URL: secret.URL(s.URL), URLSource: s.Source("url"), Profile: s.Profile, Credential: "none", CredentialSource: a.Source,
+		Storage: cmp.Or(storage[a.Source], "none"), InsecureStorage: a.Source == "profile"}
 	if me != nil {
 		st.Email, st.UserType = me.Email, string(me.UserType)
 		if srv, err := c.Server(cmd.Context()); err == nil {
@@ -187,12 +188,6 @@ func runStatus(cmd *cobra.Command, f *factory.Factory) error {
 		st.Credential = "workload identity " + a.WorkloadIdentity
 	} else if a.ServiceAccount != "" {
 		st.Credential, token = "service account "+a.ServiceAccount, a.Tokens.Last()
-	}
-	switch a.Source {
-	case "keyring":
-		st.Storage = "keyring"
-	case "profile":
-		st.Storage, st.InsecureStorage = "config file "+s.Path+", in plain text", true
 	}
 	left := "expired"
 	if expires, ok := credstore.Expiry(token); ok {

@@ -22,7 +22,9 @@ func TestLoginCmd_flags(t *testing.T) {
 	}
 	flagtest.Run(t, newCmd, []flagtest.Case[loginOptions]{
 		{Name: "a token from standard input", Args: "login --token -",
-			Want: func(o *loginOptions) bool { return o.Token == "-" && o.ServiceAccount == "" && !o.Insecure && !o.Workload }},
+			Want: func(o *loginOptions) bool {
+				return o.Token == "-" && o.ServiceAccount == "" && !o.Insecure && !o.Workload
+			}},
 		{Name: "a service account kept in the file", Args: "login --service-account ci@x.com --service-key - --insecure-storage",
 			Want: func(o *loginOptions) bool { return o.ServiceAccount == "ci@x.com" && o.ServiceKey == "-" && o.Insecure }},
 		{Name: "a workload identity", Args: "login --workload-identity ci@x.com",
