@@ -165,13 +165,18 @@ type hintError struct {
 func (e *hintError) Unwrap() error     { return e.error }
 func (e *hintError) ErrorHint() string { return e.hint }
 
-// Report is what an error comes to: the exit code, the message, a hint.
+// Report is what an error comes to: the exit code, the message, a hint; as
+// a JSON error line (ErrorJSON) also the service's answer and what was left
+// incomplete.
 type Report struct {
-	Code    int
-	Message string
-	Hint    string
-	Kind    string // the code name of the JSON form: the gRPC code name for service errors
-	Answer  Answer // the service's answer, when the error is one
+	HTTPStatus int               `json:"httpStatus,omitempty"`
+	Kind       string            `json:"code"` // the gRPC code name for service errors
+	Message    string            `json:"message"`
+	Details    []json.RawMessage `json:"details,omitempty"`
+	Hint       string            `json:"hint,omitempty"`
+	Code       int               `json:"exitCode"`
+	Incomplete any               `json:"incomplete,omitempty"`
+	Answer     Answer            `json:"-"` // the service's answer, when the error is one
 }
 
 // Classify maps err to its exit code, message and hint.
@@ -274,23 +279,13 @@ func paint(on bool, style, text string) string {
 // ErrorJSON is the object of the JSON error line Write prints for err, and
 // err's exit code.
 func ErrorJSON(err error) (any, int) {
-	type body struct {
-		HTTPStatus int               `json:"httpStatus,omitempty"`
-		Code       string            `json:"code"`
-		Message    string            `json:"message"`
-		Details    []json.RawMessage `json:"details,omitempty"`
-		Hint       string            `json:"hint,omitempty"`
-		ExitCode   int               `json:"exitCode"`
-		Incomplete any               `json:"incomplete,omitempty"`
-	}
 	r := Classify(err)
-	b := body{Code: r.Kind, Message: r.Message, Hint: r.Hint, ExitCode: r.Code}
 	var incomplete *IncompleteError
 	if errors.As(err, &incomplete) {
-		b.Incomplete = incomplete.Detail
+		r.Incomplete = incomplete.Detail
 	}
 	if r.Answer != nil {
-		b.HTTPStatus, b.Message, b.Details = r.Answer.Answer()
+		r.HTTPStatus, r.Message, r.Details = r.Answer.Answer()
 	}
-	return b, r.Code
+	return r, r.Code
 }
