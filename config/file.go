@@ -58,8 +58,7 @@ func Load(path string) (*File, error) {
 	} else if err != nil {
 		return nil, fmt.Errorf("read config file: %w", err)
 	}
-	f.exists = true
-	f.perm = info.Mode().Perm()
+	f.exists, f.perm = true, info.Mode().Perm()
 
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {

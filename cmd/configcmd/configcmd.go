@@ -54,12 +54,11 @@ func newGetCmd(f *factory.Factory) *cobra.Command {
 			lines := strings.Split(value, "\n")
 			for i, line := range lines {
 				if !showSecrets(cmd) {
-					line = config.Mask(key, line)
+					lines[i] = config.Mask(key, line)
 				}
-				// A hand-edited file may hold anything: keep it off the terminal.
-				lines[i] = textsafe.Line(line)
 			}
-			if _, err := fmt.Fprintln(f.IO.Out, strings.Join(lines, "\n")); err != nil {
+			// A hand-edited file may hold anything: keep it off the terminal.
+			if _, err := fmt.Fprintln(f.IO.Out, textsafe.Lines(strings.Join(lines, "\n"))); err != nil {
 				return fmt.Errorf("write %s: %w", key, err)
 			}
 			return nil
@@ -96,12 +95,10 @@ func newListProfilesCmd(f *factory.Factory) *cobra.Command {
 					Name    string `json:"name"`
 					Current bool   `json:"current,omitempty"`
 				}
-				list := struct {
-					Profiles []profile `json:"profiles"`
-				}{Profiles: []profile{}}
+				list := map[string][]profile{"profiles": {}}
 				var text strings.Builder
 				for _, name := range file.Profiles() {
-					list.Profiles = append(list.Profiles, profile{Name: name, Current: name == current})
+					list["profiles"] = append(list["profiles"], profile{Name: name, Current: name == current})
 					mark := "  "
 					if name == current {
 						mark = "* "
