@@ -31,10 +31,9 @@ import (
 // Factory is what commands depend on: the streams, and the settings and the
 // API client, both made on first use. New builds it in order.
 type Factory struct {
-	IO      *iostreams.IOStreams
-	Version string
-	Commit  string
-	Getenv  func(string) string
+	IO              *iostreams.IOStreams
+	Version, Commit string
+	Getenv          func(string) string
 	// Clock gives the client's retries and backoff the time; nil for the
 	// wall clock. Tests give their own to see the waits without timing them.
 	Clock client.Clock

@@ -144,9 +144,8 @@ func (e *IncompleteError) Unwrap() error { return e.Err }
 // cause it unwraps to, that errors.Is matches to Kind, the sentinel of the
 // package that made it (an input file, a configuration).
 type InvalidError struct {
-	Kind  error
-	Msg   string
-	Cause error
+	Kind, Cause error
+	Msg         string
 }
 
 func (e *InvalidError) Error() string        { return e.Msg }

@@ -89,7 +89,6 @@ type Writer struct {
 	w       io.Writer
 	asJSON  bool
 	pending []byte
-	out     []byte
 }
 
 // NewWriter returns a Writer to w, writing JSON escapes when asJSON is set.
@@ -119,11 +118,11 @@ func (w *Writer) Write(p []byte) (int, error) {
 func (w *Writer) Flush() error { return w.emit(len(w.pending)) }
 
 func (w *Writer) emit(n int) error {
-	w.out = appendEscaped(w.out[:0], string(w.pending[:n]), true, w.asJSON)
+	out := appendEscaped(nil, string(w.pending[:n]), true, w.asJSON)
 	w.pending = append(w.pending[:0], w.pending[n:]...)
-	if len(w.out) == 0 {
+	if len(out) == 0 {
 		return nil
 	}
-	_, err := w.w.Write(w.out)
+	_, err := w.w.Write(out)
 	return err
 }
