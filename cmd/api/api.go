@@ -210,9 +210,7 @@ func namesIn(raw []byte) []string {
 	if json.Unmarshal(obj["name"], &name) == nil && name != "" {
 		return []string{name}
 	}
-	type named struct {
-		Name string `json:"name"`
-	}
+	type named struct{ Name string }
 	names := []string{}
 	for _, k := range slices.Sorted(maps.Keys(obj)) {
 		var list []named

@@ -163,7 +163,7 @@ func runStatus(cmd *cobra.Command, f *factory.Factory) error {
 	}
 	me, callErr := whoAmI(cmd, c)
 	s, _ := f.Settings()
-	a := f.Auth()
+	a := f.Auth
 	storage := map[string]string{"keyring": "keyring", "profile": "config file " + s.Path + ", in plain text"}
 	st := status{URL: secret.URL(s.URL), URLSource: s.Source("url"), Profile: s.Profile, Credential: "none", CredentialSource: a.Source,
 		Storage: cmp.Or(storage[a.Source], "none"), InsecureStorage: a.Source == "profile"}

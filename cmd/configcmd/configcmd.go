@@ -51,9 +51,10 @@ func newGetCmd(f *factory.Factory) *cobra.Command {
 			if value == "" {
 				return fmt.Errorf("%s is not set in profile %s of %s", key, profile, file.Path())
 			}
+			show, _ := cmd.Flags().GetBool("show-secrets")
 			lines := strings.Split(value, "\n")
 			for i, line := range lines {
-				if !showSecrets(cmd) {
+				if !show {
 					lines[i] = config.Mask(key, line)
 				}
 			}
@@ -74,7 +75,8 @@ func newViewCmd(f *factory.Factory) *cobra.Command {
 		Args:       arity.Exact(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return printFile(f, cmd, func(file *config.File, _ string) (output.Document, error) {
-				text, raw, err := file.View(showSecrets(cmd))
+				show, _ := cmd.Flags().GetBool("show-secrets")
+				text, raw, err := file.View(show)
 				if err != nil {
 					return output.Document{}, fmt.Errorf("show config file %s: %w", file.Path(), err)
 				}
@@ -110,12 +112,6 @@ func newListProfilesCmd(f *factory.Factory) *cobra.Command {
 			})
 		},
 	}
-}
-
-// showSecrets reports whether the global --show-secrets flag is set.
-func showSecrets(cmd *cobra.Command) bool {
-	show, _ := cmd.Flags().GetBool("show-secrets")
-	return show
 }
 
 // completeKeys completes the KEY argument of get and unset.

@@ -44,9 +44,10 @@ type Factory struct {
 	// Client returns the API client for the resolved settings, made once.
 	// Without a URL it fails with a usage error that says how to set one.
 	Client func() (*client.Client, error)
+	// Auth is the credential of the client Client made.
+	Auth Auth
 
 	flags *pflag.FlagSet
-	auth  Auth             // the credential of Client, once made
 	read  *config.Settings // what was read, even when invalid: for its secrets
 }
 
@@ -150,7 +151,7 @@ func (f *Factory) newClient(change ...func(*client.Options)) (*client.Client, er
 	if a.Token == "" && a.ServiceAccount != "" && a.ServiceKey != "" {
 		a.Tokens = f.TokenCache(s.URL, a.ServiceAccount, a.ServiceKey, a.Source == "keyring")
 	}
-	f.auth = a
+	f.Auth = a
 	return f.ClientWith(a, change...)
 }
 
@@ -202,9 +203,6 @@ func (d Deps) Show(ctx context.Context, get func(*client.Client) (output.Documen
 	}
 	return p.Print(ctx, d.IO.Out, doc)
 }
-
-// Auth returns the credential of the client Client made.
-func (f *Factory) Auth() Auth { return f.auth }
 
 // TokenCache returns the cache of the tokens at url of account, a service
 // account or workload identity, for key, its key or OIDC token: in the
@@ -282,7 +280,7 @@ func (f *Factory) Secrets() *secret.Scrubber {
 	given, headers := config.SecretsGiven(f.flags, f.Getenv)
 	scrub.Add(given...)
 	scrub.Add(f.Getenv("ACTIONS_ID_TOKEN_REQUEST_TOKEN"))
-	scrub.Add(st.Token, st.ServiceKey, f.auth.Token, f.auth.ServiceKey)
+	scrub.Add(st.Token, st.ServiceKey, f.Auth.Token, f.Auth.ServiceKey)
 	url, _ := f.flags.GetString("url")
 	scrub.AddURL(url, f.Getenv(config.Variable("url")), st.URL)
 	for _, h := range st.Headers {

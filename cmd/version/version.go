@@ -83,10 +83,7 @@ func run(ctx context.Context, f *factory.Factory, clientOnly bool) error {
 	if !clientOnly {
 		doc.Server, serverErr = server(ctx, f)
 	}
-	raw, err := json.Marshal(doc)
-	if err != nil {
-		return fmt.Errorf("describe the version: %w", err)
-	}
+	raw, _ := json.Marshal(doc) // strings alone
 	cl := doc.Client
 	text := fmt.Sprintf("dbgov %s (commit %s, %s, %s)\n", cl.Version, cl.Commit, cl.Go, cl.Platform)
 	if s := doc.Server; s != nil && s.Version == s.Release {

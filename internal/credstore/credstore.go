@@ -231,9 +231,7 @@ func (c *TokenCache) Last() string {
 // Expiry reads the exp claim of a token shaped as a JWT.
 func Expiry(token string) (time.Time, bool) {
 	parts := strings.Split(token, ".")
-	var claims struct {
-		Exp *float64 `json:"exp"`
-	}
+	var claims struct{ Exp *float64 }
 	if len(parts) != 3 {
 		return time.Time{}, false
 	}
