@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/spf13/cobra"
 
 	"github.com/dbgov/dbgov/client"
@@ -139,56 +141,29 @@ func (a *answer) add(ctx context.Context, c *client.Client, call *client.Request
 	for _, u := range names.Users {
 		a.names = append(a.names, u.Name)
 	}
-	switch {
-	case parts == 1:
+	if parts == 1 {
 		a.raw = raw
 		return nil
-	case a.fields: // the part is not printed: it is checked as it comes
-		return jsondoc.Check(raw)
-	case a.raw == nil: // the parts are alike: room for as many as the first
-		a.raw = append(make([]byte, 0, len(raw)*parts+64), `{"users":[]}`...)
 	}
-	return a.appendUsers(raw)
-}
-
-// appendUsers adds the users of the answer raw, as sent, to the joined
-// answer, which the printer checks; the list is refused here when the answer
-// gives it twice.
-func (a *answer) appendUsers(raw []byte) error {
-	list := a.raw[:len(a.raw)-len("]}")]
-	dec := jsondoc.NewDecoder(raw)
-	if _, err := dec.ReadToken(); err != nil { // '{': Send checked that it is an object
+	// A part is checked as it comes: only its list of users is printed.
+	if err := jsondoc.Check(raw); err != nil || a.fields {
 		return err
 	}
-	lists := 0
-	for dec.PeekKind() == '"' {
-		name, err := dec.ReadToken()
-		if err != nil {
-			return err
+	var part struct {
+		Users []jsontext.Value `json:"users"`
+	}
+	if err := jsonv2.Unmarshal(raw, &part, jsondoc.Lenient...); err != nil {
+		return err
+	}
+	if a.raw == nil { // the parts are alike: room for as many as the first
+		a.raw = append(make([]byte, 0, len(raw)*parts+64), `{"users":[]}`...)
+	}
+	list := a.raw[:len(a.raw)-len("]}")]
+	for _, user := range part.Users {
+		if list[len(list)-1] != '[' {
+			list = append(list, ',')
 		}
-		if strings.EqualFold(name.String(), "users") {
-			if lists++; lists > 1 {
-				return fmt.Errorf("%w: the list of users is given twice", jsondoc.ErrInvalid)
-			}
-		}
-		if name.String() != "users" || dec.PeekKind() != '[' {
-			if err := dec.SkipValue(); err != nil {
-				return err
-			}
-			continue
-		}
-		dec.ReadToken() // '['
-		for dec.PeekKind() == '{' || dec.PeekKind() == 'n' {
-			user, err := dec.ReadValue()
-			if err != nil {
-				return err
-			}
-			if list[len(list)-1] != '[' {
-				list = append(list, ',')
-			}
-			list = append(list, user...)
-		}
-		dec.ReadToken() // ']'
+		list = append(list, user...)
 	}
 	a.raw = append(list, "]}"...)
 	return nil
