@@ -195,13 +195,8 @@ func printText(w io.Writer, text string, tty, diff bool) error {
 	if diff {
 		lines := strings.Split(text, "\n")
 		for i, line := range lines {
-			switch {
-			case strings.HasPrefix(line, "+"):
-				lines[i] = Paint(true, Green, line)
-			case strings.HasPrefix(line, "-"):
-				lines[i] = Paint(true, Red, line)
-			case strings.HasPrefix(line, "~"):
-				lines[i] = Paint(true, Yellow, line)
+			if style, ok := diffStyles[line[:min(len(line), 1)]]; ok {
+				lines[i] = Paint(true, style, line)
 			}
 		}
 		text = strings.Join(lines, "\n")
@@ -214,6 +209,9 @@ func printText(w io.Writer, text string, tty, diff bool) error {
 	}
 	return nil
 }
+
+// diffStyles are the styles of the lines of a diff, by their first character.
+var diffStyles = map[string]Style{"+": Green, "-": Red, "~": Yellow}
 
 // printTables prints with render each of tables that shows anything, one
 // blank line to w between two.

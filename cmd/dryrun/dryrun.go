@@ -3,10 +3,8 @@ package dryrun
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 
 	"github.com/dbgov/dbgov/client"
 	"github.com/dbgov/dbgov/output"
@@ -19,19 +17,10 @@ type request struct {
 	Body   json.RawMessage `json:"body,omitempty"`
 }
 
-// Print writes what reqs would send as one document. In table mode each
+// Document is the document of what reqs would send. In table mode each
 // request is its method and URL on one line and its body below, requests
 // separated by a blank line; in the other formats one request is a document
 // with the fields method, url and body, and several are {"requests": [...]}.
-func Print(ctx context.Context, w io.Writer, p output.Printer, c *client.Client, reqs ...*client.Request) error {
-	doc, err := Document(c, reqs...)
-	if err != nil {
-		return err
-	}
-	return p.Print(ctx, w, doc)
-}
-
-// Document is the document Print prints.
 func Document(c *client.Client, reqs ...*client.Request) (output.Document, error) {
 	described := make([]request, len(reqs))
 	for i, r := range reqs {

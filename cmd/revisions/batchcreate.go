@@ -133,7 +133,11 @@ func runBatchCreate(ctx context.Context, opts *batchCreateOptions) error {
 				reqs = append(reqs, req)
 			}
 		}
-		return dryrun.Print(ctx, opts.IO.Out, p, c, reqs...)
+		doc, err := dryrun.Document(c, reqs...)
+		if err != nil {
+			return err
+		}
+		return p.Print(ctx, opts.IO.Out, doc)
 	}
 	if opts.DB.Many() {
 		return opts.DB.Run(ctx, opts.f, func(ctx context.Context, c *client.Client, db client.DatabaseName) (dbname.Result, error) {
