@@ -22,6 +22,7 @@ import (
 	"github.com/dbgov/dbgov/cmd/listing"
 	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/internal/input"
+	"github.com/dbgov/dbgov/output"
 )
 
 //go:embed help
@@ -32,6 +33,19 @@ func NewCmd(f *factory.Factory) *cobra.Command {
 	return helptext.Command(help, &cobra.Command{Use: "revisions <command>", Aliases: []string{"revision"}, Short: "Manage the schema revisions of a database"}, newBatchCreateCmd(f, nil),
 		listing.Cmd(f, help, listing.Spec[client.Revision]{Use: "list (--instance I --database D | --databases-from FILE) [--limit N]",
 			Short: "List the schema revisions of a database", Collection: "revisions", Parent: listing.PerDatabase, List: revisionList}, nil))
+}
+
+// revisionList is how revisions print.
+var revisionList = output.List[client.Revision]{
+	Columns: []output.Column[client.Revision]{
+		{Header: "NAME", Kind: output.Name, MinWidth: 20, Value: func(r *client.Revision) string { return r.Name }},
+		{Header: "VERSION", Value: func(r *client.Revision) string { return r.Version }},
+		{Header: "TYPE", Priority: 1, Value: func(r *client.Revision) string { return string(r.Type) }},
+		{Header: "RELEASE", Priority: 3, MinWidth: 12, Value: func(r *client.Revision) string { return r.Release }},
+		{Header: "FILE", Priority: 2, MinWidth: 15, Value: func(r *client.Revision) string { return r.File }},
+		{Header: "CREATED", Priority: 1, Kind: output.Time, Value: func(r *client.Revision) string { return r.CreateTime }},
+	},
+	Name: func(r *client.Revision) string { return r.Name },
 }
 
 // Bounds and default of --batch-size.
