@@ -27,14 +27,9 @@ func (l List[T]) ItemsDocument(field, under string, items Items) Document {
 	return Document{ListField: field, Items: items, page: func(raw []json.RawMessage) (Document, error) { return l.page(raw, under) }}
 }
 
-// WholeDocument is ItemsDocument read whole, for a command that prints many
-// lists in one document.
-func (l List[T]) WholeDocument(field, under string, items Items) (Document, error) {
-	return whole(l.ItemsDocument(field, under, items))
-}
-
-// whole is doc, a list given page by page, read whole: one page of every item.
-func whole(doc Document) (Document, error) {
+// Whole is doc, a list given page by page, read whole: one page of every
+// item, for a command that prints many lists in one document.
+func Whole(doc Document) (Document, error) {
 	all := []json.RawMessage{}
 	err := doc.Items(func(_ string, page []json.RawMessage) error { all = append(all, page...); return nil })
 	d, perr := doc.page(all)

@@ -35,7 +35,7 @@ func (p checked) Print(ctx context.Context, w io.Writer, doc Document) error {
 		}
 		if doc.page != nil {
 			var err error
-			if doc, err = whole(doc); err != nil {
+			if doc, err = Whole(doc); err != nil {
 				return err
 			}
 		}

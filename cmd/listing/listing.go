@@ -135,7 +135,7 @@ func (s Spec[T]) document(ctx context.Context, c *client.Client, o *Options, par
 		return c.List(ctx, r, s.Collection, o.Limit, page)
 	}
 	if o.DB.Many() {
-		return s.List.WholeDocument(s.Collection, under, items)
+		return output.Whole(s.List.ItemsDocument(s.Collection, under, items))
 	}
 	return s.List.ItemsDocument(s.Collection, under, items), nil
 }
