@@ -263,16 +263,12 @@ func (t Table) cells(show func(r, i int, cell string) string) ([][]string, error
 	return rows, err
 }
 
-// headers are the escaped headers of t, nil under --no-headers.
+// headers are the headers of t, nil under --no-headers.
 func (p tablePrinter) headers(t Table) []string {
 	if p.opts.NoHeaders || len(t.Headers) == 0 {
 		return nil
 	}
-	h := make([]string, len(t.Headers))
-	for i, c := range t.Headers {
-		h[i] = textsafe.Line(c)
-	}
-	return h
+	return t.Headers
 }
 
 // render prints one table, for people on a terminal, else as piped, and
@@ -312,7 +308,7 @@ func (p tablePrinter) renderTerminal(w io.Writer, t Table) ([]string, error) {
 		return nil, err
 	}
 	for _, row := range append(rows, headers) {
-		widths = widen(widths, row, func(c string) string { return c })
+		widths = widen(widths, row, textsafe.Line) // the headers are not escaped yet
 	}
 	cols := make([]int, len(widths))
 	for i := range cols {
@@ -347,7 +343,7 @@ func (p tablePrinter) renderTerminal(w io.Writer, t Table) ([]string, error) {
 		return cells
 	}
 	if headers != nil {
-		headers = shown(headers, func(h string) string { return Paint(p.opts.Color, Bold, h) })
+		headers = shown(headers, func(h string) string { return Paint(p.opts.Color, Bold, textsafe.Line(h)) })
 	}
 	for r, row := range rows {
 		rows[r] = shown(row, func(c string) string { return Paint(p.opts.Color && c == "DELETED", Red, c) })

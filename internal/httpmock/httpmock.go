@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -150,9 +151,7 @@ func (r *Registry) serve(w http.ResponseWriter, req *http.Request) {
 		_, _ = io.WriteString(w, `{"code":12,"message":"httpmock: no stub for this request"}`)
 		return
 	}
-	for k, v := range match.header {
-		w.Header()[k] = v
-	}
+	maps.Copy(w.Header(), match.header)
 	w.WriteHeader(match.status)
 	_, _ = io.WriteString(w, match.respBody)
 }
