@@ -345,15 +345,10 @@ func (c *Client) DisplayURL(r *Request) string {
 	return secret.URL(c.URL(r))
 }
 
-// Do sends any /v1 request with the client's credentials, retries and
-// errors, and returns the body of a 2xx answer, which must be empty or JSON.
-func (c *Client) Do(ctx context.Context, r *Request) ([]byte, error) {
-	return c.Send(ctx, r, nil)
-}
-
-// Send sends r and decodes the JSON object of a 2xx answer into out (unless
-// out is nil). It returns the body exactly as received, so that every field
-// the service sent can be shown.
+// Send sends any /v1 request with the client's credentials, retries and
+// errors, and decodes the JSON object of a 2xx answer into out (unless out
+// is nil: then the body must be empty or JSON). It returns the body exactly
+// as received, so that every field the service sent can be shown.
 func (c *Client) Send(ctx context.Context, r *Request, out any) ([]byte, error) {
 	if err := r.validate(); err != nil {
 		return nil, err

@@ -228,7 +228,7 @@ func TestDo_returnsAnyJSONBodyAndRefusesOthers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		raw, err := c.Do(context.Background(), r)
+		raw, err := c.Send(context.Background(), r, nil)
 		if tc.wantErr {
 			wantInvalidResponse(t, err)
 			continue

@@ -142,7 +142,7 @@ func TestNewRawRequest_sendsThePathAndQueryAsGiven(t *testing.T) {
 			if got := c.URL(r); got != wantURL {
 				t.Errorf("URL = %s, want %s", got, wantURL)
 			}
-			if _, err := c.Do(context.Background(), r); err != nil {
+			if _, err := c.Send(context.Background(), r, nil); err != nil {
 				t.Fatal(err)
 			}
 			got := svc.Requests()
@@ -188,7 +188,7 @@ func TestSend_refusesABadRawQuery(t *testing.T) {
 	c := newTestClient(t, svc.URL)
 	for _, q := range []string{"a=b c", "a=%zz", "a=1#f", "a=\n", "a=1;b=2"} {
 		t.Run(q, func(t *testing.T) {
-			_, err := c.Do(context.Background(), &Request{Method: http.MethodGet, Path: "/v1/x", RawQuery: q})
+			_, err := c.Send(context.Background(), &Request{Method: http.MethodGet, Path: "/v1/x", RawQuery: q}, nil)
 			if !errors.Is(err, ErrInvalidRequest) {
 				t.Errorf("got %v, want ErrInvalidRequest", err)
 			}

@@ -45,7 +45,7 @@ func TestWarn_credentialsOverPlainHTTPToAnotherHost(t *testing.T) {
 			var warnings []string
 			c := plainRemoteClient(t, srv, Options{BaseURL: tt.base, Token: tt.token}, &warnings)
 			for range 2 {
-				if _, err := c.Do(context.Background(), tt.req); err != nil {
+				if _, err := c.Send(context.Background(), tt.req, nil); err != nil {
 					t.Fatal(err)
 				}
 			}

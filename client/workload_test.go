@@ -92,7 +92,7 @@ func getMe(c *Client, n int) []error {
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Go(func() {
-			_, errs[i] = c.Do(context.Background(), &Request{Method: http.MethodGet, Path: "/v1/users/me"})
+			_, errs[i] = c.Send(context.Background(), &Request{Method: http.MethodGet, Path: "/v1/users/me"}, nil)
 		})
 	}
 	wg.Wait()

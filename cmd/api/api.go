@@ -134,7 +134,7 @@ func runAPI(ctx context.Context, opts *Options) error {
 		}
 		return nil
 	}
-	raw, err := c.Do(ctx, call)
+	raw, err := c.Send(ctx, call, nil)
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", opts.Method, opts.Target, err)
 	}
