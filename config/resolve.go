@@ -76,16 +76,14 @@ func (s *Settings) Source(key string) string {
 
 // defaultPath returns where the config file is when neither --config nor
 // DBGOV_CONFIG says: $XDG_CONFIG_HOME/dbgov/config.yaml when that variable
-// holds an absolute path, else ~/.config/dbgov/config.yaml; "" when neither
-// that variable nor a home is set.
+// holds an absolute path, else ~/.config/dbgov/config.yaml, the home being
+// $HOME, else (on Windows) $USERPROFILE; "" when neither that variable nor a
+// home is set.
 func defaultPath(getenv func(string) string) string {
 	if dir := getenv("XDG_CONFIG_HOME"); dir != "" && filepath.IsAbs(dir) {
 		return filepath.Join(dir, "dbgov", "config.yaml")
 	}
-	home := getenv("HOME")
-	if home == "" && runtime.GOOS == "windows" {
-		home = getenv("USERPROFILE")
-	}
+	home := cmp.Or(getenv("HOME"), getenv("USERPROFILE"))
 	if home == "" {
 		return ""
 	}

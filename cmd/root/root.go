@@ -40,18 +40,20 @@ import (
 	"github.com/dbgov/dbgov/output"
 )
 
+// rootLong is the root's long help, then its examples, as helptext reads
+// the help of other commands.
+//
 //go:embed dbgov.txt
 var rootLong string
 
 // New builds the root command with every subcommand.
 func New(f *factory.Factory) *cobra.Command {
+	long, example, _ := strings.Cut(strings.TrimSpace(rootLong), "\n\nExamples:\n")
 	cmd := &cobra.Command{
-		Use:   "dbgov <command> <subcommand> [flags]",
-		Short: "Administer a Database Governance Service from the command line",
-		Long:  rootLong,
-		Example: `  dbgov idps list
-  dbgov users batch-get alice@example.com bob@example.com -o json
-  dbgov policies list --instance prod-pg --database orders --type masking_rule`,
+		Use:           "dbgov <command> <subcommand> [flags]",
+		Short:         "Administer a Database Governance Service from the command line",
+		Long:          long,
+		Example:       example,
 		Args:          cobra.ArbitraryArgs,
 		SilenceErrors: true,
 		SilenceUsage:  true,

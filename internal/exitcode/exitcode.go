@@ -181,10 +181,8 @@ type Report struct {
 // Classify maps err to its exit code, message and hint.
 func Classify(err error) Report {
 	r := Report{Code: Failure, Message: err.Error()}
-	var (
-		silent *SilentError
-		coded  Coder
-	)
+	var silent *SilentError
+	var coded Coder
 	switch {
 	case errors.As(err, &silent):
 		r.Code, r.Message, r.Kind = silent.Code, silent.Message, "EXIT"
