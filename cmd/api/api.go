@@ -218,9 +218,7 @@ func namesIn(raw []byte) []string {
 			continue
 		}
 		for _, item := range list {
-			if item.Name != "" {
-				names = append(names, item.Name)
-			}
+			names = append(names, item.Name) // -o name skips an item without one
 		}
 	}
 	return names
