@@ -36,11 +36,7 @@ func TestReadFile_refusesWhatDbgovDidNotMake(t *testing.T) {
 			return link(t, "/dev/zero", filepath.Join(dir, "f"))
 		}, "is a symbolic link"},
 		{"a FIFO", func(t *testing.T, dir string) string {
-			path := filepath.Join(dir, "f")
-			if err := syscall.Mkfifo(path, 0o600); err != nil {
-				t.Skipf("no FIFO: %v", err)
-			}
-			return path
+			return fifo(t, filepath.Join(dir, "f"))
 		}, "is not a regular file"},
 		{"a file in a linked directory", func(t *testing.T, dir string) string {
 			real := filepath.Join(dir, "real")
@@ -168,6 +164,14 @@ func link(t *testing.T, target, path string) string {
 	return path
 }
 
+// fifo makes a named pipe at path, or skips the test where there are none.
+func fifo(t *testing.T, path string) string {
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		t.Skipf("no FIFO: %v", err)
+	}
+	return path
+}
+
 func TestAppend_addsToARegularFileOnly(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -183,11 +187,7 @@ func TestAppend_addsToARegularFileOnly(t *testing.T) {
 			return link(t, write(t, filepath.Join(dir, "target"), 0o600), filepath.Join(dir, "f"))
 		}, "is a symbolic link"},
 		{"a FIFO without a reader does not block", func(t *testing.T, dir string) string {
-			path := filepath.Join(dir, "f")
-			if err := syscall.Mkfifo(path, 0o600); err != nil {
-				t.Skipf("no FIFO: %v", err)
-			}
-			return path
+			return fifo(t, filepath.Join(dir, "f"))
 		}, "is not a regular file"},
 		{"a missing directory", func(t *testing.T, dir string) string { return filepath.Join(dir, "none", "f") }, "no such file or directory"},
 	}
