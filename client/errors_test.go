@@ -266,46 +266,52 @@ func TestSend_unresolvableHostIsTransportError(t *testing.T) {
 	}
 }
 
-func TestSend_attemptTimeoutIsTransportErrorAndNotRetried(t *testing.T) {
-	release := make(chan struct{})
-	svc := newFakeService(t, func(w http.ResponseWriter, r *http.Request, _ int) {
-		select {
-		case <-release:
-		case <-r.Context().Done():
-		}
-	})
-	defer close(release)
-	c := newTestClient(t, svc.URL, func(o *Options) { o.Timeout = 100 * time.Millisecond })
-	start := time.Now()
-	_, _, err := c.GetReviewConfig(context.Background(), "x")
-	var te *TransportError
-	if !errors.As(err, &te) || !te.Timeout {
-		t.Fatalf("err = %#v, want a timed-out TransportError", err)
+// TestSend_timeoutBoundsEachAttempt stops an attempt at the time limit
+// whether the answer never starts, stops midway or trickles in: a timed-out
+// TransportError, and the attempt is not retried.
+func TestSend_timeoutBoundsEachAttempt(t *testing.T) {
+	tests := []struct {
+		name    string
+		timeout time.Duration
+		serve   func(w http.ResponseWriter, r *http.Request)
+	}{
+		{"no answer", 100 * time.Millisecond, func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }},
+		{"a body that stops", 100 * time.Millisecond, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusOK)
+			_, _ = io.WriteString(w, `{"name":`)
+			w.(http.Flusher).Flush()
+			<-r.Context().Done()
+		}},
+		{"a trickling body", 300 * time.Millisecond, func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(http.StatusOK)
+			for r.Context().Err() == nil {
+				w.Write([]byte(" "))
+				w.(http.Flusher).Flush()
+				time.Sleep(10 * time.Millisecond)
+			}
+		}},
 	}
-	if !strings.Contains(te.Error(), "within 100ms") {
-		t.Errorf("message = %q", te.Error())
-	}
-	if n := len(svc.Requests()); n != 1 {
-		t.Errorf("%d requests, want 1: a timed-out attempt is not retried", n)
-	}
-	if elapsed := time.Since(start); elapsed > 3*time.Second {
-		t.Errorf("took %s", elapsed)
-	}
-}
-
-func TestSend_timeoutCoversASlowBody(t *testing.T) {
-	svc := newFakeService(t, func(w http.ResponseWriter, r *http.Request, _ int) {
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusOK)
-		_, _ = io.WriteString(w, `{"name":`)
-		w.(http.Flusher).Flush()
-		<-r.Context().Done()
-	})
-	c := newTestClient(t, svc.URL, func(o *Options) { o.Timeout = 100 * time.Millisecond })
-	_, _, err := c.GetReviewConfig(context.Background(), "x")
-	var te *TransportError
-	if !errors.As(err, &te) || !te.Timeout {
-		t.Fatalf("err = %#v, want a timed-out TransportError", err)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			svc := newFakeService(t, func(w http.ResponseWriter, r *http.Request, _ int) { tt.serve(w, r) })
+			c := newTestClient(t, svc.URL, func(o *Options) { o.Timeout = tt.timeout })
+			start := time.Now()
+			_, _, err := c.GetReviewConfig(context.Background(), "x")
+			var te *TransportError
+			if !errors.As(err, &te) || !te.Timeout {
+				t.Fatalf("err = %#v, want a timed-out TransportError", err)
+			}
+			if want := "within " + tt.timeout.String(); !strings.Contains(te.Error(), want) {
+				t.Errorf("message = %q, want it to say %q", te.Error(), want)
+			}
+			if n := len(svc.Requests()); n != 1 {
+				t.Errorf("%d requests, want 1: a timed-out attempt is not retried", n)
+			}
+			if elapsed := time.Since(start); elapsed > 3*time.Second {
+				t.Errorf("took %s for a %s time limit", elapsed, tt.timeout)
+			}
+		})
 	}
 }
 
