@@ -107,12 +107,10 @@ func TestUsage_errorsExitTwoAndSendNothing(t *testing.T) {
 	srv, c := start(t)
 
 	tests := []struct {
-		name     string
-		cli      *cli
-		args     []string
-		stdin    string
-		inStderr []string
-		jsonErr  bool // --jq and --template give errors as a JSON line
+		name, stdin    string
+		cli            *cli
+		args, inStderr []string
+		jsonErr        bool // --jq and --template give errors as a JSON line
 	}{
 		{name: "unknown flag", args: []string{"users", "batch-get", "alice@example.com", "--bogus"}, inStderr: []string{"--bogus"}},
 		{name: "unknown output format", args: []string{"users", "batch-get", "alice@example.com", "-o", "xml"}, inStderr: []string{"xml"}},
@@ -161,11 +159,9 @@ func TestErrors_areOneJSONLineWithJSONOutput(t *testing.T) {
 	_, c := start(t)
 
 	tests := []struct {
-		name       string
-		cli        *cli
-		args       []string
-		httpStatus string
-		code       string
+		name, httpStatus, code string
+		cli                    *cli
+		args                   []string
 	}{
 		{name: "json, not found", args: []string{"review-configs", "get", "nope", "-o", "json"}, httpStatus: "404", code: "NOT_FOUND"},
 		{name: "jq, not found", args: []string{"review-configs", "get", "nope", "--jq", ".name"}, httpStatus: "404", code: "NOT_FOUND"},

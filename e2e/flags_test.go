@@ -16,12 +16,9 @@ func TestDebug_logsExchangesWithoutSecrets(t *testing.T) {
 	srv, c := start(t)
 
 	tests := []struct {
-		name    string
-		cli     *cli
-		args    []string
-		stdout  string
-		secrets []string
-		logged  []string
+		name, stdout          string
+		cli                   *cli
+		args, secrets, logged []string
 	}{
 		{
 			name:    "token",
