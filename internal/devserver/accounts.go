@@ -178,15 +178,9 @@ func (s *Server) createUser(_ *request, body *client.User) (any, *apiError) {
 	}{u.User, key}, nil
 }
 
-// exchangeRequest is the body of POST /v1/auth:exchangeToken.
-type exchangeRequest struct {
-	Token string `json:"token,omitempty"` // an OIDC token
-	Email string `json:"email,omitempty"` // the workload identity's
-}
-
 // exchangeToken answers POST /v1/auth:exchangeToken: an access token for a
 // workload identity whose issuer, audiences and subject pattern the OIDC token meets.
-func (s *Server) exchangeToken(_ *request, body *exchangeRequest) (any, *apiError) {
+func (s *Server) exchangeToken(_ *request, body *client.ExchangeTokenRequest) (any, *apiError) {
 	u := s.st.users[body.Email]
 	switch {
 	case body.Token == "":
