@@ -108,10 +108,6 @@ type ServerCache interface {
 	Put(info []byte)
 }
 
-// ErrServerRelease is wrapped by the error of a command that needed the
-// service's release and could not learn it.
-var ErrServerRelease = errors.New("cannot learn the service's release")
-
 // Server returns what the service is: the release Options.ServerVersion
 // says, else its description, GET /v1/actuator/info (no credentials), kept
 // in Options.ServerCache and asked at most once by a client. A release
@@ -131,7 +127,7 @@ func (c *Client) Server(ctx context.Context) (*Server, error) {
 		if te := (*TransportError)(nil); errors.As(err, &te) && te.Hint != "" {
 			hint = te.Hint + ", or " + hint
 		}
-		return nil, exitcode.WithHint(fmt.Errorf("%w: %w", ErrServerRelease, err), hint)
+		return nil, exitcode.WithHint(fmt.Errorf("cannot learn the service's release: %w", err), hint)
 	}
 	if s.Release == (Release{}) {
 		s.Release, _ = ParseRelease(s.Version)

@@ -151,8 +151,8 @@ func TestServer_failsWithTheReasonAndSaysItCannotLearnTheRelease(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := newFakeService(t, answerWith(tt.status, tt.body))
 			_, err := newTestClient(t, srv.URL, learn).Server(context.Background())
-			if !errors.Is(err, ErrServerRelease) || !strings.Contains(err.Error(), tt.want) {
-				t.Errorf("err %v, want ErrServerRelease holding %q", err, tt.want)
+			if err == nil || !strings.Contains(err.Error(), "cannot learn the service's release: ") || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("err %v, want one saying the release cannot be learnt, holding %q", err, tt.want)
 			}
 		})
 	}
