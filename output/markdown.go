@@ -21,9 +21,7 @@ import (
 // (-o markdown), for a CI system's step summary: values as the service sent
 // them, each cell escaped so that it stays one cell. A text prints as a
 // fenced code block, a document without tables as its JSON in one.
-type markdownPrinter struct {
-	opts Options
-}
+type markdownPrinter struct{ opts Options }
 
 // Print prints doc as Markdown.
 func (p markdownPrinter) Print(ctx context.Context, w io.Writer, doc Document) error {

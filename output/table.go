@@ -127,9 +127,7 @@ const columnGap = "   "
 
 // tablePrinter prints tables kubectl-style: plain left-aligned columns, no
 // borders, cells with control characters escaped.
-type tablePrinter struct {
-	opts Options
-}
+type tablePrinter struct{ opts Options }
 
 // Print prints the tables of doc, or its text, or its JSON when it has
 // neither. On a terminal, a note under the tables names the columns left

@@ -4,6 +4,7 @@ package arity
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -50,6 +51,13 @@ func Name(what string, parse func(string) (string, error), id *string) cobra.Pos
 		*id = v
 		return nil
 	}
+}
+
+// One reports whether exactly one of given holds: of the flags that each
+// name a command's one target, whether exactly one is given.
+func One(given ...bool) bool {
+	first := slices.Index(given, true)
+	return first >= 0 && !slices.Contains(given[first+1:], true)
 }
 
 // verb names the command without the program's name, which the error line

@@ -61,16 +61,10 @@ func Cmd[T any](f *factory.Factory, help fs.FS, s Spec[T], runF func(*Options) e
 	o := &Options{}
 	cmd := helptext.Command(help, &cobra.Command{Use: s.Use, Short: s.Short, Args: arity.Exact(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			given := 0
-			for _, set := range []bool{o.Instance != "", o.Project != "", o.Workspace} {
-				if set {
-					given++
-				}
-			}
 			switch {
 			case o.Limit < 0:
 				return exitcode.Usagef("--limit must be 0 (no limit) or more, not %d", o.Limit)
-			case s.Parent == OneOf && given != 1:
+			case s.Parent == OneOf && !arity.One(o.Instance != "", o.Project != "", o.Workspace):
 				return exitcode.Usagef("give exactly one of --instance I, --project P or --workspace")
 			case s.Parent == PerDatabase:
 				if _, err := o.DB.Databases(f.IO.In); err != nil {

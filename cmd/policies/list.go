@@ -58,13 +58,7 @@ func newListCmd(f *factory.Factory, runF func(*listOptions) error) *cobra.Comman
 			// The full names environments/E and projects/P are taken as --database takes instances/I/databases/D.
 			opts.Parent.Environment = strings.TrimPrefix(opts.Parent.Environment, "environments/")
 			opts.Parent.Project = strings.TrimPrefix(opts.Parent.Project, "projects/")
-			given := 0
-			for _, set := range []bool{db.Instance != "" || db.Database != "" || db.Many(), opts.Parent.Environment != "", opts.Parent.Project != "", workspace} {
-				if set {
-					given++
-				}
-			}
-			if given != 1 {
+			if !arity.One(db.Instance != "" || db.Database != "" || db.Many(), opts.Parent.Environment != "", opts.Parent.Project != "", workspace) {
 				return exitcode.Usagef("give exactly one parent: --instance I --database D, --environment E, --project P or --workspace (or many databases: --databases-from FILE)")
 			}
 			if db.Instance != "" || db.Database != "" || db.Many() {
