@@ -109,7 +109,7 @@ func listReader(items Items) *io.PipeReader {
 // Items as its pages arrive. done ends the reading.
 func docTokens(doc Document, mask bool) (t *tokens, done func()) {
 	if doc.Items == nil {
-		return newTokens(doc.Raw, mask, doc.ListField), func() {}
+		return &tokens{dec: jsondoc.NewDecoder(doc.Raw), mask: mask, list: doc.ListField}, func() {}
 	}
 	r := listReader(doc.Items)
 	return &tokens{dec: jsontext.NewDecoder(r, jsondoc.Lenient...), mask: mask, list: doc.ListField}, func() { r.Close() }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/dbgov/dbgov/internal/jsondoc"
 	"github.com/dbgov/dbgov/internal/secret"
 )
 
@@ -60,10 +59,6 @@ type tokens struct {
 	pending []jsontext.Token // given before reading on
 	secret  bool             // the value that comes next is a secret's
 	listed  bool             // the value that comes next is the list's
-}
-
-func newTokens(raw []byte, mask bool, list string) *tokens {
-	return &tokens{dec: jsondoc.NewDecoder(raw), mask: mask, list: list}
 }
 
 // next returns the next token, or io.EOF after the document.

@@ -240,7 +240,7 @@ var decodeSeeds = []string{
 func decodeStandard(t testing.TB, raw []byte, mask bool, list string) any {
 	t.Helper()
 	var printed bytes.Buffer
-	if err := writeJSON(&printed, newTokens(raw, mask, list), true, false); err != nil {
+	if err := writeJSON(&printed, &tokens{dec: jsondoc.NewDecoder(raw), mask: mask, list: list}, true, false); err != nil {
 		t.Fatalf("print %q: %v", raw, err)
 	}
 	dec := json.NewDecoder(&printed)

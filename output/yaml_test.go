@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/dbgov/dbgov/internal/jsondoc"
 )
 
 func TestYAMLPrinter_printsTheSameDocument(t *testing.T) {
@@ -51,7 +53,7 @@ func TestYAMLPrinter_writingPieceByPieceEqualsWholeDocument(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		doc := newTokens(raw, false, "")
+		doc := &tokens{dec: jsondoc.NewDecoder(raw)}
 		tok, err := doc.next()
 		if err != nil {
 			t.Fatal(err)

@@ -43,6 +43,5 @@ func dump(ctx context.Context, c *client.Client, db client.DatabaseName) (dbname
 	if err = cmp.Or(cerr, err); err != nil {
 		return dbname.Result{}, fmt.Errorf("read the schema of %s: %w", db, err)
 	}
-	dumped := string(text)
-	return dbname.Result{Doc: output.Document{Raw: raw, Text: &dumped}}, nil
+	return dbname.Result{Doc: output.Document{Raw: raw, Text: new(string(text))}}, nil
 }

@@ -22,3 +22,15 @@ func TestBatchGetCmd_flags(t *testing.T) {
 		{Name: "no names", Args: "", WantErr: "at least one user NAME"},
 	})
 }
+
+// TestUndeleteCmd_flags parses users undelete's arguments without a
+// service: the user its run would restore, or the usage error that stops it.
+func TestUndeleteCmd_flags(t *testing.T) {
+	flagtest.Run(t, newUndeleteCmd, []flagtest.Case[undeleteOptions]{
+		{Name: "a name", Args: "a@x.com", Want: func(o *undeleteOptions) bool { return o.Email == "a@x.com" && !o.DryRun }},
+		{Name: "a full name, a dry run", Args: "users/a@x.com --dry-run", Want: func(o *undeleteOptions) bool { return o.Email == "a@x.com" && o.DryRun }},
+		{Name: "not a user's name", Args: "users/", WantErr: `user id "" is empty`},
+		{Name: "no name", Args: "", WantErr: "takes one user NAME (got 0 arguments)"},
+		{Name: "two names", Args: "a@x.com b@x.com", WantErr: "takes one user NAME (got 2 arguments)"},
+	})
+}

@@ -20,13 +20,20 @@ type undeleteOptions struct {
 	DryRun bool
 }
 
-func newUndeleteCmd(f *factory.Factory) *cobra.Command {
+// newUndeleteCmd builds users undelete. runF, when not nil, is called with
+// the options in place of the request: for tests of the flags.
+func newUndeleteCmd(f *factory.Factory, runF func(*undeleteOptions) error) *cobra.Command {
 	opts := &undeleteOptions{Deps: f.Deps()}
 	cmd := helptext.Command(help, &cobra.Command{
 		Use:   "undelete NAME",
 		Short: "Restore a deleted user",
 		Args:  arity.Name("one user NAME", client.ParseUser, &opts.Email),
-		RunE:  func(cmd *cobra.Command, _ []string) error { return runUndelete(cmd.Context(), opts) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return runUndelete(cmd.Context(), opts)
+		},
 	})
 	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "print the request that would be sent, and send nothing")
 	return cmd

@@ -16,5 +16,5 @@ var help embed.FS
 
 // NewCmd builds the users command group.
 func NewCmd(f *factory.Factory) *cobra.Command {
-	return helptext.Command(help, &cobra.Command{Use: "users <command>", Aliases: []string{"user"}, Short: "Read and restore user accounts"}, newBatchGetCmd(f, nil), newUndeleteCmd(f))
+	return helptext.Command(help, &cobra.Command{Use: "users <command>", Aliases: []string{"user"}, Short: "Read and restore user accounts"}, newBatchGetCmd(f, nil), newUndeleteCmd(f, nil))
 }
