@@ -24,7 +24,16 @@ type Items func(page func(field string, items []json.RawMessage) error) error
 // page: {field: [items...]}, its names and tables those of l, a page at a
 // time, names relative to under in a table.
 func (l List[T]) ItemsDocument(field, under string, items Items) Document {
-	return Document{ListField: field, Items: items, page: func(raw []json.RawMessage) (Document, error) { return l.page(raw, under) }}
+	page := func(raw []json.RawMessage) (Document, error) { // the names and table of a page
+		items := make([]T, len(raw))
+		for i := range raw {
+			if err := jsonv2.Unmarshal(raw[i], &items[i], jsondoc.Lenient...); err != nil { // less garbage than encoding/json's
+				return Document{}, fmt.Errorf("decode an item of the list: %w", err)
+			}
+		}
+		return l.Document(nil, "", items, under), nil
+	}
+	return Document{ListField: field, Items: items, page: page}
 }
 
 // Whole is doc, a list given page by page, read whole: one page of every
@@ -36,17 +45,6 @@ func Whole(doc Document) (Document, error) {
 	d.Raw, _ = json.Marshal(map[string]any{doc.ListField: all})
 	d.ListField = doc.ListField
 	return d, cmp.Or(err, perr)
-}
-
-// page is the document of one page of items: their names and table.
-func (l List[T]) page(raw []json.RawMessage, under string) (Document, error) {
-	items := make([]T, len(raw))
-	for i := range raw {
-		if err := jsonv2.Unmarshal(raw[i], &items[i], jsondoc.Lenient...); err != nil { // less garbage than encoding/json's
-			return Document{}, fmt.Errorf("decode an item of the list: %w", err)
-		}
-	}
-	return l.Document(nil, "", items, under), nil
 }
 
 // printPages prints the names or tables of doc's items with p a page at a

@@ -107,7 +107,10 @@ func fieldName(ix *gojq.Index) (string, bool) {
 func (s *jqStream) walk(raw []byte, mask bool, list string, each func(v any) error) (bool, error) {
 	w := streamWalker{steps: s.steps, mask: mask, list: list}
 	if err := w.value(jsondoc.NewDecoder(raw), 0); err != nil {
-		return false, ignoreShape(err)
+		if errors.Is(err, errShape) {
+			err = nil
+		}
+		return false, err
 	}
 	w.each = func(dec *jsontext.Decoder) error {
 		v, err := readValue(&tokens{dec: dec, mask: mask})
@@ -121,13 +124,6 @@ func (s *jqStream) walk(raw []byte, mask bool, list string, each func(v any) err
 
 // errShape stops the walk of a document not shaped for streaming.
 var errShape = errors.New("not shaped for streaming")
-
-func ignoreShape(err error) error {
-	if errors.Is(err, errShape) {
-		return nil
-	}
-	return err
-}
 
 type streamWalker struct {
 	steps []string

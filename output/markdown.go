@@ -41,8 +41,7 @@ func (p markdownPrinter) Print(ctx context.Context, w io.Writer, doc Document) e
 		for i, h := range t.Headers {
 			headers[i] = markdownCell(h)
 		}
-		cell := tw.CellConfig{Formatting: tw.CellFormatting{AutoWrap: tw.WrapNone}}
-		return layTable(bw, renderer.NewMarkdown(), cell, tw.CellWidth{}, headers, rows)
+		return layTable(bw, renderer.NewMarkdown(), tw.CellConfig{Formatting: tw.CellFormatting{AutoWrap: tw.WrapNone}}, tw.CellWidth{}, headers, rows)
 	})
 	if err != nil {
 		return err

@@ -24,13 +24,18 @@ var help embed.FS
 // NewCmd builds the catalog command group.
 func NewCmd(f *factory.Factory) *cobra.Command {
 	return helptext.Command(help, &cobra.Command{Use: "catalog <command>", Short: "Manage the metadata catalog of a database"},
-		newGetCmd(f), newDiffCmd(f, nil), newUpdateCmd(f, nil), newSetCmd(f, nil))
+		newGetCmd(f, nil), newDiffCmd(f, nil), newUpdateCmd(f, nil), newSetCmd(f, nil))
 }
 
-func newGetCmd(f *factory.Factory) *cobra.Command {
+// newGetCmd builds catalog get. runF, when not nil, is called with the
+// database flags in place of the reading: for tests of the flags.
+func newGetCmd(f *factory.Factory, runF func(*dbname.Flags) error) *cobra.Command {
 	var dbs dbname.Flags
 	return dbs.Command(f, help, "get (--instance I --database D | --databases-from FILE)", "Show the metadata catalog of a database",
 		func(cmd *cobra.Command, _ []client.DatabaseName) error {
+			if runF != nil {
+				return runF(&dbs)
+			}
 			return dbs.Run(cmd.Context(), f, func(ctx context.Context, c *client.Client, db client.DatabaseName) (dbname.Result, error) {
 				raw, err := readCatalog(ctx, c, db)
 				if err != nil {

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/dbgov/dbgov/cmd/dbname"
 	"github.com/dbgov/dbgov/internal/flagtest"
 )
 
@@ -41,6 +42,18 @@ func TestUpdateCmd_flags(t *testing.T) {
 		{Name: "standard input for the list and the file", Args: "--databases-from - -f -", Stdin: "prod/orders\n",
 			WantErr: "standard input already gave the list of --databases-from"},
 		{Name: "allow-missing", Args: db + "-f c.yaml --allow-missing", WantErr: "no release of the service grants it"},
+	})
+}
+
+// TestGetCmd_flags parses catalog get's flags without a service.
+func TestGetCmd_flags(t *testing.T) {
+	flagtest.Run(t, newGetCmd, []flagtest.Case[dbname.Flags]{
+		{Name: "one database", Args: "--instance prod --database orders",
+			Want: func(db *dbname.Flags) bool { return !db.Many() && db.Instance == "prod" && db.Database == "orders" }},
+		{Name: "many databases on standard input", Args: "--databases-from - --concurrency 2", Stdin: "prod/orders\nprod/users\n",
+			Want: func(db *dbname.Flags) bool { return db.Many() && db.Concurrency == 2 }},
+		{Name: "no database", Args: "--instance prod", WantErr: "--database is required"},
+		{Name: "an argument", Args: "--database instances/prod/databases/orders orders", WantErr: "takes no arguments (got 1 argument)"},
 	})
 }
 

@@ -23,16 +23,20 @@ var help embed.FS
 
 // NewCmd builds the idps command group.
 func NewCmd(f *factory.Factory) *cobra.Command {
-	return helptext.Command(help, &cobra.Command{Use: "idps <command>", Aliases: []string{"idp", "identity-providers"}, Short: "Read the identity providers (OAuth 2.0, OIDC, LDAP)"}, newListCmd(f))
+	return helptext.Command(help, &cobra.Command{Use: "idps <command>", Aliases: []string{"idp", "identity-providers"}, Short: "Read the identity providers (OAuth 2.0, OIDC, LDAP)"}, newListCmd(f, nil))
 }
 
-func newListCmd(f *factory.Factory) *cobra.Command {
+// newListCmd builds idps list. runF, when not nil, is called with the
+// dependencies in place of the listing: for tests of the arguments.
+func newListCmd(f *factory.Factory, runF func(*factory.Deps) error) *cobra.Command {
 	deps := f.Deps()
-	return helptext.Command(help, &cobra.Command{
-		Use:   "list [--show-secrets]",
-		Short: "List the identity providers",
-		Args:  arity.Exact(0, "no arguments"),
-		RunE:  func(cmd *cobra.Command, _ []string) error { return runList(cmd.Context(), deps) },
+	return helptext.Command(help, &cobra.Command{Use: "list [--show-secrets]", Short: "List the identity providers", Args: arity.Exact(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(&deps)
+			}
+			return runList(cmd.Context(), deps)
+		},
 	})
 }
 

@@ -22,7 +22,7 @@ var help embed.FS
 
 // NewCmd builds the review-configs command group.
 func NewCmd(f *factory.Factory) *cobra.Command {
-	return helptext.Command(help, &cobra.Command{Use: "review-configs <command>", Aliases: []string{"review-config"}, Short: "Read SQL review configurations"}, newGetCmd(f))
+	return helptext.Command(help, &cobra.Command{Use: "review-configs <command>", Aliases: []string{"review-config"}, Short: "Read SQL review configurations"}, newGetCmd(f, nil))
 }
 
 type getOptions struct {
@@ -30,13 +30,18 @@ type getOptions struct {
 	ID string
 }
 
-func newGetCmd(f *factory.Factory) *cobra.Command {
+// newGetCmd builds review-configs get. runF, when not nil, is called with
+// the options in place of the request: for tests of the flags.
+func newGetCmd(f *factory.Factory, runF func(*getOptions) error) *cobra.Command {
 	opts := &getOptions{Deps: f.Deps()}
-	return helptext.Command(help, &cobra.Command{
-		Use:   "get ID",
-		Short: "Show a SQL review configuration and its rules",
-		Args:  arity.Name("a review configuration ID", client.ParseReviewConfig, &opts.ID),
-		RunE:  func(cmd *cobra.Command, _ []string) error { return runGet(cmd.Context(), opts) },
+	return helptext.Command(help, &cobra.Command{Use: "get ID", Short: "Show a SQL review configuration and its rules",
+		Args: arity.Name("a review configuration ID", client.ParseReviewConfig, &opts.ID),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return runGet(cmd.Context(), opts)
+		},
 	})
 }
 

@@ -24,7 +24,7 @@ var help embed.FS
 
 // NewCmd builds the schema command group.
 func NewCmd(f *factory.Factory) *cobra.Command {
-	return helptext.Command(help, &cobra.Command{Use: "schema <command>", Short: "Compare database schemas, and dump one as the service reads it", DisableFlagsInUseLine: true}, newDiffCmd(f, nil), newDumpCmd(f))
+	return helptext.Command(help, &cobra.Command{Use: "schema <command>", Short: "Compare database schemas, and dump one as the service reads it", DisableFlagsInUseLine: true}, newDiffCmd(f, nil), newDumpCmd(f, nil))
 }
 
 type diffOptions struct {

@@ -18,10 +18,17 @@ import (
 // refuses, such as a pg_dump file on 3.21.
 const sdlHint = "this release reads schema text in its own declarative format: make the reference file with `dbgov schema dump` and compare with that"
 
-func newDumpCmd(f *factory.Factory) *cobra.Command {
+// newDumpCmd builds schema dump. runF, when not nil, is called with the
+// database flags in place of the dump: for tests of the flags.
+func newDumpCmd(f *factory.Factory, runF func(*dbname.Flags) error) *cobra.Command {
 	var db dbname.Flags
 	return db.Command(f, help, "dump (--instance I --database D | --databases-from FILE)", "Print a database's schema as the service's schema diff reads it back",
-		func(cmd *cobra.Command, _ []client.DatabaseName) error { return db.Run(cmd.Context(), f, dump) })
+		func(cmd *cobra.Command, _ []client.DatabaseName) error {
+			if runF != nil {
+				return runF(&db)
+			}
+			return db.Run(cmd.Context(), f, dump)
+		})
 }
 
 // dump reads the schema of db in the form the release's schema diff reads:

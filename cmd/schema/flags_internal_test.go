@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/dbgov/dbgov/cmd/dbname"
 	"github.com/dbgov/dbgov/internal/flagtest"
 )
 
@@ -31,5 +32,17 @@ func TestDiffCmd_flags(t *testing.T) {
 			WantErr: "--concurrency must be between 1 and 64, not 65"},
 		{Name: "a changelog of no database", Args: "--database instances/p/databases/d --changelog instances/q/databases/e/changelogs/c --schema-file s.sql",
 			WantErr: "is not a changelog of"},
+	})
+}
+
+// TestDumpCmd_flags parses schema dump's flags without a service.
+func TestDumpCmd_flags(t *testing.T) {
+	flagtest.Run(t, newDumpCmd, []flagtest.Case[dbname.Flags]{
+		{Name: "one database", Args: "--database instances/prod/databases/orders",
+			Want: func(db *dbname.Flags) bool { return !db.Many() && db.Database == "instances/prod/databases/orders" }},
+		{Name: "many databases, failing fast", Args: "--databases-from - --fail-fast", Stdin: "prod/orders\n",
+			Want: func(db *dbname.Flags) bool { return db.Many() && db.FailFast }},
+		{Name: "both", Args: "--databases-from - --database orders", Stdin: "prod/orders\n", WantErr: "cannot be used with --instance or --database"},
+		{Name: "no database", Args: "", WantErr: "--database is required"},
 	})
 }

@@ -28,8 +28,7 @@ type Request struct {
 // Stub is one expected request and the answer to give.
 type Stub struct {
 	method, path string
-	query        *string
-	body         *string
+	query, body  *string // the query and JSON body expected, when not nil
 	status       int
 	respBody     string
 	header       http.Header
@@ -146,10 +145,8 @@ func (r *Registry) serve(w http.ResponseWriter, req *http.Request) {
 	r.mu.Unlock()
 	if match == nil {
 		r.t.Errorf("httpmock: unexpected request %s %s?%s %s", got.Method, got.Path, got.RawQuery, mismatch)
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusNotImplemented)
-		_, _ = io.WriteString(w, `{"code":12,"message":"httpmock: no stub for this request"}`)
-		return
+		match = &Stub{status: http.StatusNotImplemented, respBody: `{"code":12,"message":"httpmock: no stub for this request"}`,
+			header: http.Header{"Content-Type": {"application/json"}}}
 	}
 	maps.Copy(w.Header(), match.header)
 	w.WriteHeader(match.status)

@@ -55,11 +55,11 @@ func Read(path string, stdin io.Reader) ([]byte, error) {
 		return nil, invalidf("%s: nothing to read", name)
 	case path != "-":
 		f, err := os.Open(path)
-		if err != nil {
-			return nil, invalidf("%s: %v", name, plainPathError(err))
+		var st os.FileInfo
+		if err == nil {
+			defer f.Close()
+			st, err = f.Stat()
 		}
-		defer f.Close()
-		st, err := f.Stat()
 		if err != nil {
 			return nil, invalidf("%s: %v", name, plainPathError(err))
 		}
