@@ -126,14 +126,11 @@ func noFileCompletion(c *cobra.Command) {
 
 // fixedValues completes a flag from a fixed list, keeping those that start
 // with what was typed, in any case.
-func fixedValues(values ...string) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+func fixedValues(values ...string) cobra.CompletionFunc {
 	return func(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-		var out []string
-		for _, v := range values {
-			if strings.HasPrefix(strings.ToLower(v), strings.ToLower(toComplete)) {
-				out = append(out, v)
-			}
-		}
+		out := slices.DeleteFunc(slices.Clone(values), func(v string) bool {
+			return !strings.HasPrefix(strings.ToLower(v), strings.ToLower(toComplete))
+		})
 		return out, cobra.ShellCompDirectiveNoFileComp
 	}
 }

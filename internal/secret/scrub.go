@@ -14,12 +14,8 @@ import (
 // Cookie, and any header named like a credential (X-Api-Key, X-Auth-Token).
 func IsHeader(name string) bool {
 	n := string(fold(nil, name))
-	for _, word := range [...]string{"auth", "cookie", "token", "secret", "key", "passw", "session", "credential"} {
-		if strings.Contains(n, word) {
-			return true
-		}
-	}
-	return false
+	words := []string{"auth", "cookie", "token", "secret", "key", "passw", "session", "credential"}
+	return slices.ContainsFunc(words, func(word string) bool { return strings.Contains(n, word) })
 }
 
 // minKnown is the length below which a value is too common a string to be
