@@ -58,7 +58,8 @@ func Load(path string) (*File, error) {
 	} else if err != nil {
 		return nil, fmt.Errorf("read config file: %w", err)
 	}
-	f.exists, f.perm = true, info.Mode().Perm()
+	f.exists = true
+	f.perm = info.Mode().Perm()
 
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
@@ -78,7 +79,8 @@ func (f *File) Path() string { return f.path }
 
 // Profiles returns the names of the profiles in the file, in file order.
 func (f *File) Profiles() []string {
-	p, names := f.profiles(), []string(nil)
+	p := f.profiles()
+	var names []string
 	for i := 0; i < len(p.Content); i += 2 {
 		names = append(names, p.Content[i].Value)
 	}

@@ -83,7 +83,10 @@ func defaultPath(getenv func(string) string) string {
 	if dir := getenv("XDG_CONFIG_HOME"); dir != "" && filepath.IsAbs(dir) {
 		return filepath.Join(dir, "dbgov", "config.yaml")
 	}
-	home := cmp.Or(getenv("HOME"), getenv("USERPROFILE"))
+	home := getenv("HOME")
+	if home == "" && runtime.GOOS == "windows" {
+		home = getenv("USERPROFILE")
+	}
 	if home == "" {
 		return ""
 	}

@@ -49,10 +49,18 @@ func NewCmd(f *factory.Factory, runF func(*loginOptions) error) *cobra.Command {
 	})
 	login.Flags().BoolVar(&opts.Insecure, "insecure-storage", false, "keep the credential in the config file, in plain text, where no keyring can be reached")
 	return helptext.Command(help, &cobra.Command{Use: "auth <command>", Short: "Log in, show who dbgov acts as, log out"}, login,
-		helptext.Command(help, &cobra.Command{Use: "status", Short: "Show the service, profile and identity commands act as",
-			Args: arity.Exact(0, "no arguments"), RunE: func(cmd *cobra.Command, _ []string) error { return runStatus(cmd, f) }}),
-		helptext.Command(help, &cobra.Command{Use: "logout", Short: "Remove the profile's credential and cached tokens",
-			Args: arity.Exact(0, "no arguments"), RunE: func(cmd *cobra.Command, _ []string) error { return runLogout(cmd, f) }}))
+		helptext.Command(help, &cobra.Command{
+			Use:   "status",
+			Short: "Show the service, profile and identity commands act as",
+			Args:  arity.Exact(0, "no arguments"),
+			RunE:  func(cmd *cobra.Command, _ []string) error { return runStatus(cmd, f) },
+		}),
+		helptext.Command(help, &cobra.Command{
+			Use:   "logout",
+			Short: "Remove the profile's credential and cached tokens",
+			Args:  arity.Exact(0, "no arguments"),
+			RunE:  func(cmd *cobra.Command, _ []string) error { return runLogout(cmd, f) },
+		}))
 }
 
 func runLogin(cmd *cobra.Command, f *factory.Factory, opts *loginOptions, runF func(*loginOptions) error) error {
@@ -165,8 +173,15 @@ func runStatus(cmd *cobra.Command, f *factory.Factory) error {
 	s, _ := f.Settings()
 	a := f.Auth
 	storage := map[string]string{"keyring": "keyring", "profile": "config file " + s.Path + ", in plain text"}
-	st := status{URL: secret.URL(s.URL), URLSource: s.Source("url"), Profile: s.Profile, Credential: "none", CredentialSource: a.Source,
-		Storage: cmp.Or(storage[a.Source], "none"), InsecureStorage: a.Source == "profile"}
+	st := status{
+		URL:              secret.URL(s.URL),
+		URLSource:        s.Source("url"),
+		Profile:          s.Profile,
+		Credential:       "none",
+		CredentialSource: a.Source,
+		Storage:          cmp.Or(storage[a.Source], "none"),
+		InsecureStorage:  a.Source == "profile",
+	}
 	if me != nil {
 		st.Email, st.UserType = me.Email, string(me.UserType)
 		if srv, err := c.Server(cmd.Context()); err == nil {

@@ -118,7 +118,8 @@ func newUseProfileCmd(f *factory.Factory, runF func(*editOptions) error) *cobra.
 	opts := &editOptions{}
 	cmd := editCmd(f, opts, runF, "use-profile NAME", "Make a profile the current one", arity.Exact(1, "a profile NAME"),
 		func(file *config.File, _ string) (string, []string, error) {
-			name, after := opts.Args[0], []string(nil)
+			name := opts.Args[0]
+			var after []string
 			existed := slices.Contains(file.Profiles(), name)
 			err := file.UseProfile(name, opts.Create)
 			switch {

@@ -233,11 +233,24 @@ func (f *Factory) ClientWith(a Auth, change ...func(*client.Options)) (*client.C
 	for _, h := range s.Headers {
 		headers.Add(h.Name, h.Value)
 	}
-	opts := client.Options{BaseURL: s.URL, Token: a.Token, ServiceAccount: a.ServiceAccount, ServiceKey: a.ServiceKey,
-		Headers: headers, Timeout: s.Timeout, MaxResponseSize: s.MaxResponseSize,
-		InsecureSkipTLSVerify: s.InsecureSkipTLSVerify, CACertFile: s.CACert, UserAgent: "dbgov/" + f.Version,
-		Warn: f.IO.Warn, Notice: f.IO.Note, Secrets: f.Secrets(), Clock: f.Clock,
-		ServerCache: credstore.NewServerCache(credstore.CacheDir(f.Getenv), s.URL), ServerVersion: s.ServerVersion}
+	opts := client.Options{
+		BaseURL:               s.URL,
+		Token:                 a.Token,
+		ServiceAccount:        a.ServiceAccount,
+		ServiceKey:            a.ServiceKey,
+		Headers:               headers,
+		Timeout:               s.Timeout,
+		MaxResponseSize:       s.MaxResponseSize,
+		InsecureSkipTLSVerify: s.InsecureSkipTLSVerify,
+		CACertFile:            s.CACert,
+		UserAgent:             "dbgov/" + f.Version,
+		Warn:                  f.IO.Warn,
+		Notice:                f.IO.Note,
+		Secrets:               f.Secrets(),
+		ServerCache:           credstore.NewServerCache(credstore.CacheDir(f.Getenv), s.URL),
+		ServerVersion:         s.ServerVersion,
+		Clock:                 f.Clock,
+	}
 	if a.Tokens != nil { // not a nil pointer in the interface
 		opts.TokenCache = a.Tokens
 	}

@@ -61,9 +61,21 @@ func New(f *factory.Factory) *cobra.Command {
 	f.RegisterFlags(cmd.PersistentFlags())
 	cmd.Flags().Bool("version", false, "print dbgov's version, as the version command does")
 	cmd.SetFlagErrorFunc(flagError)
-	cmd.AddCommand(api.NewCmd(f, nil), auth.NewCmd(f, nil), catalog.NewCmd(f), completion.NewCmd(f),
-		configcmd.NewCmd(f), idps.NewCmd(f), policies.NewCmd(f), reviewconfigs.NewCmd(f), revisions.NewCmd(f),
-		schema.NewCmd(f), users.NewCmd(f), version.NewCmd(f), devservercmd.NewCmd(f))
+	cmd.AddCommand(
+		api.NewCmd(f, nil),
+		auth.NewCmd(f, nil),
+		catalog.NewCmd(f),
+		completion.NewCmd(f),
+		configcmd.NewCmd(f),
+		idps.NewCmd(f),
+		policies.NewCmd(f),
+		reviewconfigs.NewCmd(f),
+		revisions.NewCmd(f),
+		schema.NewCmd(f),
+		users.NewCmd(f),
+		version.NewCmd(f),
+		devservercmd.NewCmd(f),
+	)
 	cmd.AddCommand(listing.NewCmds(f)...)
 	addTopics(cmd)
 	versionCmd, _, _ := cmd.Find([]string{"version"})
