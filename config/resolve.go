@@ -23,7 +23,10 @@ import (
 
 // Settings is the resolved configuration a command runs with.
 type Settings struct {
-	URL, Token, ServiceAccount, ServiceKey string
+	URL            string
+	Token          string
+	ServiceAccount string
+	ServiceKey     string
 	// WorkloadIdentity is the email of a workload identity, whose OIDC token
 	// comes from OIDCTokenFile, else OIDCToken, else GitHub Actions, asked
 	// for OIDCAudience.
@@ -43,9 +46,10 @@ type Settings struct {
 	ServerVersion string
 	// SummaryFile is where the Markdown of the result is appended; "" for nowhere.
 	SummaryFile string
-	// Debug is set by --debug or DBGOV_DEBUG=1 (or true), NoTokenCache by
-	// DBGOV_NO_TOKEN_CACHE=1 (or true).
-	Debug, NoTokenCache bool
+	// Debug is set by --debug or DBGOV_DEBUG=1 (or true).
+	Debug bool
+	// NoTokenCache is set by DBGOV_NO_TOKEN_CACHE=1 (or true).
+	NoTokenCache bool
 	// Profile is the profile in use, whether or not the file has it.
 	Profile string
 	// ProfileURL is the profile's url, whatever else set the URL: the one

@@ -43,9 +43,16 @@ var kinds = map[int]string{Failure: "FAILURE", Usage: "USAGE", Auth: "UNAUTHENTI
 
 // statusCodes are the exit codes of the HTTP statuses that have their own;
 // a 5xx is Service, any other status Failure.
-var statusCodes = map[int]int{http.StatusUnauthorized: Auth, http.StatusForbidden: Permission, http.StatusNotFound: NotFound,
-	http.StatusBadRequest: Rejected, http.StatusConflict: Rejected, http.StatusPreconditionFailed: Rejected,
-	http.StatusUnprocessableEntity: Rejected, http.StatusTooManyRequests: Service}
+var statusCodes = map[int]int{
+	http.StatusUnauthorized:        Auth,
+	http.StatusForbidden:           Permission,
+	http.StatusNotFound:            NotFound,
+	http.StatusBadRequest:          Rejected,
+	http.StatusConflict:            Rejected,
+	http.StatusPreconditionFailed:  Rejected,
+	http.StatusUnprocessableEntity: Rejected,
+	http.StatusTooManyRequests:     Service,
+}
 
 // ForStatus maps the HTTP status of a service answer to its exit code.
 func ForStatus(status int) int {
@@ -144,8 +151,9 @@ func (e *IncompleteError) Unwrap() error { return e.Err }
 // cause it unwraps to, that errors.Is matches to Kind, the sentinel of the
 // package that made it (an input file, a configuration).
 type InvalidError struct {
-	Kind, Cause error
-	Msg         string
+	Kind  error
+	Msg   string
+	Cause error
 }
 
 func (e *InvalidError) Error() string        { return e.Msg }

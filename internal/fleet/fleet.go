@@ -70,9 +70,12 @@ func Run[T any](ctx context.Context, dbs []client.DatabaseName, opts Options,
 	for i, db := range dbs {
 		results[i].DB = db
 	}
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	next, halted := 0, false
+	var (
+		mu     sync.Mutex
+		next   int
+		halted bool
+		wg     sync.WaitGroup
+	)
 	take := func() int {
 		mu.Lock()
 		defer mu.Unlock()
