@@ -41,7 +41,8 @@ func (p markdownPrinter) Print(ctx context.Context, w io.Writer, doc Document) e
 		for i, h := range t.Headers {
 			headers[i] = markdownCell(h)
 		}
-		return layTable(bw, renderer.NewMarkdown(), tw.CellConfig{Formatting: tw.CellFormatting{AutoWrap: tw.WrapNone}}, tw.CellWidth{}, headers, rows)
+		cell := tw.CellConfig{Formatting: tw.CellFormatting{AutoWrap: tw.WrapNone}}
+		return layTable(bw, renderer.NewMarkdown(), cell, tw.CellWidth{}, headers, rows)
 	})
 	if err != nil {
 		return err

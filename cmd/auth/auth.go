@@ -34,7 +34,8 @@ var help embed.FS
 // workload identity of the settings, and --insecure-storage.
 type loginOptions struct {
 	Token, ServiceAccount, ServiceKey string
-	Workload, Insecure                bool
+	Workload                          bool // the settings' workload identity logs in
+	Insecure                          bool // --insecure-storage
 }
 
 // NewCmd builds the auth command group. runF, when not nil, is called with

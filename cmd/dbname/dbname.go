@@ -54,7 +54,10 @@ func (f *Flags) AddMany(cmd *cobra.Command) {
 // checked. files are the verb's other inputs (-f), which standard input
 // cannot give when it gives the list.
 func (f *Flags) Command(fac *factory.Factory, help fs.FS, use, short string, run func(*cobra.Command, []client.DatabaseName) error, files ...*string) *cobra.Command {
-	cmd := helptext.Command(help, &cobra.Command{Use: use, Short: short, Args: arity.Exact(0, "no arguments"),
+	cmd := helptext.Command(help, &cobra.Command{
+		Use:   use,
+		Short: short,
+		Args:  arity.Exact(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var paths []string
 			for _, file := range files {
@@ -65,7 +68,8 @@ func (f *Flags) Command(fac *factory.Factory, help fs.FS, use, short string, run
 				return err
 			}
 			return run(cmd, dbs)
-		}})
+		},
+	})
 	f.AddMany(cmd)
 	return cmd
 }

@@ -30,7 +30,10 @@ func NewCmd(f *factory.Factory) *cobra.Command {
 // dependencies in place of the listing: for tests of the arguments.
 func newListCmd(f *factory.Factory, runF func(*factory.Deps) error) *cobra.Command {
 	deps := f.Deps()
-	return helptext.Command(help, &cobra.Command{Use: "list [--show-secrets]", Short: "List the identity providers", Args: arity.Exact(0, "no arguments"),
+	return helptext.Command(help, &cobra.Command{
+		Use:   "list [--show-secrets]",
+		Short: "List the identity providers",
+		Args:  arity.Exact(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if runF != nil {
 				return runF(&deps)

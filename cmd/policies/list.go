@@ -50,8 +50,10 @@ func newListCmd(f *factory.Factory, runF func(*listOptions) error) *cobra.Comman
 	db := &opts.DB
 	var policyType string
 	var workspace bool
-	cmd := helptext.Command(help, &cobra.Command{Use: "list (--instance I --database D | --databases-from FILE | --environment E | --project P | --workspace) [--type TYPE] [--show-deleted]",
-		Short: "List the policies of a database, an environment, a project or the workspace", Args: arity.Exact(0, "no arguments"),
+	cmd := helptext.Command(help, &cobra.Command{
+		Use:   "list (--instance I --database D | --databases-from FILE | --environment E | --project P | --workspace) [--type TYPE] [--show-deleted]",
+		Short: "List the policies of a database, an environment, a project or the workspace",
+		Args:  arity.Exact(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			// The full names environments/E and projects/P are taken as --database takes instances/I/databases/D.
 			opts.Parent.Environment = strings.TrimPrefix(opts.Parent.Environment, "environments/")

@@ -34,8 +34,10 @@ type getOptions struct {
 // the options in place of the request: for tests of the flags.
 func newGetCmd(f *factory.Factory, runF func(*getOptions) error) *cobra.Command {
 	opts := &getOptions{Deps: f.Deps()}
-	return helptext.Command(help, &cobra.Command{Use: "get ID", Short: "Show a SQL review configuration and its rules",
-		Args: arity.Name("a review configuration ID", client.ParseReviewConfig, &opts.ID),
+	return helptext.Command(help, &cobra.Command{
+		Use:   "get ID",
+		Short: "Show a SQL review configuration and its rules",
+		Args:  arity.Name("a review configuration ID", client.ParseReviewConfig, &opts.ID),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if runF != nil {
 				return runF(opts)

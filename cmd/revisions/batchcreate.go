@@ -56,12 +56,13 @@ const (
 
 type batchCreateOptions struct {
 	factory.Deps
-	DB                   dbname.Flags
-	f                    *factory.Factory
-	dbs                  []client.DatabaseName // every database: the one, or those of --databases-from
-	File                 string
-	BatchSize            int
-	DryRun, SkipExisting bool
+	DB           dbname.Flags
+	f            *factory.Factory
+	dbs          []client.DatabaseName // every database: the one, or those of --databases-from
+	File         string
+	BatchSize    int
+	DryRun       bool
+	SkipExisting bool
 }
 
 // newBatchCreateCmd builds revisions batch-create. runF, when not nil, is

@@ -39,8 +39,10 @@ type batchGetOptions struct {
 // the options in place of the request: for tests of the flags.
 func newBatchGetCmd(f *factory.Factory, runF func(*batchGetOptions) error) *cobra.Command {
 	opts := &batchGetOptions{Deps: f.Deps(), Output: f.PrintFlags().Options}
-	return helptext.Command(help, &cobra.Command{Use: "batch-get NAME...", Short: "Show several users in one call",
-		Args: arity.AtLeast(1, "at least one user NAME (or - to read names from stdin)"),
+	return helptext.Command(help, &cobra.Command{
+		Use:   "batch-get NAME...",
+		Short: "Show several users in one call",
+		Args:  arity.AtLeast(1, "at least one user NAME (or - to read names from stdin)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.IO.InTTY && slices.Contains(args, stdinArg) {
 				fmt.Fprintln(opts.IO.ErrOut, "Reading user names from stdin, one a line; press Ctrl-D to end.")

@@ -24,8 +24,10 @@ type undeleteOptions struct {
 // the options in place of the request: for tests of the flags.
 func newUndeleteCmd(f *factory.Factory, runF func(*undeleteOptions) error) *cobra.Command {
 	opts := &undeleteOptions{Deps: f.Deps()}
-	cmd := helptext.Command(help, &cobra.Command{Use: "undelete NAME", Short: "Restore a deleted user",
-		Args: arity.Name("one user NAME", client.ParseUser, &opts.Email),
+	cmd := helptext.Command(help, &cobra.Command{
+		Use:   "undelete NAME",
+		Short: "Restore a deleted user",
+		Args:  arity.Name("one user NAME", client.ParseUser, &opts.Email),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if runF != nil {
 				return runF(opts)

@@ -145,8 +145,11 @@ func (r *Registry) serve(w http.ResponseWriter, req *http.Request) {
 	r.mu.Unlock()
 	if match == nil {
 		r.t.Errorf("httpmock: unexpected request %s %s?%s %s", got.Method, got.Path, got.RawQuery, mismatch)
-		match = &Stub{status: http.StatusNotImplemented, respBody: `{"code":12,"message":"httpmock: no stub for this request"}`,
-			header: http.Header{"Content-Type": {"application/json"}}}
+		match = &Stub{
+			status:   http.StatusNotImplemented,
+			respBody: `{"code":12,"message":"httpmock: no stub for this request"}`,
+			header:   http.Header{"Content-Type": {"application/json"}},
+		}
 	}
 	maps.Copy(w.Header(), match.header)
 	w.WriteHeader(match.status)

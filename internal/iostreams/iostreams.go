@@ -57,8 +57,14 @@ func termWidth(fd int) int {
 // (getenv) and the terminal (isTerminal, width) say about them; tests give
 // their own.
 func detect(getenv func(string) string, isTerminal func(fd int) bool, width func(fd int) int, in, out, errOut *os.File) *IOStreams {
-	ios := &IOStreams{In: in, Out: out, ErrOut: errOut,
-		InTTY: isTerminal(int(in.Fd())), OutTTY: isTerminal(int(out.Fd())), ErrTTY: isTerminal(int(errOut.Fd()))}
+	ios := &IOStreams{
+		In:     in,
+		Out:    out,
+		ErrOut: errOut,
+		InTTY:  isTerminal(int(in.Fd())),
+		OutTTY: isTerminal(int(out.Fd())),
+		ErrTTY: isTerminal(int(errOut.Fd())),
+	}
 	if ios.OutTTY {
 		ios.TermWidth = width(int(out.Fd()))
 		ios.ColorEnabled = colorAllowed(getenv)
