@@ -415,8 +415,8 @@ func (res *response) invalid(r *Request, err error) *InvalidResponseError {
 	return &InvalidResponseError{Method: r.Method, Path: r.Path, HTTPStatus: res.status, ContentType: res.header.Get("Content-Type"), Err: err}
 }
 
-// jsonKind names the kind of JSON value a Go type decodes from; the
-// decoder gives the type a pointer points to.
+// jsonKind names the kind of JSON value a Go type decodes from. t is never
+// a pointer (the decoder names the type pointed to); what is left is a number.
 func jsonKind(t reflect.Type) string {
 	switch t.Kind() {
 	case reflect.String:

@@ -39,7 +39,7 @@ func newJQStream(query *gojq.Query, opts ...gojq.CompilerOption) *jqStream {
 		head = query.Left
 	}
 	if head.Term == nil || head.Op != 0 || len(head.FuncDefs) > 0 || head.Meta != nil || len(head.Imports) > 0 {
-		return nil // a query joined other than by a pipe too: head is query, and its Op is not 0
+		return nil // also a query joined by an operator other than a pipe: head is then query itself
 	}
 	term := head.Term
 	var steps []string

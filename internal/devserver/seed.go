@@ -107,9 +107,9 @@ type database struct {
 }
 
 // newState builds the server's state from a seed, checking the permissions
-// it names and the names the server reads ids from; a later entry with the
-// id of an earlier one replaces it. With uuids, changelogs and revisions
-// get UUID ids.
+// it names and the names the server reads ids from (of revisions and users);
+// other ids and names are taken as given, repeats included. With uuids,
+// changelogs and revisions get UUID ids.
 func newState(doc *seedDoc, uuids bool) (*state, error) {
 	st := &state{
 		tokens:          map[string]*grant{},
