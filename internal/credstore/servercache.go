@@ -28,7 +28,7 @@ func NewServerCache(dir, url string) *ServerCache {
 		return &ServerCache{}
 	}
 	id := sha256.Sum256([]byte(SameService(url)))
-	return &ServerCache{filepath.Join(dir, "server-"+hex.EncodeToString(id[:])+".json")}
+	return &ServerCache{path: filepath.Join(dir, "server-"+hex.EncodeToString(id[:])+".json")}
 }
 
 // cachedServer is the file's content.
