@@ -99,7 +99,11 @@ func payload(r *client.ReviewRule) string {
 		add(true, "value=%q", p.Value)
 	}
 	if p := r.NamingCasePayload; p != nil {
-		add(true, "case=%s", map[bool]string{true: "upper", false: "lower"}[p.Upper])
+		letters := "lower"
+		if p.Upper {
+			letters = "upper"
+		}
+		add(true, "case=%s", letters)
 	}
 	return strings.Join(parts, " ")
 }
