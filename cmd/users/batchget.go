@@ -145,7 +145,8 @@ func (a *answer) add(ctx context.Context, c *client.Client, call *client.Request
 		a.raw = raw
 		return nil
 	}
-	// A part is checked as it comes: only its list of users is printed.
+	// A part is checked as it comes; unless the table is printed (fields),
+	// its users join the answer as sent.
 	if err := jsondoc.Check(raw); err != nil || a.fields {
 		return err
 	}
