@@ -158,23 +158,26 @@ func TestLogin_serviceAccountLogsInOnceForLaterRuns(t *testing.T) {
 
 func TestLogin_secretsNeverComeFromArguments(t *testing.T) {
 	s := newService(t, devserver.Options{})
+	const token = "dev-admin-token\n"
 	tests := []struct {
-		name string
-		args []string
-		want string
+		name        string
+		args        []string
+		stdin, want string
 	}{
-		{"token as an argument", []string{"--token", "dev-admin-token"}, "never from an argument"},
-		{"key as an argument", []string{"--service-account", account, "--service-key", key}, "never from an argument"},
-		{"nothing to log in with", nil, "--token -"},
-		{"token and service account", []string{"--token", "-", "--service-account", account}, "either"},
-		{"service account without its key", []string{"--service-account", account}, "--service-key -"},
-		{"token and key", []string{"--token", "-", "--service-key", "-"}, "either"},
-		{"an argument", []string{"--token", "-", "dev-admin-token"}, "no arguments"},
+		{"token as an argument", []string{"--token", "dev-admin-token"}, token, "never from an argument"},
+		{"key as an argument", []string{"--service-account", account, "--service-key", key}, token, "never from an argument"},
+		{"nothing to log in with", nil, token, "--token -"},
+		{"token and service account", []string{"--token", "-", "--service-account", account}, token, "either"},
+		{"service account without its key", []string{"--service-account", account}, token, "--service-key -"},
+		{"token and key", []string{"--token", "-", "--service-key", "-"}, token, "either"},
+		{"an argument", []string{"--token", "-", "dev-admin-token"}, token, "no arguments"},
+		{"empty standard input for the token", []string{"--token", "-"}, "", "no value for token on standard input"},
+		{"empty standard input for the key", []string{"--service-account", account, "--service-key", "-"}, "", "no value for service key on standard input"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			u := newUser(t, s.url)
-			res := u.run(t, "dev-admin-token\n", append([]string{"auth", "login"}, tt.args...)...).Expect(t, 2).StderrHas(t, tt.want)
+			res := u.run(t, tt.stdin, append([]string{"auth", "login"}, tt.args...)...).Expect(t, 2).StderrHas(t, tt.want)
 			if strings.Contains(res.Stderr, "dev-admin-token") || strings.Contains(res.Stderr, key) {
 				t.Errorf("stderr repeats the secret: %s", res.Stderr)
 			}
