@@ -9,8 +9,6 @@ import (
 	"testing"
 )
 
-func ptr[T any](v T) *T { return &v }
-
 // operationCase is one operation: what it must send, what the service
 // answers, and the typed value that answer must decode to.
 type operationCase struct {

@@ -30,9 +30,6 @@ CREATE INDEX orders_customer_idx ON orders (customer_id);
 	diffAnswer = `{"diff": "ALTER TABLE \"public\".\"orders\" ADD COLUMN \"shipped_at\" timestamptz;\n\nCREATE INDEX \"orders_customer_idx\" ON \"public\".\"orders\" (\"customer_id\");\n-- note: \u001b[31mreview\u001b[0m the index build time\n" , "futureField": 1}`
 )
 
-// schemaBody is the request body that sends targetSchema.
-var schemaBody = mustJSON(map[string]string{"name": changelogName, "schema": targetSchema})
-
 // A changelog compares with schema text only where the service diffs
 // through its declarative format: PostgreSQL from 3.17, whose changelogs are
 // named by UUID. The tests of schema text against a changelog run there.
