@@ -15,7 +15,8 @@ import (
 	"github.com/dbgov/dbgov/internal/iostreams"
 )
 
-// Set at build time with -ldflags "-X main.version=... -X main.commit=...".
+// version and commit name the build; the release build sets them with
+// -ldflags "-X main.version=... -X main.commit=...".
 var (
 	version = "dev"
 	commit  = "none"

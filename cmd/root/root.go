@@ -40,8 +40,9 @@ import (
 	"github.com/dbgov/dbgov/output"
 )
 
-// rootLong is the root's long help, then its examples, as helptext reads
-// the help of other commands.
+// rootLong is the root's help, embedded from dbgov.txt: the long help, then
+// the examples after a line "Examples:", the layout helptext reads for the
+// other commands.
 //
 //go:embed dbgov.txt
 var rootLong string
@@ -158,7 +159,8 @@ func unknownCommand(c *cobra.Command, args []string) error {
 	if c.SuggestionsMinimumDistance <= 0 {
 		c.SuggestionsMinimumDistance = 2
 	}
-	s, verbs := c.SuggestionsFor(args[0]), []string(nil)
+	s := c.SuggestionsFor(args[0])
+	var verbs []string
 	for _, sub := range c.Commands() {
 		if sub.IsAvailableCommand() {
 			verbs = append(verbs, sub.Name())
@@ -178,11 +180,11 @@ func unknownCommand(c *cobra.Command, args []string) error {
 	return exitcode.Usagef("%s\nrun '%s --help' for usage", msg, c.CommandPath())
 }
 
-// flagError turns an error in c's flags into a usage error. Under a
-// command group, the word before the flag is the mistyped command; an
-// unknown flag gets the nearest of c's flags, as cobra suggests commands:
-// within two edits or starting with what was typed, but never by changing
-// half of it ("all" is not "url").
+// flagError turns an error in c's flags into a usage error. Under a command
+// group, the argument before the flag is taken for a mistyped verb. An
+// unknown --flag gets the nearest of c's visible flags as a suggestion:
+// one within two edits or starting with what was typed, but never one that
+// changes half of it ("all" is not "url").
 func flagError(c *cobra.Command, err error) error {
 	if args := c.Flags().Args(); len(args) > 0 && c.HasAvailableSubCommands() {
 		return unknownCommand(c, args)
@@ -242,6 +244,8 @@ func Run(ctx context.Context, f *factory.Factory, args []string) int {
 		running.Store(c)
 		return nil
 	}
+	// The run goes on in a goroutine, so that a signal can end dbgov while
+	// the command is blocked; codes carries the exit code of its report.
 	codes := make(chan int, 1)
 	go func() {
 		_, err := cmd.ExecuteContextC(ctx)
@@ -260,11 +264,14 @@ func Run(ctx context.Context, f *factory.Factory, args []string) int {
 		if err != nil {
 			f.ReadStderrForm()
 		}
+		// A mistake in --jq or --template is told as text to a person at a
+		// terminal, even though the output is for programs.
 		asJSON := ios.JSONErrors && !(ios.ErrTTY && errors.As(err, new(output.FilterError)))
 		if reported.CompareAndSwap(false, true) {
 			codes <- exitcode.Write(ios.ErrOut, err, asJSON, ios.ErrColorEnabled, ios.Secrets)
 		}
 	}()
+	// Wait for the run; once a signal cancels ctx, wait stopGrace more.
 	select {
 	case code := <-codes:
 		return code
@@ -275,12 +282,17 @@ func Run(ctx context.Context, f *factory.Factory, args []string) int {
 		return code
 	case <-time.After(stopGrace):
 	}
+	// The run is still blocked: report the signal here, unless the run
+	// has begun its own report meanwhile.
 	if !reported.CompareAndSwap(false, true) {
 		return <-codes
 	}
 	restoreTerminal()
-	// A signal's message holds no credential; the run may still be writing its settings.
-	return exitcode.Write(ios.ErrOut, exitcode.Signalled(context.Cause(ctx)), running.Load() != nil && f.JSONErrorsByFlags(), false, nil)
+	// The run may still be resolving its settings, so the form of stderr
+	// comes from the flags alone, and no scrubber is read: a signal's
+	// message holds no credential.
+	asJSON := running.Load() != nil && f.JSONErrorsByFlags()
+	return exitcode.Write(ios.ErrOut, exitcode.Signalled(context.Cause(ctx)), asJSON, false, nil)
 }
 
 // saveTerminal returns what puts a terminal on stdin back as it was (a
