@@ -44,7 +44,8 @@ type Factory struct {
 	// Client returns the API client for the resolved settings, made once.
 	// Without a URL it fails with a usage error that says how to set one.
 	Client func() (*client.Client, error)
-	// Auth is the credential of the client Client made.
+	// Auth is the credential the client of Client was made with; set when
+	// Client first runs.
 	Auth Auth
 
 	flags *pflag.FlagSet
@@ -67,7 +68,11 @@ func New(ios *iostreams.IOStreams, version, commit string, getenv func(string) s
 
 // Auth is the credential a client is made with, and where it came from.
 type Auth struct {
-	Token, ServiceAccount, ServiceKey string
+	// Token is a bearer token; when set it wins over the service account.
+	Token string
+	// ServiceAccount and ServiceKey log in as a service account.
+	ServiceAccount string
+	ServiceKey     string
 	// WorkloadIdentity, when set, stands in for the service account: its
 	// token is exchanged for the CI system's OIDC token.
 	WorkloadIdentity string
@@ -85,8 +90,9 @@ func (f *Factory) RegisterFlags(fs *pflag.FlagSet) {
 	output.AddFlags(fs)
 }
 
-// resolve resolves the settings, tells stderr whether it takes JSON and
-// what to mask, and says the warnings found.
+// resolve reads the settings from the flags, the environment and the config
+// file, sets whether stderr takes JSON, gives their credentials to the
+// scrubber (even when they are invalid), and prints their warnings.
 func (f *Factory) resolve() (*config.Settings, error) {
 	s, err := config.Resolve(f.flags, f.Getenv)
 	f.read = s
@@ -107,17 +113,24 @@ func (f *Factory) resolve() (*config.Settings, error) {
 // FleetClient returns a new client for a run over many databases, concurrency
 // at a time: a 429 or 503 answer pauses every request of it.
 func (f *Factory) FleetClient(concurrency int) (*client.Client, error) {
-	return f.newClient(func(o *client.Options) { o.SharedBackoff, o.Concurrency = true, concurrency })
+	return f.newClient(func(o *client.Options) {
+		o.SharedBackoff = true
+		o.Concurrency = concurrency
+	})
 }
 
-// newClient returns a client for the resolved settings and credential, its
-// options changed by change.
+// newClient returns a client for the resolved settings, its options changed
+// by change. Its credential is the first of: a token, a workload identity,
+// a service key with its account, and, when none of those is given, the one
+// kept in the keyring for the profile.
 func (f *Factory) newClient(change ...func(*client.Options)) (*client.Client, error) {
 	s, err := f.Settings()
 	if err != nil || s.URL == "" {
 		return f.ClientWith(Auth{}, change...)
 	}
-	for _, n := range s.Notices { // told when they reach the service, not by config commands
+	// The notices are told by the commands that reach the service, not by
+	// the config commands.
+	for _, n := range s.Notices {
 		f.IO.Note(n)
 	}
 	a := Auth{Token: s.Token, ServiceAccount: s.ServiceAccount, ServiceKey: s.ServiceKey}
@@ -155,8 +168,9 @@ func (f *Factory) newClient(change ...func(*client.Options)) (*client.Client, er
 	return f.ClientWith(a, change...)
 }
 
-// bound refuses to send what, a stored credential checked against the
-// service at url, to another: exit 3, naming both.
+// bound returns an auth error (exit 3) when a stored credential, described by
+// what and kept for the service at url, would go to another service than
+// s.URL; nil when both are the same service.
 func (f *Factory) bound(s *config.Settings, what, url string) error {
 	if credstore.SameService(url) == credstore.SameService(s.URL) {
 		return nil
@@ -204,10 +218,10 @@ func (d Deps) Show(ctx context.Context, get func(*client.Client) (output.Documen
 	return p.Print(ctx, d.IO.Out, doc)
 }
 
-// TokenCache returns the cache of the tokens at url of account, a service
-// account or workload identity, for key, its key or OIDC token: in the
-// keyring, else in the cache directory; with DBGOV_NO_TOKEN_CACHE=1, for
-// this run only.
+// TokenCache returns the cache of the tokens that the service at url gives
+// account (a service account or a workload identity) for key (its key or
+// OIDC token). The tokens are kept in the keyring when inKeyring, else in
+// the cache directory; with DBGOV_NO_TOKEN_CACHE=1, for this run only.
 func (f *Factory) TokenCache(url, account, key string, inKeyring bool) *credstore.TokenCache {
 	dir := credstore.CacheDir(f.Getenv)
 	if s, _ := f.Settings(); s != nil && s.NoTokenCache {
@@ -255,8 +269,11 @@ func (f *Factory) ClientWith(a Auth, change ...func(*client.Options)) (*client.C
 		opts.TokenCache = a.Tokens
 	}
 	if a.WorkloadIdentity != "" {
-		opts.WorkloadIdentity, opts.OIDCToken = a.WorkloadIdentity, f.oidcToken
-		opts.WorkloadTokenCache = func(oidc string) client.TokenCache { return f.TokenCache(s.URL, a.WorkloadIdentity, oidc, false) }
+		opts.WorkloadIdentity = a.WorkloadIdentity
+		opts.OIDCToken = f.oidcToken
+		opts.WorkloadTokenCache = func(oidc string) client.TokenCache {
+			return f.TokenCache(s.URL, a.WorkloadIdentity, oidc, false)
+		}
 	}
 	if s.Debug {
 		opts.Debug = f.IO.ErrOut
@@ -280,16 +297,21 @@ func (f *Factory) PrintFlags() output.PrintFlags {
 			return value(cmp.Or(s, &config.Settings{})), err
 		}
 	}
-	return output.PrintFlags{Flags: f.flags, IO: f.IO, HiddenEnv: config.SecretVariables(),
+	return output.PrintFlags{
+		Flags:       f.flags,
+		IO:          f.IO,
+		HiddenEnv:   config.SecretVariables(),
 		Format:      setting(func(s *config.Settings) string { return s.Output }),
-		SummaryFile: setting(func(s *config.Settings) string { return s.SummaryFile })}
+		SummaryFile: setting(func(s *config.Settings) string { return s.SummaryFile }),
+	}
 }
 
 // Secrets returns the run's one scrubber, the streams', told every
 // credential known now: those of the flags, the environment, the settings
 // and the client.
 func (f *Factory) Secrets() *secret.Scrubber {
-	st, scrub := cmp.Or(f.read, &config.Settings{}), f.IO.Secrets
+	scrub := f.IO.Secrets
+	st := cmp.Or(f.read, &config.Settings{})
 	given, headers := config.SecretsGiven(f.flags, f.Getenv)
 	scrub.Add(given...)
 	scrub.Add(f.Getenv("ACTIONS_ID_TOKEN_REQUEST_TOKEN"))
@@ -300,7 +322,10 @@ func (f *Factory) Secrets() *secret.Scrubber {
 		headers = append(headers, h.String())
 	}
 	for _, raw := range headers {
-		if h, err := config.ParseHeader(raw); err != nil { // the value, and a name that may be one
+		// A header that does not parse is masked whole and by its value; its
+		// name too when it names a credential or is no header name (perhaps a
+		// value given without one).
+		if h, err := config.ParseHeader(raw); err != nil {
 			name, value, _ := strings.Cut(raw, ":")
 			if name = strings.TrimSpace(name); !httpguts.ValidHeaderFieldName(name) || secret.IsHeader(name) {
 				scrub.Add(name)
@@ -331,9 +356,9 @@ func (f *Factory) jsonOutput(s *config.Settings) bool {
 // being read.
 func (f *Factory) JSONErrorsByFlags() bool { return f.jsonOutput(nil) }
 
-// ReadStderrForm completes the form of stderr for the report of a run:
-// --color, and the settings, resolved if they were not, which say whether
-// stderr takes JSON and which secrets it masks.
+// ReadStderrForm readies stderr for the report of a run's error: it applies
+// --color, and resolves the settings if no command did, since they say
+// whether stderr takes JSON and which credentials it masks.
 func (f *Factory) ReadStderrForm() {
 	when, _ := f.flags.GetString("color")
 	_ = f.IO.SetColor(when)
