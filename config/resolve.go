@@ -30,7 +30,10 @@ type Settings struct {
 	// WorkloadIdentity is the email of a workload identity, whose OIDC token
 	// comes from OIDCTokenFile, else OIDCToken, else GitHub Actions, asked
 	// for OIDCAudience.
-	WorkloadIdentity, OIDCTokenFile, OIDCToken, OIDCAudience string
+	WorkloadIdentity string
+	OIDCTokenFile    string
+	OIDCToken        string
+	OIDCAudience     string
 	// Headers are the extra request headers, parsed from "Name: value".
 	Headers []Header
 	// Output is the output format; "" means table.
@@ -105,12 +108,15 @@ type sources struct {
 	file    *File
 	profile string
 	entries map[string]*yaml.Node // the profile's settings
-	// skipUnsafe has a config file dbgov would not have made read as
-	// absent, saying so in skipped, instead of failing.
+	// skipUnsafe makes load take an unsafe config file (a link, another
+	// user's, or writable by others) for an absent one instead of failing;
+	// skipped then says why it was skipped.
 	skipUnsafe bool
 	skipped    string
 }
 
+// newSources returns the sources of fs and getenv, nil getenv meaning the
+// process's environment; load reads the file.
 func newSources(fs *pflag.FlagSet, getenv func(string) string) *sources {
 	if getenv == nil {
 		getenv = os.Getenv
@@ -313,23 +319,27 @@ func Resolve(fs *pflag.FlagSet, getenv func(string) string) (*Settings, error) {
 		if st.field == nil {
 			continue
 		}
+		key := st.Key()
 		values, from, err := s.lookup(st)
 		if err == nil && len(values) > 0 {
-			set.from[st.Key()] = from
+			set.from[key] = from
 			err = st.set(set, values)
 		}
-		if v := strings.Join(values, ""); err != nil && st.Key() == "url" && !strings.ContainsAny(v, "/@") && noControl(v) == nil {
-			fix := map[string]string{"flag": "--url ", "environment": st.Env() + "=", "profile": "dbgov config set url "}[from.kind] + "http://" + v
-			err = fmt.Errorf("%w; give %s", err, fix)
+		if err != nil && key == "url" {
+			err = schemeHint(err, strings.Join(values, ""), st.Env(), from.kind)
 		}
 		if err != nil {
-			return set, invalidf("%s from %s: %v", st.Key(), from.where, err)
+			return set, invalidf("%s from %s: %v", key, from.where, err)
 		}
-		if n := s.entries[st.Key()]; st.Key() == "url" && n != nil {
+		n := s.entries[key] // the profile's own value
+		if n == nil {
+			continue
+		}
+		if key == "url" {
 			set.ProfileURL = n.Value
 		}
-		if n := s.entries[st.Key()]; from.kind == "environment" && n != nil && n.Value != values[0] {
-			set.Notices = append(set.Notices, fmt.Sprintf("%s overrides the %s of profile %s in %s", from.where, st.Key(), s.profile, set.Path))
+		if from.kind == "environment" && n.Value != values[0] {
+			set.Notices = append(set.Notices, fmt.Sprintf("%s overrides the %s of profile %s in %s", from.where, key, s.profile, set.Path))
 		}
 	}
 	if set.Output == "table" {
@@ -346,6 +356,18 @@ func Resolve(fs *pflag.FlagSet, getenv func(string) string) (*Settings, error) {
 		set.Warnings = append(set.Warnings, fmt.Sprintf("config file %s is readable by others; run chmod 600 %s", set.Path, shellQuote(set.Path)))
 	}
 	return set, nil
+}
+
+// schemeHint adds to err, the error of the url v given by a source of kind
+// ("flag", "environment" or "profile"), how to give it with http:// when v
+// looks like a host without a scheme: no '/', '@' or control character.
+// env is the url's environment variable.
+func schemeHint(err error, v, env, kind string) error {
+	if strings.ContainsAny(v, "/@") || noControl(v) != nil {
+		return err
+	}
+	giveURL := map[string]string{"flag": "--url ", "environment": env + "=", "profile": "dbgov config set url "}
+	return fmt.Errorf("%w; give %s", err, giveURL[kind]+"http://"+v)
 }
 
 // checkEntries checks that the profile's settings are of the shape of

@@ -25,6 +25,7 @@ import (
 // value or config file; the command layer reports those as usage errors.
 var ErrInvalid = exitcode.NewUsage(errors.New("invalid configuration"))
 
+// invalidf builds an error from a format that matches ErrInvalid.
 func invalidf(format string, args ...any) error {
 	return &exitcode.InvalidError{Kind: ErrInvalid, Msg: fmt.Sprintf(format, args...)}
 }
@@ -34,12 +35,17 @@ func invalidf(format string, args ...any) error {
 // environment variable derive from the name; the field of Settings it fills
 // says how a value is read (text, boolean, duration, size, headers).
 type setting struct {
-	name, short, usage, def string
-	in                      place
-	sensitive               bool
-	key                     string             // the config key, when it is not the name's
-	check                   func(string) error // a check beyond the field's type, when not nil
-	field                   func(*Settings) any
+	name      string // the flag's name, without the dashes
+	short     string // the flag's one-letter name, "" for none
+	usage     string // the flag's help
+	def       string // the default, as it would be given
+	in        place
+	sensitive bool
+	key       string             // the config key, when it is not the name's
+	check     func(string) error // a check beyond the field's type, when not nil
+	// field returns the field of the given Settings that the setting fills;
+	// nil for profile and config, which only choose the file's profile.
+	field func(*Settings) any
 }
 
 // place is where a setting may be given: a set of fromFlag, fromEnv, fromFile.
@@ -85,7 +91,7 @@ var settings = [...]setting{
 	{name: "max-response-size", in: anywhere, def: fmt.Sprintf("%dMiB", client.DefaultMaxResponseSize>>20),
 		usage: "largest answer read, a `size` such as 256MiB, 10MB or 1048576", field: func(s *Settings) any { return &s.MaxResponseSize }},
 	{name: "server-version", in: anywhere, usage: "the service's `release`, such as 3.21.1, which dbgov then does not ask the service",
-		check: func(v string) error { _, err := client.ParseRelease(v); return err }, field: func(s *Settings) any { return &s.ServerVersion }},
+		check: checkRelease, field: func(s *Settings) any { return &s.ServerVersion }},
 	{name: "summary-file", in: fromFlag | fromEnv, usage: "append the result in Markdown to `FILE` too, whatever -o is, e.g. $GITHUB_STEP_SUMMARY",
 		check: noControl, field: func(s *Settings) any { return &s.SummaryFile }},
 	{name: "profile", in: fromFlag | fromEnv, usage: `profile of the config file (default: the file's current_profile, else "default")`},
@@ -143,7 +149,8 @@ func (st *setting) set(s *Settings, values []string) error {
 	return err
 }
 
-// Default paths and names.
+// defaultProfile is the profile used when neither --profile, DBGOV_PROFILE
+// nor the file's current_profile names one.
 const defaultProfile = "default"
 
 // Keys returns the keys a profile of the config file may hold.
@@ -216,6 +223,7 @@ func Environment() string {
 	return b.String()
 }
 
+// settingOf returns the setting of the config key key, nil for none.
 func settingOf(key string) *setting {
 	for i := range settings {
 		if settings[i].Key() == key {
@@ -225,6 +233,7 @@ func settingOf(key string) *setting {
 	return nil
 }
 
+// checkKey refuses a key that a profile of the config file may not hold.
 func checkKey(key string) error {
 	if st := settingOf(key); st != nil && st.in&fromFile != 0 {
 		return nil
@@ -269,6 +278,12 @@ func checkURL(v string) error {
 	return err
 }
 
+// checkRelease accepts a release of the service, such as 3.21.1.
+func checkRelease(v string) error {
+	_, err := client.ParseRelease(v)
+	return err
+}
+
 // checkFormat accepts the names of the output formats.
 func checkFormat(v string) error {
 	if !slices.Contains(output.Formats, v) {
@@ -289,6 +304,7 @@ func noControl(v string) error {
 	return nil
 }
 
+// parseTimeout reads a positive duration such as 30s or 2m.
 func parseTimeout(v string) (time.Duration, error) {
 	d, err := time.ParseDuration(v)
 	if err != nil {
