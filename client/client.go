@@ -45,7 +45,8 @@ const (
 	// DefaultConcurrency is Options.Concurrency when 0: the most requests a
 	// run over many databases sends at once.
 	DefaultConcurrency = 64
-	maxRedirects       = 10
+	// maxRedirects is the most redirects a request follows.
+	maxRedirects = 10
 )
 
 // Options configure a Client.
@@ -55,7 +56,8 @@ type Options struct {
 	BaseURL string
 	// Token is a bearer token; it wins over the service account.
 	Token string
-	// ServiceAccount and ServiceKey log in through POST /v1/auth/login.
+	// ServiceAccount is the email of a service account, which logs in with
+	// ServiceKey through POST /v1/auth/login.
 	ServiceAccount string
 	// ServiceKey is the service account's key, sent as its password.
 	ServiceKey string
@@ -100,17 +102,17 @@ type Options struct {
 	// RetryWait is the first backoff (0 means 500ms), doubled at each retry,
 	// with jitter; a Retry-After header wins, honoured up to Timeout.
 	RetryWait time.Duration
-	// SharedBackoff, when set, has a 429 or 503 answer pause every request of
-	// the client for its Retry-After (or RetryWait), and a request that met
-	// them after all its retries end every later request at once: for a run
-	// over many databases, whose requests all meet the same busy service.
+	// SharedBackoff, when set, makes a 429 or 503 answer pause every request
+	// of the client for its Retry-After (else RetryWait); once a request gets
+	// such an answer after all its retries, every later request fails at
+	// once. It is for a run over many databases, which meet one busy service.
 	SharedBackoff bool
 	// Concurrency is the most requests the caller sends at once; the
 	// transport keeps as many connections open for the next ones. 0 means
 	// DefaultConcurrency.
 	Concurrency int
-	// Clock, when not nil, gives the time to retries and the shared backoff
-	// its waits (for tests); nil means the wall clock.
+	// Clock, when not nil, is the clock of the retries' waits and of the
+	// shared backoff, for tests; nil means the wall clock.
 	Clock Clock
 	// TokenCache, when not nil, keeps the service account's token between
 	// runs: asked before a login, given each new token, and told to drop
@@ -196,6 +198,7 @@ func New(opts Options) (*Client, error) {
 	if opts.Debug != nil {
 		c.log = &debugLog{w: opts.Debug, scrub: c.secrets}
 	}
+	// A workload identity logs in as a service account without a key.
 	if opts.WorkloadIdentity == "" {
 		opts.OIDCToken, opts.WorkloadTokenCache = nil, nil
 	} else {
@@ -255,7 +258,8 @@ func CheckBaseURL(raw string) (string, error) {
 	case u.Port() != "" && (port < 1 || port > 65535):
 		return "", fmt.Errorf("port %s is out of range (1 to 65535)", u.Port())
 	}
-	if u.Host = strings.ToLower(u.Host); (u.Scheme == "http" && port == 80) || (u.Scheme == "https" && port == 443) {
+	u.Host = strings.ToLower(u.Host)
+	if (u.Scheme == "http" && port == 80) || (u.Scheme == "https" && port == 443) {
 		u.Host = strings.TrimSuffix(u.Host, ":"+u.Port())
 	}
 	return strings.TrimRight(strings.TrimSuffix(strings.TrimRight(u.String(), "/"), "/v1"), "/"), nil
@@ -314,6 +318,7 @@ func newTLSConfig(insecure bool, caFile string) (*tls.Config, error) {
 // more than a device or a FIFO given by mistake can make dbgov read.
 const maxCABundle = 1 << 20
 
+// readCABundle reads the CA bundle at path, refusing one over maxCABundle.
 func readCABundle(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -380,7 +385,8 @@ func (c *Client) Send(ctx context.Context, r *Request, out any) ([]byte, error) 
 	return res.body, nil
 }
 
-// decodeBody decodes a 2xx body into out, once.
+// decodeBody checks the 2xx answer res to r and decodes its JSON object into
+// out; with out nil it only checks that the body is empty or JSON.
 func decodeBody(r *Request, res *response, out any) error {
 	invalid := func(err error) error { return res.invalid(r, err) }
 	trimmed := bytes.TrimLeft(res.body, " \t\n\r")
@@ -410,9 +416,16 @@ func decodeBody(r *Request, res *response, out any) error {
 	return nil
 }
 
-// invalid is the error of res, the answer to r, when it cannot be taken for err.
+// invalid returns the error saying that res, the answer to r, cannot be
+// used because of err.
 func (res *response) invalid(r *Request, err error) *InvalidResponseError {
-	return &InvalidResponseError{Method: r.Method, Path: r.Path, HTTPStatus: res.status, ContentType: res.header.Get("Content-Type"), Err: err}
+	return &InvalidResponseError{
+		Method:      r.Method,
+		Path:        r.Path,
+		HTTPStatus:  res.status,
+		ContentType: res.header.Get("Content-Type"),
+		Err:         err,
+	}
 }
 
 // jsonKind names the kind of JSON value a Go type decodes from. t is never

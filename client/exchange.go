@@ -49,8 +49,14 @@ func (c *Client) newResty(tlsConfig *tls.Config) *resty.Client {
 	transport := http.DefaultTransport.(*http.Transport).Clone()
 	transport.TLSClientConfig = tlsConfig
 	transport.MaxIdleConnsPerHost = c.opts.Concurrency
-	t := &answerReader{next: transport, limit: c.opts.MaxResponseSize, timeout: c.opts.Timeout, log: c.log, backoff: c.backoff}
-	return resty.NewWithClient(&http.Client{Transport: t}).
+	reader := &answerReader{
+		next:    transport,
+		limit:   c.opts.MaxResponseSize,
+		timeout: c.opts.Timeout,
+		log:     c.log,
+		backoff: c.backoff,
+	}
+	return resty.NewWithClient(&http.Client{Transport: reader}).
 		SetLogger(discardLogger{}).
 		SetRedirectPolicy(resty.RedirectPolicyFunc(c.checkRedirect)).
 		SetRetryCount(c.opts.MaxRetries).
@@ -82,7 +88,8 @@ func (c *Client) exchange(ctx context.Context, r *Request, auth string) (*respon
 	var raw *http.Response
 	if resp != nil && resp.RawResponse != nil {
 		raw = resp.RawResponse
-		invalid.HTTPStatus, invalid.ContentType = raw.StatusCode, raw.Header.Get("Content-Type")
+		invalid.HTTPStatus = raw.StatusCode
+		invalid.ContentType = raw.Header.Get("Content-Type")
 	}
 	switch {
 	case errors.As(err, new(*APIError)): // the shared backoff's refusal
@@ -140,27 +147,29 @@ func (c *Client) beforeAttempt(_ *resty.Client, req *resty.Request) error {
 
 // retry decides after each attempt whether to send the request again: a GET
 // on 429, 502, 503, 504 or a lost connection, any request whose connection
-// could not be made, and a login answered 429 once, which the service did
-// not take; never past the last retry.
+// could not be made, and a login whose first attempt was answered 429 (the
+// service did not take it); never past the last retry.
 func (c *Client) retry(resp *resty.Response, err error) bool {
 	if resp == nil || resp.Request.Context().Err() != nil {
 		return false
 	}
 	req := resp.Request
-	idempotent := req.Method == http.MethodGet || req.Method == http.MethodHead
+	// resendable says that sending the request again cannot do its work twice.
+	resendable := req.Method == http.MethodGet || req.Method == http.MethodHead
 	var what string
 	switch te := c.transportError(err); {
 	case err != nil && te.retry:
-		what, idempotent = te.Message, idempotent || te.SentNothing
+		what = te.Message
+		resendable = resendable || te.SentNothing
 	case err == nil && retryableStatus(resp.StatusCode()):
 		what = "HTTP " + statusText(resp.StatusCode())
 		login := resp.StatusCode() == http.StatusTooManyRequests && isLoginPath(req.RawRequest.URL.Path)
-		idempotent = idempotent || login && req.Attempt == 1
+		resendable = resendable || login && req.Attempt == 1
 	default:
 		return false
 	}
 	switch {
-	case !idempotent:
+	case !resendable:
 		c.log.notef("%s: not retried, %s may have reached the service", what, req.Method)
 		return false
 	case req.Attempt > c.opts.MaxRetries:
@@ -177,8 +186,11 @@ const noticeWait = 3 * time.Second
 // Retry-After, up to the timeout, when it has one; else 0, for resty's
 // backoff from RetryWait, doubled at each retry, with jitter.
 func (c *Client) retryAfter(_ *resty.Client, resp *resty.Response) (time.Duration, error) {
-	n, what := resp.Request.Attempt, "no answer"
-	wait, shown := time.Duration(0), "up to "+min(c.opts.RetryWait<<min(n-1, 20), c.opts.Timeout).String()
+	n := resp.Request.Attempt
+	what := "no answer"
+	// wait is what resty is told, shown what the debug log says of it.
+	wait := time.Duration(0)
+	shown := "up to " + min(c.opts.RetryWait<<min(n-1, 20), c.opts.Timeout).String()
 	if raw := resp.RawResponse; raw != nil {
 		what = "HTTP " + statusText(raw.StatusCode)
 		if d, ok := parseRetryAfter(raw.Header.Get("Retry-After"), c.opts.Clock.Now()); ok {
@@ -261,6 +273,8 @@ type answerReader struct {
 	backoff *sharedBackoff
 }
 
+// RoundTrip sends req and reads its answer whole, failing with errTooLarge
+// past the limit.
 func (t *answerReader) RoundTrip(req *http.Request) (*http.Response, error) {
 	t.log.request(req)
 	ctx, cancel := context.WithTimeout(req.Context(), t.timeout)
@@ -357,9 +371,11 @@ func (c *Client) transportError(err error) *TransportError {
 		te.Message = fmt.Sprintf("TLS certificate of %s not trusted: %s", host, innermost(err))
 		te.Hint = "give the service's CA bundle with --ca-cert FILE, or (unsafe) skip the check with --insecure-skip-tls-verify"
 	case errors.As(err, &dnsErr):
-		te.Message, te.retry = fmt.Sprintf("cannot resolve host %s", dnsErr.Name), !dnsErr.IsNotFound
+		te.Message = fmt.Sprintf("cannot resolve host %s", dnsErr.Name)
+		te.retry = !dnsErr.IsNotFound
 	case errors.Is(err, syscall.ECONNREFUSED):
-		te.Message, te.retry = fmt.Sprintf("connection to %s refused", host), true
+		te.Message = fmt.Sprintf("connection to %s refused", host)
+		te.retry = true
 		te.Hint = "check the service URL and that the service is up"
 	default:
 		te.Message = fmt.Sprintf("request to %s failed: %s", host, innermost(err))
