@@ -163,6 +163,8 @@ func New(opts Options) (Printer, error) {
 	return checked{p}, nil
 }
 
+// newPrinter returns the printer of the format opts choose, without the
+// checks and the summary file New adds around it.
 func newPrinter(opts Options) (Printer, error) {
 	if opts.Format != "" && !slices.Contains(Formats, opts.Format) {
 		return nil, fmt.Errorf("%w: unknown output format %q: use one of %s",

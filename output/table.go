@@ -55,9 +55,9 @@ type List[T any] struct {
 	Name    func(*T) string
 }
 
-// Document is the document of items, an answer raw whose list is field
-// ("" for one item): their names, and their table with names relative to
-// under.
+// Document returns the Document of items, decoded from the answer raw whose
+// list is field ("" for a single item): raw, the items' names, and their
+// table, with names shown relative to under.
 func (l List[T]) Document(raw []byte, field string, items []T, under string) Document {
 	t := TableOf(items, l.Columns)
 	t.Under = under
@@ -90,7 +90,8 @@ func TableOf[T any](items []T, cols []Column[T]) Table {
 func TableEach[T any](cols []Column[T], each func(yield func(*T) bool) error) Table {
 	t := Table{Headers: make([]string, len(cols)), Fit: make([]Fit, len(cols))}
 	for i, c := range cols {
-		t.Headers[i], t.Fit[i] = c.Header, Fit{c.Priority, c.MinWidth, c.Kind}
+		t.Headers[i] = c.Header
+		t.Fit[i] = Fit{Priority: c.Priority, MinWidth: c.MinWidth, Kind: c.Kind}
 	}
 	t.Each = func(yield func([]string) bool) error {
 		row := make([]string, len(cols))
@@ -158,8 +159,8 @@ func (p tablePrinter) Print(ctx context.Context, w io.Writer, doc Document) erro
 	return nil
 }
 
-// hiddenNote says which columns were left out, in width (0: unknown)
-// without naming them when the names do not fit.
+// hiddenNote returns the note that names the columns hidden, within width
+// (0: unknown): it only counts them when their names do not fit.
 func hiddenNote(hidden []string, width int) string {
 	n := len(hidden)
 	if n == 0 {
@@ -247,7 +248,8 @@ func (t Table) blank(noHeaders bool) (bool, error) {
 	return blank, err
 }
 
-// cells is every row of t, the cell of column i of row r as show shows it.
+// cells returns the rows of t, each cell replaced by show(r, i, cell), where
+// r is the row's index and i the column's.
 func (t Table) cells(show func(r, i int, cell string) string) ([][]string, error) {
 	var rows [][]string
 	err := t.EachRow(func(row []string) bool {
@@ -283,14 +285,21 @@ func (p tablePrinter) render(w *bufio.Writer, t Table) ([]string, error) {
 func (p tablePrinter) renderPiped(w *bufio.Writer, t Table) error {
 	headers := p.headers(t)
 	widths := widen(nil, headers, textsafe.Line)
-	if err := t.EachRow(func(row []string) bool { widths = widen(widths, row, textsafe.Line); return true }); err != nil {
+	measure := func(row []string) bool {
+		widths = widen(widths, row, textsafe.Line)
+		return true
+	}
+	if err := t.EachRow(measure); err != nil {
 		return err
 	}
 	out := &lineWriter{w: w, widths: widths, color: p.opts.Color}
 	if headers != nil {
 		out.write(headers, true)
 	}
-	return t.EachRow(func(row []string) bool { out.write(row, false); return true })
+	return t.EachRow(func(row []string) bool {
+		out.write(row, false)
+		return true
+	})
 }
 
 // renderTerminal prints a table for people through tablewriter: names
@@ -347,10 +356,14 @@ func (p tablePrinter) renderTerminal(w io.Writer, t Table) ([]string, error) {
 		rows[r] = shown(row, func(c string) string { return Paint(p.opts.Color && c == "DELETED", Red, c) })
 	}
 	plain := renderer.NewBlueprint(tw.Rendition{
-		Borders: tw.BorderNone, Symbols: tw.NewSymbols(tw.StyleNone),
+		Borders:  tw.BorderNone,
+		Symbols:  tw.NewSymbols(tw.StyleNone),
 		Settings: tw.Settings{Lines: tw.LinesNone, Separators: tw.SeparatorsNone},
 	})
-	cell := tw.CellConfig{Formatting: tw.CellFormatting{AutoWrap: tw.WrapTruncate}, Padding: tw.CellPadding{PerColumn: padding}}
+	cell := tw.CellConfig{
+		Formatting: tw.CellFormatting{AutoWrap: tw.WrapTruncate},
+		Padding:    tw.CellPadding{PerColumn: padding},
+	}
 	var out strings.Builder
 	if err := layTable(&out, plain, cell, tw.CellWidth{PerColumn: perColumn}, headers, rows); err != nil {
 		return nil, err
@@ -370,7 +383,11 @@ func layTable(w io.Writer, r tw.Renderer, cell tw.CellConfig, widths tw.CellWidt
 	cell.Formatting.AutoFormat = tw.Off
 	cell.Alignment.Global = tw.AlignLeft
 	table := tablewriter.NewTable(w, tablewriter.WithRenderer(r), tablewriter.WithConfig(tablewriter.Config{
-		Header: cell, Row: cell, Widths: widths, Behavior: tw.Behavior{TrimSpace: tw.Off}}))
+		Header:   cell,
+		Row:      cell,
+		Widths:   widths,
+		Behavior: tw.Behavior{TrimSpace: tw.Off},
+	}))
 	if headers != nil {
 		table.Header(headers)
 	}
@@ -423,27 +440,19 @@ func (t Table) show(r, i int, cell string, now time.Time) string {
 // than width.
 func layOut(t Table, cols, widths []int, width int) ([]int, []int) {
 	for {
+		// lowest is the lowest priority shown (the highest Priority), drop
+		// the rightmost column of it.
 		lowest, drop := 0, 0
 		for k, i := range cols {
 			if p := t.fit(i).Priority; p >= lowest {
 				lowest, drop = p, k
 			}
 		}
-		gaps := len(columnGap) * (len(cols) - 1)
-		shown, floors, namesCut := make([]int, len(cols)), make([]int, len(cols)), make([]int, len(cols))
-		total, need, needNamesCut := gaps, gaps, gaps
-		for k, i := range cols {
-			f := t.fit(i)
-			shown[k], floors[k] = widths[i], widths[i]
-			if f.MinWidth > 0 && f.Priority == lowest {
-				floors[k] = min(widths[i], f.MinWidth)
-			}
-			namesCut[k] = floors[k]
-			if f.MinWidth > 0 && f.Kind == Name {
-				namesCut[k] = min(widths[i], f.MinWidth)
-			}
-			total, need, needNamesCut = total+shown[k], need+floors[k], needNamesCut+namesCut[k]
-		}
+		// The widths of the columns shown and the table's: as they are, with
+		// the lowest priority cut, and with the names cut as well.
+		shown, total := t.cutWidths(cols, widths, func(Fit) bool { return false })
+		floors, need := t.cutWidths(cols, widths, func(f Fit) bool { return f.Priority == lowest })
+		namesCut, needNamesCut := t.cutWidths(cols, widths, func(f Fit) bool { return f.Priority == lowest || f.Kind == Name })
 		if total > width && needNamesCut > width && lowest > 0 && len(cols) > 1 {
 			cols = slices.Delete(cols, drop, drop+1)
 			continue
@@ -457,6 +466,21 @@ func layOut(t Table, cols, widths []int, width int) ([]int, []int) {
 		}
 		return cols, shown
 	}
+}
+
+// cutWidths returns the widths of cols, those of cut's choice cut to their
+// MinWidth, and the width of the table they make, gaps included.
+func (t Table) cutWidths(cols, widths []int, cut func(Fit) bool) ([]int, int) {
+	out := make([]int, len(cols))
+	total := len(columnGap) * (len(cols) - 1)
+	for k, i := range cols {
+		out[k] = widths[i]
+		if f := t.fit(i); f.MinWidth > 0 && cut(f) {
+			out[k] = min(widths[i], f.MinWidth)
+		}
+		total += out[k]
+	}
+	return out, total
 }
 
 // shrink narrows widths by excess, none below its floor, a column at a
@@ -525,10 +549,11 @@ type lineWriter struct {
 	line   []byte
 }
 
+// write writes one line of cells, the header's when header.
 func (l *lineWriter) write(cells []string, header bool) {
 	line := l.line[:0]
-	pad := 0
-	for i, c := range cells { // one a column
+	pad := 0 // the spaces owed before the next cell
+	for i, c := range cells {
 		c = textsafe.Line(c)
 		if i > 0 {
 			pad += len(columnGap)
