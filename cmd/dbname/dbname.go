@@ -49,10 +49,10 @@ func (f *Flags) AddMany(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&f.FailFast, "fail-fast", false, "with --databases-from: start no database after the first failure")
 }
 
-// Command builds a verb over the databases of f taking no arguments, its
-// help from help: run is called with the databases once the flags are
-// checked. files are the verb's other inputs (-f), which standard input
-// cannot give when it gives the list.
+// Command builds a verb that takes no arguments and works on the databases
+// of f, its help read from help; run is called with the databases once the
+// flags are checked. files point at the verb's other inputs (-f), none of
+// which standard input can give when it gives the list.
 func (f *Flags) Command(fac *factory.Factory, help fs.FS, use, short string, run func(*cobra.Command, []client.DatabaseName) error, files ...*string) *cobra.Command {
 	cmd := helptext.Command(help, &cobra.Command{
 		Use:   use,
@@ -78,7 +78,8 @@ func (f *Flags) Command(fac *factory.Factory, help fs.FS, use, short string, run
 func (f *Flags) Many() bool { return f.From != "" }
 
 // Databases checks the flags and returns the databases they name, reading
-// the list of --databases-from - from in; its errors are usage errors.
+// the list of --databases-from from in when it is -; its errors are usage
+// errors.
 // files are the command's other inputs (-f): none of them can be standard
 // input when the list is.
 func (f *Flags) Databases(in io.Reader, files ...string) ([]client.DatabaseName, error) {
@@ -160,7 +161,9 @@ func (f *Flags) runMany(ctx context.Context, fac *factory.Factory, o output.Opti
 	o.SummaryFile = ""
 	p, _ := output.New(o) // as Run made it, but the summary file
 	stream := o.Format == "jsonl" && o.JQ == "" && o.Template == ""
-	ios, asJSON, scrub := fac.IO, fac.IO.JSONErrors, fac.Secrets()
+	ios := fac.IO
+	asJSON := ios.JSONErrors
+	scrub := fac.Secrets()
 	pctx := context.WithoutCancel(ctx) // the results are printed also after Ctrl-C
 	// The lines of -o jsonl share one buffer, flushed by the printer a line
 	// at a time (bufio.NewWriterSize takes a large enough bufio.Writer as is).
@@ -173,7 +176,7 @@ func (f *Flags) runMany(ctx context.Context, fac *factory.Factory, o output.Opti
 			fmt.Fprintf(ios.ErrOut, "\r%s\x1b[K", s)
 		}
 	}
-	print := func(r fleet.Result[*Result]) {
+	printResult := func(r fleet.Result[*Result]) {
 		if werr == nil {
 			if werr = p.Print(pctx, lines, output.Document{Raw: resultJSON(r, scrub)}); werr == nil && r.Sent {
 				written = append(written, r.DB.String())
@@ -186,16 +189,18 @@ func (f *Flags) runMany(ctx context.Context, fac *factory.Factory, o output.Opti
 			return &r, err
 		},
 		func(r fleet.Result[*Result]) bool {
-			if done++; errors.Is(r.Err, context.Canceled) {
+			done++
+			if errors.Is(r.Err, context.Canceled) {
 				interrupted++
 			} else if r.Err != nil {
-				if failed++; !asJSON {
+				failed++
+				if !asJSON {
 					status("")
 					exitcode.Write(ios.ErrOut, r.Err, false, false, scrub)
 				}
 			}
 			if stream {
-				print(r)
+				printResult(r)
 				r.Value.Doc = output.Document{} // printed: kept no longer
 			}
 			status(fmt.Sprintf("%d/%d databases, %d failed", done, len(f.dbs), failed))
@@ -203,7 +208,9 @@ func (f *Flags) runMany(ctx context.Context, fac *factory.Factory, o output.Opti
 		})
 	status("")
 	if !stream {
-		for i, r := range results { // an answer its table or names refuse fails its database
+		// When tables or names are printed, a database whose answer cannot
+		// give them (Doc.Invalid) has failed.
+		for i, r := range results {
 			if r.Sent && r.Err == nil && r.Value.Doc.Invalid != nil && o.ReadsTables() {
 				results[i].Err = r.Value.Doc.Invalid
 				exitcode.Write(ios.ErrOut, results[i].Err, asJSON, false, scrub)
@@ -215,7 +222,7 @@ func (f *Flags) runMany(ctx context.Context, fac *factory.Factory, o output.Opti
 	}
 	for _, r := range results {
 		if stream && !r.Sent {
-			print(r)
+			printResult(r)
 		}
 	}
 	if werr != nil {
@@ -227,9 +234,11 @@ func (f *Flags) runMany(ctx context.Context, fac *factory.Factory, o output.Opti
 		}
 	}
 	if n := len(f.dbs); ctx.Err() != nil {
-		return &exitcode.IncompleteError{Err: ctx.Err(),
+		return &exitcode.IncompleteError{
+			Err:    ctx.Err(),
 			Lines:  []string{fmt.Sprintf("%d of %d databases sent, %d finished, %d not sent", done, n, done-interrupted, n-done)},
-			Detail: map[string]int{"databases": n, "sent": done, "finished": done - interrupted, "notSent": n - done}}
+			Detail: map[string]int{"databases": n, "sent": done, "finished": done - interrupted, "notSent": n - done},
+		}
 	}
 	code, summary := fleet.Outcome(results, func(r *Result) bool { return r.Differs })
 	if code == exitcode.OK {
@@ -242,10 +251,12 @@ func (f *Flags) runMany(ctx context.Context, fac *factory.Factory, o output.Opti
 // which databases were sent, which of their results were written (a line
 // each of -o jsonl) and which not.
 func unwritten(err error, results []fleet.Result[*Result], written []string) error {
-	sent, lost := 0, []string{}
+	sent := 0
+	lost := []string{} // sent, but their results not written
 	for _, r := range results {
 		if r.Sent {
-			if sent++; !slices.Contains(written, r.DB.String()) {
+			sent++
+			if !slices.Contains(written, r.DB.String()) {
 				lost = append(lost, r.DB.String())
 			}
 		}
@@ -258,8 +269,8 @@ func unwritten(err error, results []fleet.Result[*Result], written []string) err
 	if len(lost) > 0 {
 		lines = append(lines, "sent, results not written: "+strings.Join(lost, ", "))
 	}
-	return &exitcode.IncompleteError{Err: err, Lines: lines, Detail: map[string]any{
-		"databases": n, "sent": sent, "notSent": n - sent, "written": written, "notWritten": lost}}
+	detail := map[string]any{"databases": n, "sent": sent, "notSent": n - sent, "written": written, "notWritten": lost}
+	return &exitcode.IncompleteError{Err: err, Lines: lines, Detail: detail}
 }
 
 // resultJSON is the JSON of one database's result: the response as sent,
@@ -277,7 +288,8 @@ func resultJSON(r fleet.Result[*Result], scrub *secret.Scrubber) []byte {
 	return fmt.Appendf(nil, `{"database":%s,"exitCode":0,"response":%s}`, name, r.Value.Doc.Raw)
 }
 
-// report is the report of a run: a case a database, what failed scrubbed.
+// report returns the Report of a run: a Case for each database, with what
+// failed scrubbed of credentials.
 func (f *Flags) report(results []fleet.Result[*Result], scrub *secret.Scrubber) *output.Report {
 	r := &output.Report{Title: f.cmd.CommandPath()}
 	for _, res := range results {
@@ -286,10 +298,15 @@ func (f *Flags) report(results []fleet.Result[*Result], scrub *secret.Scrubber) 
 		case !res.Sent:
 			c.Result = output.NotSent
 		case res.Err != nil:
-			c.Result, c.Detail, c.Failure = output.Failed, scrub.String(exitcode.Classify(res.Err).Message), true
+			c.Result = output.Failed
+			c.Detail = scrub.String(exitcode.Classify(res.Err).Message)
+			c.Failure = true
 		case res.Value.Changes != "":
 			lines := strings.FieldsFunc(res.Value.Changes, func(r rune) bool { return r == '\n' })
-			c.Result, c.Detail, c.Changes, c.Failure = output.Differs, lines[0], strings.TrimRight(res.Value.Changes, "\n"), res.Value.Differs
+			c.Result = output.Differs
+			c.Detail = lines[0]
+			c.Changes = strings.TrimRight(res.Value.Changes, "\n")
+			c.Failure = res.Value.Differs
 			if len(lines) > 1 {
 				c.Detail += fmt.Sprintf(" (%d lines)", len(lines))
 			}
@@ -299,9 +316,10 @@ func (f *Flags) report(results []fleet.Result[*Result], scrub *secret.Scrubber) 
 	return r
 }
 
-// document is the document of a run: {"results": [...]}, the names of its
-// documents, and, when tables are printed, their tables joined, each row
-// led by its database (I/D), a text giving a row a line.
+// document returns the Document of a run: its Raw is {"results": [...]},
+// its Names those of every database's document, and, when tables is set,
+// its Tables theirs joined, each row led by its database (I/D); a database's
+// text, a diff, gives one row a line.
 func document(results []fleet.Result[*Result], scrub *secret.Scrubber, tables bool) output.Document {
 	doc := output.Document{Names: []string{}, Tables: []output.Table{}}
 	raw := []byte(`{"results":[`)
@@ -309,11 +327,16 @@ func document(results []fleet.Result[*Result], scrub *secret.Scrubber, tables bo
 		if i > 0 {
 			raw = append(raw, ',')
 		}
-		if raw = append(raw, resultJSON(r, scrub)...); !r.Sent || r.Err != nil {
+		raw = append(raw, resultJSON(r, scrub)...)
+		if !r.Sent || r.Err != nil {
 			continue
 		}
-		db, d := r.DB.Instance+"/"+r.DB.Database, r.Value.Doc
+		d := r.Value.Doc
 		doc.Names = append(doc.Names, d.Names...)
+		if !tables {
+			continue
+		}
+		db := r.DB.Instance + "/" + r.DB.Database
 		ts := d.Tables
 		if d.Text != nil {
 			ts = []output.Table{{Headers: []string{"DIFF"}}}
@@ -324,12 +347,12 @@ func document(results []fleet.Result[*Result], scrub *secret.Scrubber, tables bo
 			}
 		}
 		for k, t := range ts {
-			if !tables {
-				break
-			}
 			if k == len(doc.Tables) {
 				// DATABASE is never dropped nor cut.
-				doc.Tables = append(doc.Tables, output.Table{Headers: append([]string{"DATABASE"}, t.Headers...), Fit: append([]output.Fit{{}}, t.Fit...)})
+				doc.Tables = append(doc.Tables, output.Table{
+					Headers: append([]string{"DATABASE"}, t.Headers...),
+					Fit:     append([]output.Fit{{}}, t.Fit...),
+				})
 			}
 			if err := t.EachRow(func(cells []string) bool {
 				doc.Tables[k].Rows = append(doc.Tables[k].Rows, append([]string{db}, cells...))
