@@ -78,9 +78,9 @@ type Answer interface {
 	Answer() (status int, message string, details []json.RawMessage)
 }
 
-// WithCode gives err an exit code of its own, and kind, its name in the JSON
-// error line ("" for the code's usual name): a usage error, or a refusal
-// dbgov finds itself (a catalog object not found: 5).
+// WithCode returns err with the exit code code, and kind as its name in the
+// JSON error line ("" for the code's usual name): for a usage error, or a
+// refusal dbgov finds itself (a catalog object not found: 5).
 func WithCode(err error, code int, kind string) error { return &codeError{err, code, kind} }
 
 // codeError is an error with an exit code of its own and its kind.
@@ -112,8 +112,9 @@ var (
 	ErrTerminated  = fmt.Errorf("terminated: %w", context.Canceled)
 )
 
-// Signalled returns the error of a run that cause cancelled: ErrTerminated
-// for SIGTERM, as it or signal.NotifyContext names it, else ErrInterrupted.
+// Signalled returns the error of a run that a signal cancelled with cause:
+// ErrTerminated when cause is SIGTERM (ErrTerminated itself, or the cause
+// signal.NotifyContext gives), else ErrInterrupted.
 func Signalled(cause error) error {
 	if errors.Is(cause, ErrTerminated) || cause != nil && cause.Error() == syscall.SIGTERM.String()+" signal received" {
 		return ErrTerminated
@@ -147,9 +148,9 @@ func (e *IncompleteError) Error() string { return e.Err.Error() }
 // Unwrap returns the failure that stopped the work.
 func (e *IncompleteError) Unwrap() error { return e.Err }
 
-// InvalidError is a usage error with a message of its own, and maybe a
-// cause it unwraps to, that errors.Is matches to Kind, the sentinel of the
-// package that made it (an input file, a configuration).
+// InvalidError is a usage error with a message of its own. errors.Is matches
+// it to Kind, the sentinel of the package that made it (config.ErrInvalid,
+// say), and it unwraps to Cause, when set.
 type InvalidError struct {
 	Kind  error
 	Msg   string
@@ -164,6 +165,7 @@ func (e *InvalidError) ExitCode() int        { return Usage }
 // WithHint gives err a hint of the command's own, in place of the general one.
 func WithHint(err error, hint string) error { return &hintError{err, hint} }
 
+// hintError is an error with the hint WithHint gave it.
 type hintError struct {
 	error
 	hint string
@@ -212,8 +214,9 @@ func Classify(err error) Report {
 	return r
 }
 
-// hint is what r's report suggests: the hint of the command or of the error
-// itself, else a general one for its exit code.
+// hint returns the hint of r, the report of err: the command's or the
+// error's own (an ErrorHint method), else a general one for its exit code;
+// none for a signal or differences found.
 func hint(err error, r Report) string {
 	var hinted interface{ ErrorHint() string }
 	switch {
@@ -281,8 +284,8 @@ func paint(on bool, style, text string) string {
 	return "\x1b[" + style + "m" + text + "\x1b[0m"
 }
 
-// ErrorJSON is the object of the JSON error line Write prints for err, and
-// err's exit code.
+// ErrorJSON returns the object of the JSON error line that Write prints for
+// err, and err's exit code.
 func ErrorJSON(err error) (any, int) {
 	r := Classify(err)
 	var incomplete *IncompleteError
