@@ -12,7 +12,8 @@ import (
 	"github.com/dbgov/dbgov/internal/iostreams"
 )
 
-// edit is what update --merge and set lay over the catalog of a database.
+// edit is a change that update --merge and set lay over the catalog of a
+// database: the file, and how to lay it.
 type edit struct {
 	io     *iostreams.IOStreams // where a merge that changes nothing says so
 	file   []byte               // the JSON laid over the catalog
@@ -31,19 +32,23 @@ func (e *edit) merge(ctx context.Context, c *client.Client, db client.DatabaseNa
 	if err != nil {
 		return dbname.Result{}, err
 	}
-	var merged []byte // written only for a dry run: a write merges what it reads again
+	// Merge writes the merged catalog only into a dst that is not nil: only a
+	// dry run shows it here, since a write merges what it reads again.
+	var merged []byte
 	if e.dryRun {
 		merged = make([]byte, 0, len(cur))
 	}
 	merged, changes, err := catalogjson.Merge(merged, cur, e.file)
 	if err != nil {
-		err = compareError(db, e.path, err)
-	} else if e.check != nil {
-		err = e.check(db, cur, changes)
+		return dbname.Result{}, compareError(db, e.path, err)
+	}
+	if e.check != nil {
+		if err := e.check(db, cur, changes); err != nil {
+			return dbname.Result{}, err
+		}
 	}
 	var req *client.Request
 	switch {
-	case err != nil:
 	case len(changes) == 0:
 		if !e.many && !e.io.JSONErrors {
 			fmt.Fprintf(e.io.ErrOut, "No changes: the catalog of %s is already as asked; nothing is sent\n", db)

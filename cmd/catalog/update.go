@@ -14,11 +14,14 @@ import (
 	"github.com/dbgov/dbgov/internal/input"
 )
 
+// updateOptions are catalog update's flags and its factory.
 type updateOptions struct {
-	DB                          dbname.Flags
-	f                           *factory.Factory
-	File                        string
-	AllowMissing, Merge, DryRun bool
+	DB           dbname.Flags
+	f            *factory.Factory
+	File         string // -f: the catalog file, - for standard input
+	AllowMissing bool   // refused: no release of the service grants it
+	Merge        bool   // lay the file over the catalog instead of replacing it
+	DryRun       bool
 }
 
 // newUpdateCmd builds catalog update. runF, when not nil, is called with the
