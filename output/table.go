@@ -307,6 +307,7 @@ func (p tablePrinter) renderPiped(w *bufio.Writer, t Table) error {
 // fitted to the window (layOut). It returns the headers of the columns
 // left out.
 func (p tablePrinter) renderTerminal(w io.Writer, t Table) ([]string, error) {
+	// Measure the cells as shown, then choose the columns that fit.
 	now := cmp.Or(p.opts.Now, time.Now())
 	headers := p.headers(t)
 	widths := slices.Repeat([]int{1}, len(t.Headers))
@@ -331,14 +332,16 @@ func (p tablePrinter) renderTerminal(w io.Writer, t Table) ([]string, error) {
 		}
 	}
 
+	// Lay out the columns shown, painted, with tablewriter: each as wide as
+	// chosen, columnGap after all but the last.
 	perColumn := tw.NewMapper[int, int]()
 	padding := make([]tw.Padding, len(cols))
-	for k, w := range widths {
+	for k, width := range widths {
 		padding[k] = tw.Padding{Right: columnGap, Overwrite: true}
 		if k == len(cols)-1 {
 			padding[k].Right = ""
 		}
-		perColumn.Set(k, w+twwidth.Width(padding[k].Right))
+		perColumn.Set(k, width+twwidth.Width(padding[k].Right))
 	}
 	shown := func(row []string, paint func(string) string) []string {
 		cells := make([]string, len(cols))
