@@ -169,15 +169,15 @@ func (f *Factory) newClient(change ...func(*client.Options)) (*client.Client, er
 }
 
 // bound returns an auth error (exit 3) when a stored credential, described by
-// what and kept for the service at url, would go to another service than
-// s.URL; nil when both are the same service.
-func (f *Factory) bound(s *config.Settings, what, url string) error {
-	if credstore.SameService(url) == credstore.SameService(s.URL) {
+// what and kept for the service at keptFor, would go to another service
+// than s.URL; nil when both are the same service.
+func (f *Factory) bound(s *config.Settings, what, keptFor string) error {
+	if credstore.SameService(keptFor) == credstore.SameService(s.URL) {
 		return nil
 	}
 	return exitcode.WithCode(fmt.Errorf("%s belongs to %s: it is not sent to %s (the URL from %s); "+
 		"log in for that URL with `dbgov auth login`, or give a credential for the run (--token, DBGOV_TOKEN, or a service account and key)",
-		what, secret.URL(url), secret.URL(s.URL), s.Source("url")), exitcode.Auth, "")
+		what, secret.URL(keptFor), secret.URL(s.URL), s.Source("url")), exitcode.Auth, "")
 }
 
 // Deps are what a verb's run takes from the factory: the streams, and the
@@ -218,16 +218,16 @@ func (d Deps) Show(ctx context.Context, get func(*client.Client) (output.Documen
 	return p.Print(ctx, d.IO.Out, doc)
 }
 
-// TokenCache returns the cache of the tokens that the service at url gives
-// account (a service account or a workload identity) for key (its key or
-// OIDC token). The tokens are kept in the keyring when inKeyring, else in
+// TokenCache returns the cache of the tokens that the service at serviceURL
+// gives account (a service account or a workload identity) for key (its key
+// or OIDC token). The tokens are kept in the keyring when inKeyring, else in
 // the cache directory; with DBGOV_NO_TOKEN_CACHE=1, for this run only.
-func (f *Factory) TokenCache(url, account, key string, inKeyring bool) *credstore.TokenCache {
+func (f *Factory) TokenCache(serviceURL, account, key string, inKeyring bool) *credstore.TokenCache {
 	dir := credstore.CacheDir(f.Getenv)
 	if s, _ := f.Settings(); s != nil && s.NoTokenCache {
 		inKeyring, dir = false, ""
 	}
-	c := credstore.NewTokenCache(inKeyring, dir, url, account, key)
+	c := credstore.NewTokenCache(inKeyring, dir, serviceURL, account, key)
 	c.Warn = f.IO.Warn
 	return c
 }
@@ -316,8 +316,8 @@ func (f *Factory) Secrets() *secret.Scrubber {
 	scrub.Add(given...)
 	scrub.Add(f.Getenv("ACTIONS_ID_TOKEN_REQUEST_TOKEN"))
 	scrub.Add(st.Token, st.ServiceKey, f.Auth.Token, f.Auth.ServiceKey)
-	url, _ := f.flags.GetString("url")
-	scrub.AddURL(url, f.Getenv(config.Variable("url")), st.URL)
+	flagURL, _ := f.flags.GetString("url")
+	scrub.AddURL(flagURL, f.Getenv(config.Variable("url")), st.URL)
 	for _, h := range st.Headers {
 		headers = append(headers, h.String())
 	}
