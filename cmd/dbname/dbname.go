@@ -157,9 +157,11 @@ func (f *Flags) Run(ctx context.Context, fac *factory.Factory, fn Func) error {
 // says, a line each as they finish with -o jsonl, and then the report to
 // the summary file of o.
 func (f *Flags) runMany(ctx context.Context, fac *factory.Factory, o output.Options, c *client.Client, fn Func) error {
+	// The summary file gets the run's report once, at the end (summed), so
+	// the printer of the results leaves it out; Run has checked the options.
 	summed := o
 	o.SummaryFile = ""
-	p, _ := output.New(o) // as Run made it, but the summary file
+	p, _ := output.New(o)
 	stream := o.Format == "jsonl" && o.JQ == "" && o.Template == ""
 	ios := fac.IO
 	asJSON := ios.JSONErrors
