@@ -143,7 +143,10 @@ func (p tablePrinter) Print(ctx context.Context, w io.Writer, doc Document) erro
 	bw := bufio.NewWriterSize(w, 64<<10)
 	var hidden []string
 	err := printTables(bw, doc.Tables, p.opts.NoHeaders, func(t Table) error {
-		left, err := p.render(bw, t)
+		if !p.opts.TTY {
+			return p.renderPiped(bw, t)
+		}
+		left, err := p.renderTerminal(bw, t)
 		hidden = append(hidden, left...)
 		return err
 	})
@@ -269,15 +272,6 @@ func (p tablePrinter) headers(t Table) []string {
 		return nil
 	}
 	return t.Headers
-}
-
-// render prints one table, for people on a terminal, else as piped, and
-// returns the headers of the columns it left out.
-func (p tablePrinter) render(w *bufio.Writer, t Table) ([]string, error) {
-	if p.opts.TTY {
-		return p.renderTerminal(w, t)
-	}
-	return nil, p.renderPiped(w, t)
 }
 
 // renderPiped streams a table as the service sent its values, in two passes
