@@ -38,8 +38,14 @@ const (
 
 // kinds names each exit code in the JSON error line ("code") when its error
 // does not name itself (as a service answer does: NOT_FOUND).
-var kinds = map[int]string{Failure: "FAILURE", Usage: "USAGE", Auth: "UNAUTHENTICATED",
-	NoAnswer: "NO_ANSWER", Interrupted: "INTERRUPTED", Terminated: "TERMINATED"}
+var kinds = map[int]string{
+	Failure:     "FAILURE",
+	Usage:       "USAGE",
+	Auth:        "UNAUTHENTICATED",
+	NoAnswer:    "NO_ANSWER",
+	Interrupted: "INTERRUPTED",
+	Terminated:  "TERMINATED",
+}
 
 // statusCodes are the exit codes of the HTTP statuses that have their own;
 // a 5xx is Service, any other status Failure.
