@@ -131,7 +131,7 @@ type Options struct {
 // Client calls the /v1 API. It is safe for concurrent use.
 type Client struct {
 	// opts are the options given, defaults filled in; for a workload
-	// identity, ServiceAccount is its email and ServiceKey empty. Their
+	// identity, ServiceAccount is its email and ServiceKey empty. Its
 	// TokenCache is replaced by the OIDC token's own on a workload's login.
 	opts    Options
 	base    string // scheme://host[/prefix], without a trailing slash

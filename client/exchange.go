@@ -254,10 +254,13 @@ func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
 	return nil
 }
 
+// defaultPorts are the ports of the schemes when a URL names none.
+var defaultPorts = map[string]string{"http": "80", "https": "443"}
+
 // sameOrigin reports whether two URLs share scheme, host and port.
 func sameOrigin(a, b *url.URL) bool {
 	port := func(u *url.URL) string {
-		return cmp.Or(u.Port(), map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)])
+		return cmp.Or(u.Port(), defaultPorts[strings.ToLower(u.Scheme)])
 	}
 	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Hostname(), b.Hostname()) && port(a) == port(b)
 }
