@@ -198,7 +198,8 @@ func New(opts Options) (*Client, error) {
 	if opts.Debug != nil {
 		c.log = &debugLog{w: opts.Debug, scrub: c.secrets}
 	}
-	// A workload identity logs in as a service account without a key.
+	// Without a workload identity the OIDC options are dropped; with one,
+	// the client logs in as it, a service account without a key.
 	if opts.WorkloadIdentity == "" {
 		opts.OIDCToken, opts.WorkloadTokenCache = nil, nil
 	} else {

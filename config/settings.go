@@ -25,7 +25,7 @@ import (
 // value or config file; the command layer reports those as usage errors.
 var ErrInvalid = exitcode.NewUsage(errors.New("invalid configuration"))
 
-// invalidf builds an error from a format that matches ErrInvalid.
+// invalidf builds, from a format, an error that matches ErrInvalid.
 func invalidf(format string, args ...any) error {
 	return &exitcode.InvalidError{Kind: ErrInvalid, Msg: fmt.Sprintf(format, args...)}
 }
