@@ -162,8 +162,9 @@ func (p tablePrinter) Print(ctx context.Context, w io.Writer, doc Document) erro
 	return nil
 }
 
-// hiddenNote returns the note that names the columns hidden, within width
-// (0: unknown): it only counts them when their names do not fit.
+// hiddenNote returns the note that names the columns hidden, fitted to width
+// (0: unknown): it only counts them when their names do not fit, and is cut
+// when even that does not.
 func hiddenNote(hidden []string, width int) string {
 	n := len(hidden)
 	if n == 0 {
