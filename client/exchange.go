@@ -132,7 +132,7 @@ func (c *Client) requestHeader(r *Request, auth string) http.Header {
 
 // beforeAttempt readies each attempt of a request: its body is sent from
 // the start, and under a shared backoff it waits out the pause the service
-// asked for, or fails at once once the service refused the run.
+// asked for, or fails at once when the service has refused the run.
 func (c *Client) beforeAttempt(_ *resty.Client, req *resty.Request) error {
 	if body, ok := req.Body.(io.Seeker); ok {
 		if _, err := body.Seek(0, io.SeekStart); err != nil {
