@@ -121,8 +121,9 @@ func (f *Factory) FleetClient(concurrency int) (*client.Client, error) {
 
 // newClient returns a client for the resolved settings, its options changed
 // by change. Its credential is the first of: a token, a workload identity,
-// a service key with its account, and, when none of those is given, the one
-// kept in the keyring for the profile.
+// a service key with its account, and, when not even an account is given,
+// the one kept in the keyring for the profile. A credential kept for a
+// service (in the keyring, or in a profile with a url) goes to no other.
 func (f *Factory) newClient(change ...func(*client.Options)) (*client.Client, error) {
 	s, err := f.Settings()
 	if err != nil || s.URL == "" {
