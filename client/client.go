@@ -263,6 +263,7 @@ func CheckBaseURL(raw string) (string, error) {
 	if (u.Scheme == "http" && port == 80) || (u.Scheme == "https" && port == 443) {
 		u.Host = strings.TrimSuffix(u.Host, ":"+u.Port())
 	}
+	// Trailing slashes go, then a /v1, then the slashes before it.
 	return strings.TrimRight(strings.TrimSuffix(strings.TrimRight(u.String(), "/"), "/v1"), "/"), nil
 }
 
