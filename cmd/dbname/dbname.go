@@ -77,11 +77,10 @@ func (f *Flags) Command(fac *factory.Factory, help fs.FS, use, short string, run
 // Many reports whether the command runs over the list of --databases-from.
 func (f *Flags) Many() bool { return f.From != "" }
 
-// Databases checks the flags and returns the databases they name, reading
-// the list of --databases-from from in when it is -; its errors are usage
-// errors.
-// files are the command's other inputs (-f): none of them can be standard
-// input when the list is.
+// Databases checks the flags and returns the databases they name, keeping
+// them for Run; its errors are usage errors. The list of --databases-from -
+// is read from in; files are the command's other inputs (-f), none of which
+// may be - as well.
 func (f *Flags) Databases(in io.Reader, files ...string) ([]client.DatabaseName, error) {
 	var err error
 	switch {
