@@ -380,6 +380,11 @@ func TestResolve_rejectsBadValues(t *testing.T) {
 		{name: "bool in file", file: "profiles:\n  default:\n    insecure_skip_tls_verify: maybe\n", want: []string{"line 3", "not true or false"}},
 		{name: "headers as mapping", file: "profiles:\n  default:\n    headers: {X-A: b}\n", want: []string{"line 3", "headers is not a list"}},
 		{name: "url as list", file: "profiles:\n  default:\n    url: [a, b]\n", want: []string{"line 3", "url in profile \"default\" is not a single value"}},
+		{name: "workload identity with escape", env: map[string]string{"DBGOV_WORKLOAD_IDENTITY": "ci@x.com\x1b[2J"}, want: []string{"workload_identity from DBGOV_WORKLOAD_IDENTITY", "control character"}},
+		{name: "oidc token file with line break", args: []string{"--oidc-token-file", "oidc.jwt\n"}, want: []string{"oidc_token_file from --oidc-token-file"}},
+		{name: "oidc audience with escape", args: []string{"--oidc-audience", "https://x\x1b]"}, want: []string{"oidc_audience from --oidc-audience", "control character"}},
+		{name: "summary file with line break", env: map[string]string{"DBGOV_SUMMARY_FILE": "summary.md\r"}, want: []string{"summary_file from DBGOV_SUMMARY_FILE"}},
+		{name: "server version", args: []string{"--server-version", "latest"}, want: []string{"server_version from --server-version", `"latest"`}},
 		{name: "empty config flag", args: []string{"--config="}, want: []string{"--config"}},
 		{name: "empty profile flag", args: []string{"--profile="}, want: []string{"--profile", "empty"}},
 	}
