@@ -61,9 +61,9 @@ func (s *Server) endUserEmail(email string) *apiError {
 func (s *Server) account(req *request) (*seedUser, string, *apiError) {
 	collection, email := strings.Split(req.path, "/")[0], req.ids[0]
 	k, u := accountKinds[collection], s.st.users[email]
-	switch {
-	case collection == "users" && s.endUserEmail(email) != nil:
-		return nil, "", s.endUserEmail(email)
+	switch endUserErr := s.endUserEmail(email); {
+	case collection == "users" && endUserErr != nil:
+		return nil, "", endUserErr
 	case k.suffix != "" && !strings.HasSuffix(email, k.suffix):
 		return nil, "", invalidArgument("invalid %s email %q: email must end with %s", k.word, email, k.suffix)
 	case u == nil || s.accountCollection(u) != collection:
@@ -111,11 +111,11 @@ func (s *Server) batchGetUsers(req *request) (any, *apiError) {
 	asked := map[string]bool{}
 	for _, name := range names {
 		id, ok := strings.CutPrefix(name, "users/")
-		switch u := s.st.users[id]; {
+		switch u, endUserErr := s.st.users[id], s.endUserEmail(id); {
 		case !ok || id == "":
 			return nil, invalidArgument("invalid user name %q: want users/{email}", name)
-		case s.endUserEmail(id) != nil:
-			return nil, s.endUserEmail(id)
+		case endUserErr != nil:
+			return nil, endUserErr
 		case s.since(sinceAccounts):
 			asked[strings.ToLower(id)] = true
 		case u == nil:
@@ -155,15 +155,15 @@ func (s *Server) undelete(req *request, body *client.UndeleteUserRequest) (any, 
 // key of a service account, which may log in with it.
 func (s *Server) createUser(_ *request, body *client.User) (any, *apiError) {
 	u := &seedUser{User: *body}
-	switch {
+	switch endUserErr := s.endUserEmail(u.Email); {
 	case u.Email == "":
 		return nil, invalidArgument("email must be set")
 	case u.Title == "":
 		return nil, invalidArgument("user title must be set")
 	case s.st.users[u.Email] != nil:
 		return nil, newError(codeAlreadyExists, "email %s exists", u.Email)
-	case s.endUserEmail(u.Email) != nil:
-		return nil, s.endUserEmail(u.Email)
+	case endUserErr != nil:
+		return nil, endUserErr
 	}
 	u.Name, u.State = "users/"+u.Email, client.UserStateActive
 	s.st.users[u.Email], s.st.userList = u, append(s.st.userList, u)
