@@ -97,7 +97,9 @@ func (c *Client) serviceToken(ctx context.Context, stale string) (string, error)
 // one the cache keeps for its key or fresh OIDC token, when cached allows,
 // else one that key or OIDC token is traded for; c.loginMu is held.
 func (c *Client) login(ctx context.Context, cached bool) (string, error) {
-	who, path, verb := "service account "+c.opts.ServiceAccount, loginPath, [2]string{"log in as", "logging in as"}
+	who := "service account " + c.opts.ServiceAccount
+	what, doing := "log in as "+who, "logging in as "+who
+	path := loginPath
 	var body any = &LoginRequest{Email: c.opts.ServiceAccount, Password: c.opts.ServiceKey}
 	if c.opts.OIDCToken != nil {
 		oidc, err := c.opts.OIDCToken(ctx)
@@ -108,7 +110,9 @@ func (c *Client) login(ctx context.Context, cached bool) (string, error) {
 		if c.opts.WorkloadTokenCache != nil {
 			c.opts.TokenCache = c.opts.WorkloadTokenCache(oidc)
 		}
-		who, path, verb = "workload identity "+c.opts.ServiceAccount, exchangePath, [2]string{"exchange the OIDC token for", "exchanging the OIDC token for"}
+		who = "workload identity " + c.opts.ServiceAccount
+		what, doing = "exchange the OIDC token for "+who, "exchanging the OIDC token for "+who
+		path = exchangePath
 		body = &ExchangeTokenRequest{Token: oidc, Email: c.opts.ServiceAccount}
 	}
 	if cached && c.opts.TokenCache != nil {
@@ -119,8 +123,7 @@ func (c *Client) login(ctx context.Context, cached bool) (string, error) {
 			return token, nil
 		}
 	}
-	what := verb[0] + " " + who
-	c.log.notef("%s %s", verb[1], who)
+	c.log.notef("%s", doing)
 	raw, _ := json.Marshal(body) // strings alone: it cannot fail
 	r := &Request{Method: http.MethodPost, Path: path, Body: raw, NoAuth: true}
 	res, err := c.exchange(ctx, r, "")
