@@ -2,7 +2,6 @@ package client
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 )
@@ -64,8 +63,7 @@ func (c *Client) UndeleteCall(ctx context.Context, email string) (*Request, erro
 	if coll := accountCollection(email); err == nil && coll != "" {
 		var s *Server
 		if s, err = c.Server(ctx); err == nil && s.Release.Has(AccountsApart) {
-			r.Path = "/v1/" + coll + "/" + escapeID(email) + ":undelete"
-			r.Body, _ = json.Marshal(&UndeleteUserRequest{Name: coll + "/" + email})
+			r, err = undeleteCall(coll, email)
 		}
 	}
 	return r, err

@@ -158,12 +158,16 @@ func BatchGetUsersCall(emails []string) (*Request, error) {
 }
 
 // UndeleteUserCall builds POST /v1/users/EMAIL:undelete with {"name": "users/EMAIL"}.
-func UndeleteUserCall(email string) (*Request, error) {
+func UndeleteUserCall(email string) (*Request, error) { return undeleteCall("users", email) }
+
+// undeleteCall builds POST /v1/COLL/EMAIL:undelete with {"name": "COLL/EMAIL"}:
+// the undelete of email's account in the collection coll.
+func undeleteCall(coll, email string) (*Request, error) {
 	if err := ValidateID("user", email); err != nil {
 		return nil, err
 	}
-	b, _ := json.Marshal(&UndeleteUserRequest{Name: usersPrefix + email}) // strings alone: it cannot fail
-	return &Request{Method: http.MethodPost, Path: "/v1/users/" + escapeID(email) + ":undelete", Body: b}, nil
+	b, _ := json.Marshal(&UndeleteUserRequest{Name: coll + "/" + email}) // strings alone: it cannot fail
+	return &Request{Method: http.MethodPost, Path: "/v1/" + coll + "/" + escapeID(email) + ":undelete", Body: b}, nil
 }
 
 // ListPoliciesOptions filter a policy list.
