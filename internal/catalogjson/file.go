@@ -42,34 +42,9 @@ func (b *Body) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 			} else {
 				out = append(out, ',')
 			}
-			out = append(out, '{')
-			if name := b.Checked.Schemas[i].Name; name != "" {
-				out = appendString(append(out, `"name":`...), name)
-			}
+			var err error
+			out, err = appendSchema(out, dec, b.Checked.Schemas[i].Name)
 			i++
-			err := each(dec, '{', func(member jsontext.Value) error {
-				if unquote(member) != "tables" || dec.PeekKind() != '[' { // null: no tables
-					return dec.SkipValue()
-				}
-				tables := len(out)
-				if out[len(out)-1] != '{' {
-					out = append(out, ',')
-				}
-				out = append(out, `"tables":[`...)
-				err := decodeTables(dec, func(table *client.TableCatalog) error {
-					if out[len(out)-1] != '[' {
-						out = append(out, ',')
-					}
-					js, err := jsonv2.Marshal(table, jsonv2.Deterministic(true))
-					out = append(out, js...)
-					return err
-				})
-				if out = append(out, ']'); out[len(out)-2] == '[' { // no tables: left out
-					out = out[:tables]
-				}
-				return err
-			})
-			out = append(out, '}')
 			return err
 		})
 	})
@@ -78,6 +53,39 @@ func (b *Body) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	}
 	b.JSON = append(out, '}')
 	return err
+}
+
+// appendSchema appends to out the schema named name that dec is at: its
+// name, and its tables, each decoded with dec's options and encoded again,
+// left out when there are none.
+func appendSchema(out []byte, dec *jsontext.Decoder, name string) ([]byte, error) {
+	out = append(out, '{')
+	if name != "" {
+		out = appendString(append(out, `"name":`...), name)
+	}
+	err := each(dec, '{', func(member jsontext.Value) error {
+		if unquote(member) != "tables" || dec.PeekKind() != '[' { // null: no tables
+			return dec.SkipValue()
+		}
+		tables := len(out)
+		if out[len(out)-1] != '{' {
+			out = append(out, ',')
+		}
+		out = append(out, `"tables":[`...)
+		err := decodeTables(dec, func(table *client.TableCatalog) error {
+			if out[len(out)-1] != '[' {
+				out = append(out, ',')
+			}
+			js, err := jsonv2.Marshal(table, jsonv2.Deterministic(true))
+			out = append(out, js...)
+			return err
+		})
+		if out = append(out, ']'); out[len(out)-2] == '[' { // no tables: left out
+			out = out[:tables]
+		}
+		return err
+	})
+	return append(out, '}'), err
 }
 
 // checked is the tables of a Checked: decoded, and dropped.
