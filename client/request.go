@@ -211,7 +211,8 @@ func DiffSchemaCall(db DatabaseName, changelogID string, req *DiffSchemaRequest)
 	if req == nil {
 		return nil, fmt.Errorf("%w: no diff request", ErrInvalidRequest)
 	}
-	path, body := db.path()+":diffSchema", *req
+	path := db.path() + ":diffSchema"
+	body := *req
 	if changelogID != "" {
 		if err := ValidateID("changelog", changelogID); err != nil {
 			return nil, err

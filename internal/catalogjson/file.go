@@ -31,7 +31,8 @@ type Body struct {
 
 // UnmarshalJSONFrom encodes the catalog dec is at into b.JSON.
 func (b *Body) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	out, i := appendString(append(b.JSON[:0], `{"name":`...), b.Name), 0
+	out := appendString(append(b.JSON[:0], `{"name":`...), b.Name)
+	i := 0 // the index of the schema dec is at, in b.Checked.Schemas
 	err := each(dec, '{', func(member jsontext.Value) error {
 		if unquote(member) != "schemas" {
 			return dec.SkipValue()

@@ -20,9 +20,11 @@ import (
 // and what parsing it must give: options that Want accepts, or, when
 // WantErr is set, an error holding it before any run.
 type Case[O any] struct {
-	Name, Args, Stdin string
-	Want              func(*O) bool
-	WantErr           string
+	Name    string
+	Args    string
+	Stdin   string
+	Want    func(*O) bool
+	WantErr string
 }
 
 // Run executes each case, a subtest each named Name (else Args), on the
