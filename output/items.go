@@ -17,7 +17,7 @@ import (
 // list's field and each page's items, JSON as sent, and returns the first
 // error, page's or its own. Such a list is printed as its pages arrive,
 // never held whole, but by --jq and --template, which take the whole
-// document.
+// document. Printing returns only once Items has.
 type Items func(page func(field string, items []json.RawMessage) error) error
 
 // ItemsDocument is the document of the list field that items gives page by
@@ -42,9 +42,23 @@ func Whole(doc Document) (Document, error) {
 	all := []json.RawMessage{}
 	err := doc.Items(func(_ string, page []json.RawMessage) error { all = append(all, page...); return nil })
 	d, perr := doc.page(all)
-	d.Raw, _ = json.Marshal(map[string]any{doc.ListField: all})
+	d.Raw = ListJSON(doc.ListField, all)
 	d.ListField = doc.ListField
 	return d, cmp.Or(err, perr)
+}
+
+// ListJSON is the text of the document {field: [items...]}, its items as
+// they are: as the service sent them.
+func ListJSON(field string, items []json.RawMessage) []byte {
+	raw, _ := jsontext.AppendQuote([]byte("{"), field)
+	raw = append(raw, ":["...)
+	for i, item := range items {
+		if i > 0 {
+			raw = append(raw, ',')
+		}
+		raw = append(raw, item...)
+	}
+	return append(raw, "]}"...)
 }
 
 // printPages prints the names or tables of doc's items with p a page at a
@@ -71,10 +85,12 @@ func printPages(ctx context.Context, w io.Writer, p Printer, doc Document) error
 
 // listReader returns the text of the document of items, {"FIELD":[...]}
 // ({} when there are none), written a page at a time as they arrive.
-// Closing it stops the writing.
-func listReader(items Items) *io.PipeReader {
+// Closing it stops the writing; wait returns once items has returned.
+func listReader(items Items) (r *io.PipeReader, wait func()) {
 	r, w := io.Pipe()
+	finished := make(chan struct{})
 	go func() {
+		defer close(finished)
 		sep := "" // what goes before the next item: {"FIELD":[ first, then a comma
 		err := items(func(field string, page []json.RawMessage) error {
 			for _, item := range page {
@@ -100,15 +116,20 @@ func listReader(items Items) *io.PipeReader {
 		}
 		w.CloseWithError(err)
 	}()
-	return r
+	return r, func() { <-finished }
 }
 
 // docTokens reads the tokens of doc: those of Raw, or of the document of
-// Items as its pages arrive. done ends the reading.
+// Items as its pages arrive. done ends the reading, and returns once Items
+// has returned.
 func docTokens(doc Document, mask bool) (t *tokens, done func()) {
 	if doc.Items == nil {
 		return &tokens{dec: jsondoc.NewDecoder(doc.Raw), mask: mask, list: doc.ListField}, func() {}
 	}
-	r := listReader(doc.Items)
-	return &tokens{dec: jsontext.NewDecoder(r, jsondoc.Lenient...), mask: mask, list: doc.ListField}, func() { r.Close() }
+	r, wait := listReader(doc.Items)
+	done = func() {
+		r.Close()
+		wait()
+	}
+	return &tokens{dec: jsontext.NewDecoder(r, jsondoc.Lenient...), mask: mask, list: doc.ListField}, done
 }

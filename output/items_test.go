@@ -85,8 +85,9 @@ func TestPrint_listTableIsLaidOutPageByPage(t *testing.T) {
 
 func TestWhole_readsEveryPage(t *testing.T) {
 	asked := 0
-	doc, err := Whole(listedItems.ItemsDocument("users", "users/", pagesDoc([][]string{{`{"name":"users/a"}`}, {`{"name":"users/b"}`}}, nil, &asked).Items))
-	if want := `{"users":[{"name":"users/a"},{"name":"users/b"}]}`; err != nil || string(doc.Raw) != want || strings.Join(doc.Names, " ") != "users/a users/b" {
+	// The items are kept as they came: not escaped for HTML, nor re-spaced.
+	doc, err := Whole(listedItems.ItemsDocument("users", "users/", pagesDoc([][]string{{`{"name":"users/a"}`}, {`{"name":"users/b", "title": "<R&D> caf\u00e9"}`}}, nil, &asked).Items))
+	if want := `{"users":[{"name":"users/a"},{"name":"users/b", "title": "<R&D> caf\u00e9"}]}`; err != nil || string(doc.Raw) != want || strings.Join(doc.Names, " ") != "users/a users/b" {
 		t.Errorf("raw %s, names %q, %v; want %s", doc.Raw, doc.Names, err, want)
 	}
 }

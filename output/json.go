@@ -24,7 +24,7 @@ func (p jsonPrinter) Print(_ context.Context, w io.Writer, doc Document) error {
 	return p.output(w, true, "JSON output", func(bw *bufio.Writer) error {
 		t, done := docTokens(doc, p.mask)
 		defer done()
-		return writeJSON(bw, t, !p.line, p.line && doc.Items != nil)
+		return writeJSON(bw, t, !p.line, p.line && doc.Items != nil && !doc.OneResult)
 	})
 }
 

@@ -86,6 +86,10 @@ type Document struct {
 	// page in place of Raw: the document is {ListField: [items...]}.
 	Items Items
 	page  func([]json.RawMessage) (Document, error) // the names and tables of a page of Items
+	// OneResult says that the list of Items is one command's result, not
+	// a listing: -o jsonl prints it on one line, and a table lays it out
+	// whole, as if it had come at once.
+	OneResult bool
 	// ListField names the list of a list response ("users", "policies",
 	// ...). It is always present in json, yaml, jq and template output,
 	// as [] when the service omitted it.

@@ -21,23 +21,27 @@ func (p checked) Print(ctx context.Context, w io.Writer, doc Document) error {
 	if ctx.Err() != nil {
 		return context.Cause(ctx)
 	}
+	whole := false // the items of doc are gathered into one table
 	switch p.Printer.(type) {
 	case namePrinter, tablePrinter:
 		if doc.Invalid != nil {
 			return doc.Invalid
 		}
-		if doc.page != nil {
+		_, table := p.Printer.(tablePrinter)
+		whole = table && doc.OneResult
+		if doc.page != nil && !whole {
 			return printPages(ctx, w, p, doc)
 		}
 	case markdownPrinter: // a Markdown table is laid out whole
 		if doc.Invalid != nil && doc.Report == nil {
 			return doc.Invalid
 		}
-		if doc.page != nil {
-			var err error
-			if doc, err = Whole(doc); err != nil {
-				return err
-			}
+		whole = true
+	}
+	if whole && doc.page != nil {
+		var err error
+		if doc, err = Whole(doc); err != nil {
+			return err
 		}
 	}
 	if doc.Raw != nil {

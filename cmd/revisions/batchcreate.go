@@ -95,21 +95,7 @@ func newBatchCreateCmd(f *factory.Factory, runF func(*batchCreateOptions) error)
 // fields this version does not know are printed too; typed values are
 // decoded only for table and name output.
 type batchResponse struct {
-	Revisions []createdRevision `json:"revisions"`
-}
-
-// createdRevision is one created revision as the service sent it. Anything
-// but a JSON object is refused, so that the client reports an invalid
-// response rather than dbgov printing what is not a revision.
-type createdRevision json.RawMessage
-
-// UnmarshalJSON keeps the object's bytes and refuses any other value.
-func (c *createdRevision) UnmarshalJSON(b []byte) error {
-	if len(b) == 0 || b[0] != '{' {
-		return fmt.Errorf("revisions holds %.20s, not a revision object", b)
-	}
-	*c = append((*c)[:0], b...)
-	return nil
+	Revisions []json.RawMessage `json:"revisions"`
 }
 
 func runBatchCreate(ctx context.Context, opts *batchCreateOptions) error {
@@ -156,56 +142,92 @@ func runBatchCreate(ctx context.Context, opts *batchCreateOptions) error {
 	if opts.DB.Many() {
 		return opts.DB.Run(ctx, opts.f, func(ctx context.Context, c *client.Client, db client.DatabaseName) (dbname.Result, error) {
 			creation := newCreation(opts, db, revs, false)
-			if err := creation.send(ctx, c); err != nil {
+			created, err := creation.send(ctx, c)
+			if err != nil {
 				return dbname.Result{}, creation.incomplete(err)
 			}
-			return dbname.Result{Doc: creation.doc()}, nil
+			return dbname.Result{Doc: creation.doc(created)}, nil
 		})
 	}
 
 	creation := newCreation(opts, opts.dbs[0], revs, opts.IO.ErrTTY)
-	sendErr := creation.send(ctx, c)
-	creation.clearProgress()
-	var printErr error
-	if sendErr == nil || len(creation.created) > 0 {
-		printCtx := ctx
-		if ctx.Err() != nil { // interrupted: what was created is still shown
-			printCtx = context.WithoutCancel(ctx)
+	first, sendErr := creation.next(ctx, c)
+	var doc output.Document
+	switch {
+	case first == nil && sendErr != nil:
+		creation.clearProgress()
+		return creation.incomplete(sendErr) // nothing was created: nothing to show
+	case creation.lo < len(revs) && !opts.IO.OutTTY:
+		// Piped, the revisions are printed as each batch is created, so that
+		// a large file's are never held at once.
+		doc = revisionList.ItemsDocument("revisions", opts.dbs[0].String()+"/revisions/", func(page func(string, []json.RawMessage) error) error {
+			for batch := first; batch != nil; batch, sendErr = creation.next(ctx, c) {
+				if err := page("revisions", batch); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		doc.OneResult = true
+	default:
+		var rest []json.RawMessage
+		if sendErr == nil {
+			rest, sendErr = creation.send(ctx, c)
 		}
-		if err := p.Print(printCtx, opts.IO.Out, creation.doc()); err != nil {
-			printErr = fmt.Errorf("show the created revisions: %w", err)
-		}
+		creation.clearProgress()
+		doc = creation.doc(append(first, rest...))
 	}
-	if sendErr == nil {
+	// Interrupted, the creation ends its document with what was created.
+	printErr := p.Print(context.WithoutCancel(ctx), opts.IO.Out, doc)
+	creation.clearProgress()
+	if printErr != nil {
+		printErr = fmt.Errorf("show the created revisions: %w", printErr)
+	}
+	if sendErr == nil && creation.lo < len(revs) {
+		creation.stopAt(creation.lo, creation.lo) // printing failed, and stopped the sending
+	}
+	if sendErr == nil && !creation.stopped {
 		creation.summary()
 		return printErr
 	}
 	return creation.incomplete(errors.Join(sendErr, printErr))
 }
 
-// send creates the revisions in batches, recording what was created.
-func (r *creation) send(ctx context.Context, c *client.Client) error {
+// send creates every revision in batches, keeping those created for doc.
+func (r *creation) send(ctx context.Context, c *client.Client) ([]json.RawMessage, error) {
+	var created []json.RawMessage
+	for {
+		batch, err := r.next(ctx, c)
+		if batch == nil || err != nil {
+			return created, err
+		}
+		created = append(created, batch...)
+	}
+}
+
+// next sends batches from where the creation stands until one creates
+// revisions, and returns those; nil when every batch is sent, or one failed.
+func (r *creation) next(ctx context.Context, c *client.Client) ([]json.RawMessage, error) {
 	opts, revs := r.opts, r.revs
-	singlesTo := 0 // the entries before it are sent one a request: their batch held an existing version
-	for lo := 0; lo < len(revs); {
-		size := opts.BatchSize
-		if lo < singlesTo {
+	for r.lo < len(revs) {
+		lo, size := r.lo, opts.BatchSize
+		if lo < r.singlesTo {
 			size = 1
 		}
 		hi := min(lo+size, len(revs))
 		if err := ctx.Err(); err != nil {
 			r.stopAt(lo, lo)
-			return fmt.Errorf("create revisions in %s: stopped before %s: %w", r.db, describe(revs, lo, len(revs)), err)
+			return nil, fmt.Errorf("create revisions in %s: stopped before %s: %w", r.db, describe(revs, lo, len(revs)), err)
 		}
 		req, err := batchCall(r.db, revs, lo, size)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		var res batchResponse
 		raw, err := c.Send(ctx, req, &res)
 		switch {
 		case err != nil && opts.SkipExisting && alreadyExists(err) && hi-lo > 1:
-			singlesTo = hi
+			r.singlesTo = hi
 			continue
 		case err != nil && opts.SkipExisting && alreadyExists(err):
 			r.skipped++
@@ -215,21 +237,27 @@ func (r *creation) send(ctx context.Context, c *client.Client) error {
 				sent = lo
 			}
 			r.stopAt(lo, sent)
-			return fmt.Errorf("create %s in %s: %w", describe(revs, lo, hi), r.db, err)
+			return nil, fmt.Errorf("create %s in %s: %w", describe(revs, lo, hi), r.db, err)
 		case len(res.Revisions) != hi-lo:
 			r.stopAt(lo, hi)
-			return fmt.Errorf("create %s in %s: %w", describe(revs, lo, hi), r.db, &client.InvalidResponseError{
+			return nil, fmt.Errorf("create %s in %s: %w", describe(revs, lo, hi), r.db, &client.InvalidResponseError{
 				Err: fmt.Errorf("the service answered %d revisions for the %d sent", len(res.Revisions), hi-lo)})
-		default:
-			r.batches, r.body = r.batches+1, raw
-			for _, rev := range res.Revisions {
-				r.created = append(r.created, rev)
-			}
+		case slices.ContainsFunc(res.Revisions, func(rev json.RawMessage) bool { return rev[0] != '{' }):
+			r.stopAt(lo, hi)
+			return nil, fmt.Errorf("create %s in %s: %w", describe(revs, lo, hi), r.db, &client.InvalidResponseError{
+				Err: errors.New("the service answered revisions that are not objects")})
 		}
+		r.lo = hi
+		if err != nil { // skipped: the version exists
+			r.showProgress()
+			continue
+		}
+		r.batches, r.body = r.batches+1, raw
+		r.created += len(res.Revisions)
 		r.showProgress()
-		lo = hi
+		return res.Revisions, nil
 	}
-	return nil
+	return nil, nil
 }
 
 // createdNothing reports whether batch, failed with err, certainly created

@@ -716,3 +716,53 @@ func TestBatchCreate_answerWithFewerRevisionsIsInvalid(t *testing.T) {
 		t.Errorf("stdout %q, want the two created", res.Stdout)
 	}
 }
+
+// Piped, a creation of many batches is printed as they are created; what it
+// prints is what the same revisions created in one batch print.
+func TestBatchCreate_batchesPrintAsOneDocument(t *testing.T) {
+	for _, format := range []string{"json", "jsonl", "yaml", "table", "wide", "name"} {
+		t.Run(format, func(t *testing.T) {
+			file := generated(t, 12)
+			run := func(batches ...[2]int) string {
+				reg := httpmock.New(t)
+				for _, b := range batches {
+					reg.Register(http.MethodPost, batchPath, 200, createdBatch(b[0], b[1])).JSONBody(sentBatch(b[0], b[1])).Times(1)
+				}
+				size := strconv.Itoa(batches[0][1])
+				return cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, batchCreate("-f", file, "--batch-size", size, "-o", format)...).Expect(t, 0).Stdout
+			}
+			whole := run([2]int{1, 12})
+			if got := run([2]int{1, 5}, [2]int{6, 10}, [2]int{11, 12}); got != whole {
+				t.Errorf("in three batches:\n%s\nin one:\n%s", got, whole)
+			}
+		})
+	}
+}
+
+// Piped, a batch that fails ends the document with the revisions created
+// before it, and the error follows on stderr, saying what was created.
+func TestBatchCreate_aFailedBatchEndsTheDocument(t *testing.T) {
+	reg := httpmock.New(t)
+	reg.Register(http.MethodPost, batchPath, 200, createdBatch(1, 2)).JSONBody(sentBatch(1, 2)).Times(1)
+	reg.Register(http.MethodPost, batchPath, 200, createdBatch(3, 4)).JSONBody(sentBatch(3, 4)).Times(1)
+	reg.Register(http.MethodPost, batchPath, 503, `{"code": 14, "message": "try later"}`).JSONBody(sentBatch(5, 5)).Times(1)
+	res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, batchCreate("-f", generated(t, 5), "--batch-size", "2", "-o", "json")...).
+		Expect(t, 7).StderrHas(t, `"incomplete":{"created":4,"total":5,`)
+	var doc struct{ Revisions []struct{ Name string } }
+	if err := json.Unmarshal([]byte(res.Stdout), &doc); err != nil || len(doc.Revisions) != 4 || doc.Revisions[3].Name != parent+"/revisions/4" {
+		t.Errorf("stdout %q: %v", res.Stdout, err)
+	}
+}
+
+// Piped, a batch whose revisions cannot be printed stops the creation: the
+// batches after it are not sent.
+func TestBatchCreate_aBatchThatCannotBePrintedStopsTheSending(t *testing.T) {
+	reg := httpmock.New(t)
+	reg.Register(http.MethodPost, batchPath, 200, createdBatch(1, 2)).JSONBody(sentBatch(1, 2)).Times(1)
+	reg.Register(http.MethodPost, batchPath, 200, `{"revisions": [{"name": 3}, {"name": 4}]}`).JSONBody(sentBatch(3, 4)).Times(1)
+	res := cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, batchCreate("-f", generated(t, 5), "--batch-size", "2", "-o", "name")...).
+		Expect(t, 1).StderrHas(t, "show the created revisions: ").StderrHas(t, "note: created 4 of 5 revisions; entry 5 (version 1.0.5) was not created")
+	if res.Stdout != names(1, 2) {
+		t.Errorf("stdout %q", res.Stdout)
+	}
+}

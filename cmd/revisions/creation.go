@@ -1,11 +1,9 @@
 package revisions
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -23,11 +21,13 @@ type creation struct {
 	db   client.DatabaseName // the database the revisions are created in
 	revs []client.RevisionInput
 
-	created [][]byte // the created revisions of every batch, in order
-	batches int      // batches the service answered with success
-	body    []byte   // the body of the last successful batch
-	skipped int      // versions the service reported as existing
-	start   time.Time
+	lo        int    // the first entry not sent yet
+	singlesTo int    // the entries before it are sent one a request: their batch held an existing version
+	created   int    // revisions created
+	batches   int    // batches the service answered with success
+	body      []byte // the body of the last successful batch
+	skipped   int    // versions the service reported as existing
+	start     time.Time
 
 	stopped  bool
 	notFrom  int // first entry (from 0) of the batch that failed or was never sent
@@ -39,7 +39,7 @@ type creation struct {
 // newCreation starts following a batch-create in db, showing its progress on
 // stderr when progress is true.
 func newCreation(opts *batchCreateOptions, db client.DatabaseName, revs []client.RevisionInput, progress bool) *creation {
-	r := &creation{opts: opts, db: db, revs: revs, created: make([][]byte, 0, len(revs)), start: time.Now(), progress: progress}
+	r := &creation{opts: opts, db: db, revs: revs, start: time.Now(), progress: progress}
 	r.showProgress()
 	return r
 }
@@ -53,11 +53,11 @@ func (r *creation) stopAt(lo, hi int) {
 // status says how far the creation is: "created 40/100 revisions, skipped 3 existing in 2.5s, 17/s".
 func (r *creation) status() string {
 	elapsed := time.Since(r.start)
-	s := fmt.Sprintf("created %d/%d revisions", len(r.created), len(r.revs))
+	s := fmt.Sprintf("created %d/%d revisions", r.created, len(r.revs))
 	if r.skipped > 0 {
 		s += fmt.Sprintf(", skipped %d existing", r.skipped)
 	}
-	rate := float64(len(r.created)+r.skipped) / max(elapsed.Seconds(), 1e-3)
+	rate := float64(r.created+r.skipped) / max(elapsed.Seconds(), 1e-3)
 	return s + fmt.Sprintf(" in %s, %.0f/s", elapsed.Round(100*time.Millisecond), rate)
 }
 
@@ -89,21 +89,21 @@ func (r *creation) clearProgress() {
 	}
 }
 
-// doc is the document of the created revisions; one that is not a revision
-// makes it Invalid. Its JSON is the body itself when one batch did it all,
-// else {"revisions": [...]} gathering the revisions of every batch as the
-// service sent them.
-func (r *creation) doc() output.Document {
-	revs := make([]client.Revision, len(r.created))
+// doc is the document of the revisions created, as the service sent them;
+// one that is not a revision makes it Invalid. Its JSON is the body itself
+// when one batch did it all, else {"revisions": [...]} gathering those of
+// every batch.
+func (r *creation) doc(created []json.RawMessage) output.Document {
+	revs := make([]client.Revision, len(created))
 	var invalid error
-	for i, raw := range r.created {
+	for i, raw := range created {
 		if err := json.Unmarshal(raw, &revs[i]); err != nil && invalid == nil {
 			invalid = fmt.Errorf("created revision %d is not a revision: %w", i+1, err)
 		}
 	}
 	raw := r.body
 	if r.batches != 1 || r.stopped {
-		raw = slices.Concat([]byte(`{"revisions":[`), bytes.Join(r.created, []byte(",")), []byte(`]}`))
+		raw = output.ListJSON("revisions", created)
 	}
 	doc := revisionList.Document(raw, "revisions", revs, r.db.String()+"/revisions/")
 	doc.Invalid = invalid
@@ -113,7 +113,7 @@ func (r *creation) doc() output.Document {
 // incomplete wraps err, the failure that stopped the creation, with how many
 // revisions were created and which entries were not.
 func (r *creation) incomplete(err error) error {
-	if len(r.created) == 0 && r.skipped == 0 && r.failedHi <= r.notFrom {
+	if r.created == 0 && r.skipped == 0 && r.failedHi <= r.notFrom {
 		return err // nothing was created, nor could have been
 	}
 	total := len(r.revs)
@@ -135,19 +135,19 @@ func (r *creation) incomplete(err error) error {
 		NotCreated         span  `json:"notCreated"`
 		MaybePartlyCreated *span `json:"maybePartlyCreated,omitempty"`
 	}
-	d := detail{Created: len(r.created), Skipped: r.skipped, Total: total, NotCreated: span{r.notFrom + 1, total}}
+	d := detail{Created: r.created, Skipped: r.skipped, Total: total, NotCreated: span{r.notFrom + 1, total}}
 	skipped := ""
 	if r.skipped > 0 {
 		skipped = fmt.Sprintf(" (%d existing skipped)", r.skipped)
 	}
 	if r.failedHi == r.notFrom {
 		// Nothing is in doubt: what was not confirmed was never sent.
-		lines := []string{fmt.Sprintf("created %d of %d revisions%s; %s", len(r.created), total, skipped, rest(r.notFrom, "created"))}
+		lines := []string{fmt.Sprintf("created %d of %d revisions%s; %s", r.created, total, skipped, rest(r.notFrom, "created"))}
 		return &exitcode.IncompleteError{Err: err, Lines: lines, Detail: d}
 	}
 	d.MaybePartlyCreated = &span{r.notFrom + 1, r.failedHi}
 	lines := []string{
-		fmt.Sprintf("created %d of %d revisions for certain%s", len(r.created), total, skipped),
+		fmt.Sprintf("created %d of %d revisions for certain%s", r.created, total, skipped),
 		fmt.Sprintf("the failed batch, %s, may be partly created: the service does not create a batch atomically; a rerun with --skip-existing skips the versions that exist (reported as ALREADY_EXISTS, or INTERNAL with SQLSTATE 23505) and creates the rest",
 			describe(r.revs, r.notFrom, r.failedHi)),
 	}
