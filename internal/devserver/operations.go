@@ -87,7 +87,7 @@ func (s *Server) batchCreateRevisions(req *request, body *client.BatchCreateRevi
 			return nil, invalidArgument("requests[%d].revision.version is required", i)
 		case (in.File == "") != (in.Release == ""):
 			return nil, invalidArgument("revision.release and revision.file must be set or unset")
-		case db.hasRevision(in.Type, in.Version):
+		case slices.ContainsFunc(db.revisions, func(r client.Revision) bool { return r.Type == in.Type && r.Version == in.Version }):
 			return nil, newError(codeAlreadyExists, "a %s revision of version %q already exists in %s", in.Type, in.Version, parent)
 		}
 		db.lastID++

@@ -199,10 +199,6 @@ func (st *state) addDatabase(in *instance, sd seedDatabase) error {
 	return nil
 }
 
-func (db *database) hasRevision(t client.RevisionType, version string) bool {
-	return slices.ContainsFunc(db.revisions, func(r client.Revision) bool { return r.Type == t && r.Version == version })
-}
-
 // fillStatementFields derives the size and digest of a revision's statement.
 func fillStatementFields(rev *client.Revision) {
 	if rev.Statement != "" {
