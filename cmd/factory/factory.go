@@ -99,7 +99,7 @@ func (f *Factory) resolve() (*config.Settings, error) {
 	if err != nil {
 		s = nil
 	}
-	f.IO.JSONErrors = f.jsonOutput(s)
+	f.IO.JSONErrors = f.JSONErrors(s)
 	f.Secrets()
 	if err != nil {
 		return nil, err
@@ -339,10 +339,11 @@ func (f *Factory) Secrets() *secret.Scrubber {
 	return scrub
 }
 
-// jsonOutput reports whether the output is for programs (-o json, --jq,
+// JSONErrors reports whether the output is for programs (-o json, --jq,
 // --template), and so stderr takes one JSON value a line: from the settings
-// when they are known (s may be nil), else from the flags and environment.
-func (f *Factory) jsonOutput(s *config.Settings) bool {
+// when they are known, else (s nil, as for a report made while the settings
+// may still be being read) from the flags and environment alone.
+func (f *Factory) JSONErrors(s *config.Settings) bool {
 	jq, _ := f.flags.GetString("jq")
 	template, _ := f.flags.GetString("template")
 	format := config.Given(f.flags, f.Getenv, "output")
@@ -351,11 +352,6 @@ func (f *Factory) jsonOutput(s *config.Settings) bool {
 	}
 	return jq != "" || template != "" || format == "json" || format == "jsonl"
 }
-
-// JSONErrorsByFlags is whether stderr takes JSON by the flags and the
-// environment alone, for a report made while the settings may still be
-// being read.
-func (f *Factory) JSONErrorsByFlags() bool { return f.jsonOutput(nil) }
 
 // ReadStderrForm readies stderr for the report of a run's error: it applies
 // --color, and resolves the settings if no command did, since they say

@@ -291,7 +291,7 @@ func Run(ctx context.Context, f *factory.Factory, args []string) int {
 	// The run may still be resolving its settings, so the form of stderr
 	// comes from the flags alone, and no scrubber is read: a signal's
 	// message holds no credential.
-	asJSON := running.Load() != nil && f.JSONErrorsByFlags()
+	asJSON := running.Load() != nil && f.JSONErrors(nil)
 	return exitcode.Write(ios.ErrOut, exitcode.Signalled(context.Cause(ctx)), asJSON, false, nil)
 }
 
