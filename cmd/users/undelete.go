@@ -52,6 +52,8 @@ func runUndelete(ctx context.Context, opts *undeleteOptions) error {
 		if err != nil {
 			return output.Document{}, fmt.Errorf("undelete user %s: %w", opts.Email, err)
 		}
-		return userList.Document(raw, "", []userRow{rowOf(u)}, userCollection), nil
+		row := userRow{Name: u.Name, Email: u.Email, Title: u.Title, UserType: u.UserType,
+			State: u.State, MfaEnabled: u.MfaEnabled, Groups: u.Groups}
+		return userList.Document(raw, "", []userRow{row}, userCollection), nil
 	})
 }

@@ -41,12 +41,6 @@ var userList = output.List[userRow]{
 // userCollection is where users are named.
 const userCollection = "users/"
 
-// rowOf is the row of one user.
-func rowOf(u *client.User) userRow {
-	return userRow{Name: u.Name, Email: u.Email, Title: u.Title, UserType: u.UserType,
-		State: u.State, MfaEnabled: u.MfaEnabled, Groups: u.Groups}
-}
-
 // userRows is a users:batchGet answer decoded into the table's fields only.
 type userRows struct {
 	Users []userRow `json:"users"`
