@@ -144,11 +144,9 @@ func CodeName(code int) string {
 	return "CODE_" + strconv.Itoa(code)
 }
 
-// codeForStatus reads the service's mapping from gRPC code to HTTP status backwards.
-func codeForStatus(status int) int {
-	codes := map[int]int{400: 3, 401: 16, 403: 7, 404: 5, 409: 6, 429: 8, 499: 1, 500: 13, 501: 12, 502: 14, 503: 14, 504: 4}
-	return cmp.Or(codes[status], 2)
-}
+// statusCodes are the gRPC codes of HTTP statuses: the service's mapping
+// from gRPC code to HTTP status read backwards.
+var statusCodes = map[int]int{400: 3, 401: 16, 403: 7, 404: 5, 409: 6, 429: 8, 499: 1, 500: 13, 501: 12, 502: 14, 503: 14, 504: 4}
 
 // errorBody is the service's error body, each field kept raw so that one field
 // of an unexpected type does not hide the others.
@@ -183,7 +181,7 @@ func parseErrorBody(status int, contentType string, body []byte) *APIError {
 		msg = "service answered " + statusText(status) + " without a message"
 	}
 	if !hasCode || code == 0 {
-		code = codeForStatus(status)
+		code = cmp.Or(statusCodes[status], 2) // UNKNOWN for any other status
 	}
 	return &APIError{HTTPStatus: status, Code: code, CodeName: CodeName(code), Message: msg, Details: details}
 }

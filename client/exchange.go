@@ -161,7 +161,7 @@ func (c *Client) retry(resp *resty.Response, err error) bool {
 	case err != nil && te.retry:
 		what = te.Message
 		resendable = resendable || te.SentNothing
-	case err == nil && retryableStatus(resp.StatusCode()):
+	case err == nil && slices.Contains(retryableStatuses, resp.StatusCode()):
 		what = "HTTP " + statusText(resp.StatusCode())
 		login := resp.StatusCode() == http.StatusTooManyRequests && isLoginPath(req.RawRequest.URL.Path)
 		resendable = resendable || login && req.Attempt == 1
@@ -205,11 +205,9 @@ func (c *Client) retryAfter(_ *resty.Client, resp *resty.Response) (time.Duratio
 	return wait, nil
 }
 
-// retryableStatus reports whether an answer with status may be retried
-// (for a GET): too many requests, or a gateway or service not ready.
-func retryableStatus(status int) bool {
-	return slices.Contains([]int{http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout}, status)
-}
+// retryableStatuses are the statuses of answers that may be retried (for a
+// GET): too many requests, or a gateway or service not ready.
+var retryableStatuses = []int{http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout}
 
 // busyStatus reports whether an answer with status asks every client to
 // slow down: too many requests, or a service not ready.
