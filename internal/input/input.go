@@ -216,7 +216,10 @@ func decode(name string, data []byte, v any, nullOK bool) error {
 	if IsJSON(data) {
 		err := json.Unmarshal(data, v, strict())
 		if !yamlFlow(data, err) {
-			return describe(name, err, jsonLine(data))
+			// A JSON error's line is counted up to its offset.
+			return describe(name, err, func(_ jsontext.Pointer, offset int64) int {
+				return bytes.Count(data[:min(max(offset, 0), int64(len(data)))], []byte("\n")) + 1
+			})
 		}
 	}
 	js, line, err := fromYAML(name, data)
@@ -243,12 +246,6 @@ func yamlFlow(data []byte, err error) bool {
 
 // lineFunc finds the line of the value at a JSON pointer and offset.
 type lineFunc func(p jsontext.Pointer, offset int64) int
-
-func jsonLine(data []byte) lineFunc {
-	return func(_ jsontext.Pointer, offset int64) int {
-		return bytes.Count(data[:min(max(offset, 0), int64(len(data)))], []byte("\n")) + 1
-	}
-}
 
 // describe turns a decoding error into a message naming the file, the line
 // (found by line, when not nil) and the field.
