@@ -23,18 +23,16 @@ func (p namePrinter) Print(ctx context.Context, w io.Writer, doc Document) error
 	if doc.Names == nil {
 		return fmt.Errorf("%w: this result has no resource names to print with -o name: use -o table, json or yaml", ErrInvalidOptions)
 	}
-	bw := bufio.NewWriterSize(w, 64<<10)
-	for _, name := range doc.Names {
-		if name == "" {
-			continue // an item without a name has no line
+	return style{}.output(w, false, "names", func(bw *bufio.Writer) error {
+		for _, name := range doc.Names {
+			if name == "" {
+				continue // an item without a name has no line
+			}
+			// A name is one line: control characters are escaped so that a
+			// hostile value cannot add lines or drive the terminal.
+			bw.WriteString(textsafe.Line(name))
+			bw.WriteByte('\n')
 		}
-		// A name is one line: control characters are escaped so that a
-		// hostile value cannot add lines or drive the terminal.
-		bw.WriteString(textsafe.Line(name))
-		bw.WriteByte('\n')
-	}
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("write names: %w", err)
-	}
-	return nil
+		return nil
+	})
 }
