@@ -29,6 +29,9 @@ func (t *RevisionType) Set(s string) error { return setEnum(t, s, RevisionTypes(
 // Known reports whether t is a value this version knows.
 func (t PolicyType) Known() bool { return slices.Contains(PolicyTypes(), t) }
 
+// Set reads a known value in any case (tag is TAG), as --type gives it.
+func (t *PolicyType) Set(s string) error { return setEnum(t, s, PolicyTypes()) }
+
 // setEnum sets *t to the value of known that s names in any case; another
 // value is an error listing the known ones. Answers from the service are
 // not read this way: a value this version does not know is shown as sent.

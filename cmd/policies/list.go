@@ -68,11 +68,8 @@ func newListCmd(f *factory.Factory, runF func(*listOptions) error) *cobra.Comman
 				}
 				opts.Parent.Database = &dbs[0]
 			}
-			if cmd.Flags().Changed("type") {
-				var err error
-				if opts.Type, err = parseType(policyType); err != nil {
-					return err
-				}
+			if cmd.Flags().Changed("type") && opts.Type.Set(policyType) != nil {
+				return exitcode.Usagef("unknown policy type %q for --type: use one of %s", policyType, typeList())
 			}
 			if runF != nil {
 				return runF(opts)
@@ -125,16 +122,6 @@ func listOne(ctx context.Context, c *client.Client, opts *listOptions, parent cl
 		return output.Document{}, err
 	}
 	return policyList.Document(raw, "policies", resp.Policies, policiesOf(parent)), nil
-}
-
-// parseType reads a policy type name given in any case.
-func parseType(s string) (client.PolicyType, error) {
-	for _, known := range client.PolicyTypes() {
-		if strings.EqualFold(s, string(known)) {
-			return known, nil
-		}
-	}
-	return "", exitcode.Usagef("unknown policy type %q for --type: use one of %s", s, typeList())
 }
 
 // typeList names the policy types --type takes.
