@@ -34,7 +34,11 @@ func newJQPrinter(expr string, s style, hidden []string) (Printer, error) {
 	if err != nil {
 		return nil, FilterError{fmt.Errorf("%w: parse --jq expression: %w", ErrInvalidOptions, err)}
 	}
-	environ := publicEnviron(os.Environ(), hidden)
+	// $ENV and env see the environment without the variables named hidden.
+	environ := slices.DeleteFunc(os.Environ(), func(kv string) bool {
+		name, _, _ := strings.Cut(kv, "=")
+		return slices.Contains(hidden, name)
+	})
 	withEnv := gojq.WithEnvironLoader(func() []string { return environ })
 	code, err := gojq.Compile(query, withEnv)
 	if err != nil {
@@ -124,12 +128,4 @@ func (o jqWriter) print(v any) error {
 		o.w.Write(jv)
 	}
 	return o.w.WriteByte('\n')
-}
-
-// publicEnviron is environ without the variables named hidden.
-func publicEnviron(environ, hidden []string) []string {
-	return slices.DeleteFunc(environ, func(kv string) bool {
-		name, _, _ := strings.Cut(kv, "=")
-		return slices.Contains(hidden, name)
-	})
 }
