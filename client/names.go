@@ -117,10 +117,7 @@ func ParseDatabase(instance, database string) (DatabaseName, error) {
 		return DatabaseName{}, fmt.Errorf("%w: database %q needs an instance, or the full name instances/I/databases/D", ErrInvalidName, database)
 	}
 	d := DatabaseName{Instance: instance, Database: database}
-	if err := d.Validate(); err != nil {
-		return DatabaseName{}, err
-	}
-	return d, nil
+	return d, d.Validate()
 }
 
 // parseFullDatabase reads instances/I/databases/D.
@@ -145,10 +142,7 @@ func ParseReviewConfig(s string) (id string, err error) {
 // prefix followed by the id.
 func parseID(kind, prefix, s string) (string, error) {
 	id := strings.TrimPrefix(s, prefix)
-	if err := ValidateID(kind, id); err != nil {
-		return "", err
-	}
-	return id, nil
+	return id, ValidateID(kind, id)
 }
 
 // ParseChangelog reads a changelog of db given as its id C or as its full
