@@ -283,10 +283,7 @@ func (f *Factory) ClientWith(a Auth, change ...func(*client.Options)) (*client.C
 		ch(&opts)
 	}
 	c, err := client.New(opts)
-	if err != nil {
-		return nil, exitcode.NewUsage(err)
-	}
-	return c, nil
+	return c, exitcode.NewUsage(err)
 }
 
 // PrintFlags returns the output flags, -o defaulting to DBGOV_OUTPUT and
