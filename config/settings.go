@@ -63,7 +63,7 @@ const (
 // lists, provenance and the config keys all derive from it.
 var settings = [...]setting{
 	{name: "url", in: anywhere, usage: "service base address, e.g. https://gov.example.com",
-		check: checkURL, field: func(s *Settings) any { return &s.URL }},
+		check: parses(client.CheckBaseURL), field: func(s *Settings) any { return &s.URL }},
 	{name: "token", in: anywhere, sensitive: true, usage: "bearer token",
 		check: client.CheckToken, field: func(s *Settings) any { return &s.Token }},
 	{name: "service-account", in: anywhere, usage: "log in as this service account EMAIL",
@@ -91,7 +91,7 @@ var settings = [...]setting{
 	{name: "max-response-size", in: anywhere, def: fmt.Sprintf("%dMiB", client.DefaultMaxResponseSize>>20),
 		usage: "largest answer read, a `size` such as 256MiB, 10MB or 1048576", field: func(s *Settings) any { return &s.MaxResponseSize }},
 	{name: "server-version", in: anywhere, usage: "the service's `release`, such as 3.21.1, which dbgov then does not ask the service",
-		check: checkRelease, field: func(s *Settings) any { return &s.ServerVersion }},
+		check: parses(client.ParseRelease), field: func(s *Settings) any { return &s.ServerVersion }},
 	{name: "summary-file", in: fromFlag | fromEnv, usage: "append the result in Markdown to `FILE` too, whatever -o is, e.g. $GITHUB_STEP_SUMMARY",
 		check: noControl, field: func(s *Settings) any { return &s.SummaryFile }},
 	{name: "profile", in: fromFlag | fromEnv, usage: `profile of the config file (default: the file's current_profile, else "default")`},
@@ -272,16 +272,13 @@ func RegisterFlags(fs *pflag.FlagSet) {
 	}
 }
 
-// checkURL accepts what the client takes as the service's base address.
-func checkURL(v string) error {
-	_, err := client.CheckBaseURL(v)
-	return err
-}
-
-// checkRelease accepts a release of the service, such as 3.21.1.
-func checkRelease(v string) error {
-	_, err := client.ParseRelease(v)
-	return err
+// parses turns parse into the check of a setting: it accepts what parse
+// reads, such as the base address client.CheckBaseURL takes for url.
+func parses[T any](parse func(string) (T, error)) func(string) error {
+	return func(v string) error {
+		_, err := parse(v)
+		return err
+	}
 }
 
 // checkFormat accepts the names of the output formats.
