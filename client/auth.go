@@ -37,13 +37,11 @@ type TokenCache interface {
 // account in first when it has no token yet. It is "" for a request that
 // needs no credentials, or when an extra Authorization header stands in.
 func (c *Client) authorization(ctx context.Context, r *Request) (string, error) {
-	if r.NoAuth {
-		return "", nil
-	}
-	if c.opts.Token != "" {
-		return "Bearer " + c.opts.Token, nil
-	}
 	switch {
+	case r.NoAuth:
+		return "", nil
+	case c.opts.Token != "":
+		return "Bearer " + c.opts.Token, nil
 	case c.canLogIn():
 		token, err := c.serviceToken(ctx, "")
 		return "Bearer " + token, err
