@@ -326,10 +326,9 @@ func (f *File) Unset(profile, key string) error {
 	if err := checkKey(key); err != nil {
 		return err
 	}
-	if _, p := lookup(f.profiles(), profile); p != nil {
-		if k, _ := lookup(p, key); k != nil {
-			removeKey(f.editableProfile(profile), key)
-		}
+	_, p := lookup(f.profiles(), profile)
+	if k, _ := lookup(p, key); k != nil {
+		removeKey(f.editableProfile(profile), key)
 	}
 	return nil
 }
