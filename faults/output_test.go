@@ -1,6 +1,7 @@
 package faults
 
 import (
+	"fmt"
 	"net/http"
 	"os"
 	"strings"
@@ -43,6 +44,50 @@ func TestOutput_manyDatabasesStopWhenStdoutFails(t *testing.T) {
 				"revisions", "batch-create", "--databases-from", "-", "-f", revisions, "--concurrency", "1", "-o", tt.format).
 				expect(t, 1).stderrHas(t, tt.want...)
 			srv.expectRequests(t, tt.sent)
+		})
+	}
+}
+
+// TestOutput_batchCreateStopsWhenStdoutsReaderGoesAway runs batch-create
+// piped into a reader that has gone away, as `| head` does: the revisions
+// are printed as each batch is created, so a write fails before the last
+// batch, and dbgov stops sending and says what was created instead of being
+// killed by SIGPIPE in the middle of the creation.
+func TestOutput_batchCreateStopsWhenStdoutsReaderGoesAway(t *testing.T) {
+	t.Parallel()
+	var file strings.Builder
+	for i := 1; i <= 5; i++ {
+		fmt.Fprintf(&file, "- {version: '1.0.%d', type: VERSIONED, sheet: projects/shop/sheets/16dc368a89b428b2485484313ba67a3912ca03f2b2b42429174a4f8b3dc84e44}\n", i)
+	}
+	revisions := writeFile(t, "revisions.yaml", []byte(file.String()))
+	// Each answer is larger than the output's buffer, so it is written
+	// before the last batch is sent.
+	statement := strings.Repeat("x", 100<<10)
+	tests := []struct {
+		format string
+		want   string
+	}{
+		{"json", `"total":5,"notCreated":`},
+		{"name", "of 5 revisions; entries "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.format, func(t *testing.T) {
+			t.Parallel()
+			srv := newServer(t, func(w http.ResponseWriter, _ *http.Request, n int) {
+				respond(w, http.StatusOK, fmt.Sprintf(`{"revisions": [{"name": "instances/i/databases/d/revisions/%d", "version": "1.0.%d", "type": "VERSIONED", "statement": %q}]}`, n+1, n+1, statement))
+			})
+			read, write, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			read.Close()
+			defer write.Close()
+			run(t, opts{env: withURL(srv, nil), stdout: write},
+				"revisions", "batch-create", "--instance", "i", "--database", "d", "-f", revisions, "--batch-size", "1", "-o", tt.format).
+				expect(t, 1).stderrHas(t, "broken pipe", tt.want)
+			if n := len(srv.requests()); n >= 5 {
+				t.Errorf("server received %d requests: the creation went on after stdout failed", n)
+			}
 		})
 	}
 }

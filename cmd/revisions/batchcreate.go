@@ -9,8 +9,11 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
+	"os/signal"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -159,7 +162,12 @@ func runBatchCreate(ctx context.Context, opts *batchCreateOptions) error {
 		return creation.incomplete(sendErr) // nothing was created: nothing to show
 	case creation.lo < len(revs) && !opts.IO.OutTTY:
 		// Piped, the revisions are printed as each batch is created, so that
-		// a large file's are never held at once.
+		// a large file's are never held at once. A reader that goes away
+		// (head) then fails a write, which stops the creation with its
+		// account, rather than SIGPIPE killing dbgov between two batches.
+		broken := make(chan os.Signal, 1)
+		signal.Notify(broken, syscall.SIGPIPE)
+		defer signal.Stop(broken)
 		doc = revisionList.ItemsDocument("revisions", opts.dbs[0].String()+"/revisions/", func(page func(string, []json.RawMessage) error) error {
 			for batch := first; batch != nil; batch, sendErr = creation.next(ctx, c) {
 				if err := page("revisions", batch); err != nil {
