@@ -84,9 +84,9 @@ func printPages(ctx context.Context, w io.Writer, p Printer, doc Document) error
 }
 
 // listReader returns the text of the document of items, {"FIELD":[...]}
-// ({} when there are none), written a page at a time as they arrive.
-// Closing it stops the writing; wait returns once items has returned.
-func listReader(items Items) (r *io.PipeReader, wait func()) {
+// ({} when there are none), written a page at a time as they arrive, and
+// stop, which ends the writing and returns once items has returned.
+func listReader(items Items) (r *io.PipeReader, stop func()) {
 	r, w := io.Pipe()
 	finished := make(chan struct{})
 	go func() {
@@ -116,7 +116,10 @@ func listReader(items Items) (r *io.PipeReader, wait func()) {
 		}
 		w.CloseWithError(err)
 	}()
-	return r, func() { <-finished }
+	return r, func() {
+		r.Close()
+		<-finished
+	}
 }
 
 // docTokens reads the tokens of doc: those of Raw, or of the document of
@@ -126,10 +129,6 @@ func docTokens(doc Document, mask bool) (t *tokens, done func()) {
 	if doc.Items == nil {
 		return &tokens{dec: jsondoc.NewDecoder(doc.Raw), mask: mask, list: doc.ListField}, func() {}
 	}
-	r, wait := listReader(doc.Items)
-	done = func() {
-		r.Close()
-		wait()
-	}
-	return &tokens{dec: jsontext.NewDecoder(r, jsondoc.Lenient...), mask: mask, list: doc.ListField}, done
+	r, stop := listReader(doc.Items)
+	return &tokens{dec: jsontext.NewDecoder(r, jsondoc.Lenient...), mask: mask, list: doc.ListField}, stop
 }
