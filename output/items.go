@@ -16,8 +16,9 @@ import (
 // Items gives the items of a list page by page: it calls page with the
 // list's field and each page's items, JSON as sent, and returns the first
 // error, page's or its own. Such a list is printed as its pages arrive,
-// never held whole, but by --jq and --template, which take the whole
-// document. Printing returns only once Items has.
+// never held whole, but by --jq, --template, Markdown and the table of a
+// OneResult document, which take it whole. Printing returns only once Items
+// has.
 type Items func(page func(field string, items []json.RawMessage) error) error
 
 // ItemsDocument is the document of the list field that items gives page by
