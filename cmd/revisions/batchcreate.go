@@ -25,6 +25,7 @@ import (
 	"github.com/dbgov/dbgov/cmd/listing"
 	"github.com/dbgov/dbgov/internal/exitcode"
 	"github.com/dbgov/dbgov/internal/input"
+	"github.com/dbgov/dbgov/internal/jsondoc"
 	"github.com/dbgov/dbgov/output"
 )
 
@@ -170,6 +171,10 @@ func runBatchCreate(ctx context.Context, opts *batchCreateOptions) error {
 		defer signal.Stop(broken)
 		doc = revisionList.ItemsDocument("revisions", opts.dbs[0].String()+"/revisions/", func(page func(string, []json.RawMessage) error) error {
 			for batch := first; batch != nil; batch, sendErr = creation.next(ctx, c) {
+				// Each answer is checked as a document printed whole is.
+				if err := jsondoc.Check(creation.body); err != nil {
+					return err
+				}
 				if err := page("revisions", batch); err != nil {
 					return err
 				}

@@ -766,3 +766,28 @@ func TestBatchCreate_aBatchThatCannotBePrintedStopsTheSending(t *testing.T) {
 		t.Errorf("stdout %q", res.Stdout)
 	}
 }
+
+// Piped, an answer giving a key twice is refused as an invalid response, as
+// when the revisions are printed at once, and the batches after it are not
+// sent.
+func TestBatchCreate_aBatchGivingAKeyTwiceIsRefused(t *testing.T) {
+	tests := []struct {
+		format string
+		note   string
+	}{
+		{"json", `"incomplete":{"created":4,"total":5,`},
+		{"yaml", "note: created 4 of 5 revisions; entry 5 (version 1.0.5) was not created"},
+		{"name", "note: created 4 of 5 revisions; entry 5 (version 1.0.5) was not created"},
+		{"table", "note: created 4 of 5 revisions; entry 5 (version 1.0.5) was not created"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.format, func(t *testing.T) {
+			reg := httpmock.New(t)
+			reg.Register(http.MethodPost, batchPath, 200, createdBatch(1, 2)).JSONBody(sentBatch(1, 2)).Times(1)
+			twice := strings.Replace(createdBatch(3, 4), `"type"`, `"version": "9", "type"`, 1)
+			reg.Register(http.MethodPost, batchPath, 200, twice).JSONBody(sentBatch(3, 4)).Times(1)
+			cmdtest.Run(t, cmdtest.Options{URL: reg.URL()}, batchCreate("-f", generated(t, 5), "--batch-size", "2", "-o", tt.format)...).
+				Expect(t, 1).StderrHas(t, "show the created revisions: ").StderrHas(t, "invalid response: key ").StderrHas(t, " is given twice (at /revisions/0/version)").StderrHas(t, tt.note)
+		})
+	}
+}
