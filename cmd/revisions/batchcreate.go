@@ -190,7 +190,8 @@ func runBatchCreate(ctx context.Context, opts *batchCreateOptions) error {
 		creation.clearProgress()
 		doc = creation.doc(append(first, rest...))
 	}
-	// Interrupted, the creation ends its document with what was created.
+	// Printing is not cancelled: interrupted, the creation stops, and its
+	// document still ends with the revisions created.
 	printErr := p.Print(context.WithoutCancel(ctx), opts.IO.Out, doc)
 	creation.clearProgress()
 	if printErr != nil {
