@@ -3,7 +3,6 @@ package output
 import (
 	"bufio"
 	"bytes"
-	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -118,7 +117,10 @@ func yamlKeyLine(key *yaml.Node) (string, bool) {
 func encodeYAML(w io.Writer, node *yaml.Node) error {
 	enc := yaml.NewEncoder(w)
 	enc.SetIndent(2)
-	if err := cmp.Or(enc.Encode(node), enc.Close()); err != nil {
+	if err := enc.Encode(node); err != nil {
+		return fmt.Errorf("write YAML output: %w", err)
+	}
+	if err := enc.Close(); err != nil {
 		return fmt.Errorf("write YAML output: %w", err)
 	}
 	return nil
