@@ -21,7 +21,7 @@ type creation struct {
 	db   client.DatabaseName // the database the revisions are created in
 	revs []client.RevisionInput
 
-	lo        int    // the first entry not sent yet
+	lo        int    // the first entry of the next batch to send, or of the batch that failed
 	singlesTo int    // the entries before it are sent one a request: their batch held an existing version
 	created   int    // revisions created
 	batches   int    // batches the service answered with success
