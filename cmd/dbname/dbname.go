@@ -59,11 +59,7 @@ func (f *Flags) Command(fac *factory.Factory, help fs.FS, use, short string, run
 		Short: short,
 		Args:  arity.Exact(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			var paths []string
-			for _, file := range files {
-				paths = append(paths, *file)
-			}
-			dbs, err := f.Databases(fac.IO.In, paths...)
+			dbs, err := f.Databases(fac.IO.In, files...)
 			if err != nil {
 				return err
 			}
@@ -79,9 +75,9 @@ func (f *Flags) Many() bool { return f.From != "" }
 
 // Databases checks the flags and returns the databases they name, keeping
 // them for Run; its errors are usage errors. The list of --databases-from -
-// is read from in; files are the command's other inputs (-f), none of which
-// may be - as well.
-func (f *Flags) Databases(in io.Reader, files ...string) ([]client.DatabaseName, error) {
+// is read from in; files point at the command's other inputs (-f), none of
+// which may be - as well.
+func (f *Flags) Databases(in io.Reader, files ...*string) ([]client.DatabaseName, error) {
 	var err error
 	switch {
 	case f.Many() && (f.Instance != "" || f.Database != ""):
@@ -94,7 +90,7 @@ func (f *Flags) Databases(in io.Reader, files ...string) ([]client.DatabaseName,
 		var db client.DatabaseName
 		db, err = client.ParseDatabase(f.Instance, f.Database)
 		f.dbs = []client.DatabaseName{db}
-	case f.From == "-" && slices.Contains(files, "-"):
+	case f.From == "-" && slices.ContainsFunc(files, func(file *string) bool { return *file == "-" }):
 		return nil, exitcode.Usagef("standard input already gave the list of --databases-from: give the file's name instead of -")
 	default:
 		var data []byte
