@@ -112,7 +112,8 @@ func run(ctx context.Context, opts *options) error {
 	if host.IsUnspecified() {
 		host = net.IPv4(127, 0, 0, 1)
 	}
-	url, w := "http://"+net.JoinHostPort(host.String(), strconv.Itoa(addr.Port)), opts.IO.Out
+	url := "http://" + net.JoinHostPort(host.String(), strconv.Itoa(addr.Port))
+	w := opts.IO.Out
 	fmt.Fprintf(w, "dbgov reference server listening on %s, answering as release %s\n\n", url, opts.Server.Release)
 	fmt.Fprintf(w, "  export DBGOV_URL=%s DBGOV_TOKEN=%s\n\n", url, srv.AdminToken())
 	for _, t := range srv.Tokens() {

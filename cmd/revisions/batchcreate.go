@@ -266,7 +266,8 @@ func (r *creation) next(ctx context.Context, c *client.Client) ([]json.RawMessag
 			r.showProgress()
 			continue
 		}
-		r.batches, r.body = r.batches+1, raw
+		r.batches++
+		r.body = raw
 		r.created += len(res.Revisions)
 		r.showProgress()
 		return res.Revisions, nil

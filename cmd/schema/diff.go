@@ -102,7 +102,8 @@ func (opts *diffOptions) diff(ctx context.Context, c *client.Client, db client.D
 		}
 		req.Changelog, ids = db.String()+"/changelogs/"+id, append(ids, id)
 	}
-	from, id := "database "+db.String(), ""
+	from := "database " + db.String()
+	id := "" // the changelog compared from, none for the database itself
 	if opts.Changelog != "" {
 		var err error
 		if id, err = client.ParseChangelog(db, opts.Changelog); err != nil {
