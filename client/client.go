@@ -170,7 +170,7 @@ func New(opts Options) (*Client, error) {
 	}
 	if opts.ServerVersion != "" {
 		if _, err := ParseRelease(opts.ServerVersion); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%w: %w", ErrInvalidOptions, err)
 		}
 	}
 	if err := CheckToken(opts.Token); err != nil {

@@ -26,12 +26,13 @@ func (r Release) Before(o Release) bool { return slices.Compare(r[:], o[:]) < 0 
 // holds from release since (one of the thresholds below).
 func (r Release) Has(since Release) bool { return !r.Before(since) }
 
-// ParseRelease reads a release written X.Y.Z (a leading v is allowed).
+// ParseRelease reads a release written X.Y.Z (a leading v is allowed). Its
+// error says what is wrong with s alone, for the setting or option to name.
 func ParseRelease(s string) (Release, error) {
 	var r Release
 	xyz := strings.TrimPrefix(s, "v")
 	if _, err := fmt.Sscanf(xyz, "%d.%d.%d", &r[0], &r[1], &r[2]); err != nil || r.String() != xyz || strings.Contains(xyz, "-") {
-		return Release{}, fmt.Errorf("%w: release %q is not of the form X.Y.Z, such as 3.21.1", ErrInvalidOptions, s)
+		return Release{}, fmt.Errorf("release %q is not of the form X.Y.Z, such as 3.21.1", s)
 	}
 	return r, nil
 }

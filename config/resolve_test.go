@@ -384,7 +384,7 @@ func TestResolve_rejectsBadValues(t *testing.T) {
 		{name: "oidc token file with line break", args: []string{"--oidc-token-file", "oidc.jwt\n"}, want: []string{"oidc_token_file from --oidc-token-file"}},
 		{name: "oidc audience with escape", args: []string{"--oidc-audience", "https://x\x1b]"}, want: []string{"oidc_audience from --oidc-audience", "control character"}},
 		{name: "summary file with line break", env: map[string]string{"DBGOV_SUMMARY_FILE": "summary.md\r"}, want: []string{"summary_file from DBGOV_SUMMARY_FILE"}},
-		{name: "server version", args: []string{"--server-version", "latest"}, want: []string{"server_version from --server-version", `"latest"`}},
+		{name: "server version", args: []string{"--server-version", "latest"}, want: []string{`server_version from --server-version: release "latest" is not of the form X.Y.Z`}},
 		{name: "empty config flag", args: []string{"--config="}, want: []string{"--config"}},
 		{name: "empty profile flag", args: []string{"--profile="}, want: []string{"--profile", "empty"}},
 	}
