@@ -138,3 +138,17 @@ func TestNoTokenCache_readsTheWordsOfABoolean(t *testing.T) {
 	run(t, opts{env: env}, "review-configs", "get", "x").expect(t, exitUsage).stderrHas(t, "DBGOV_NO_TOKEN_CACHE", `"maybe"`)
 	srv.expectRequests(t, 0)
 }
+
+// TestAuthLogin_anEmptyAnswerAtThePromptIsRefused: Enter alone at the
+// prompt for a secret is exit 2, before anything is sent; the next line
+// typed is never read as the secret, echoed on the screen.
+func TestAuthLogin_anEmptyAnswerAtThePromptIsRefused(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t, always(http.StatusOK, userBody))
+	env := map[string]string{"DBGOV_URL": srv.URL, "DBUS_SESSION_BUS_ADDRESS": noBus(t)}
+	for _, args := range [][]string{{"--token", "-"}, {"--service-account", "ci@x.com", "--service-key", "-"}} {
+		res := run(t, opts{env: env, typed: "\nsecret-typed-again\n"}, append([]string{"auth", "login", "--insecure-storage"}, args...)...)
+		res.expect(t, exitUsage).noPanic(t).stderrHas(t, "no value for")
+	}
+	srv.expectRequests(t, 0)
+}

@@ -65,6 +65,9 @@ type opts struct {
 	home  string // HOME and XDG_CONFIG_HOME's parent; a fresh directory when empty
 	umask string // when set, dbgov runs under this umask (octal), through sh
 	tty   bool   // stdout is a terminal (the test skips where none can be opened)
+	// typed, when set, is typed at a terminal that is dbgov's stdin (the
+	// test skips where none can be opened).
+	typed string
 	// stdout, when set, is dbgov's stdout instead of a buffer.
 	stdout *os.File
 	// started, when set, is called once the process runs, with it.
@@ -112,6 +115,18 @@ func run(t *testing.T, o opts, args ...string) result {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.Stdin = strings.NewReader(o.stdin)
+	if o.typed != "" {
+		controller, term, err := openTerminal()
+		if err != nil {
+			t.Skipf("no terminal: %v", err)
+		}
+		defer controller.Close()
+		defer term.Close()
+		if _, err := controller.WriteString(o.typed); err != nil {
+			t.Fatalf("type at the terminal: %v", err)
+		}
+		cmd.Stdin = term
+	}
 	if o.stdout != nil {
 		cmd.Stdout = o.stdout
 	}

@@ -14,22 +14,21 @@ import (
 
 // ReadLine reads what (a token, a setting's value) from a prompt when stdin
 // is a terminal, without echo when hidden, else from the first line of
-// stdin, and returns it without surrounding space. An empty value is a
-// usage error.
+// stdin, and returns it without surrounding space. An empty value, at a
+// prompt as on stdin, is a usage error.
 func (s *IOStreams) ReadLine(what string, hidden bool) (string, error) {
 	var line []byte
 	var err error
-	if f, ok := s.In.(interface{ Fd() uintptr }); ok && s.InTTY && term.IsTerminal(int(f.Fd())) {
+	f, ok := s.In.(interface{ Fd() uintptr })
+	prompt := ok && s.InTTY && term.IsTerminal(int(f.Fd()))
+	if prompt {
 		fmt.Fprintf(s.ErrOut, "%s: ", what)
-		if hidden {
-			line, err = term.ReadPassword(int(f.Fd()))
-			fmt.Fprintln(s.ErrOut)
-		}
 	}
-	if line == nil && err == nil {
-		if line, err = bufio.NewReader(io.LimitReader(s.In, 1<<20)).ReadBytes('\n'); errors.Is(err, io.EOF) {
-			err = nil
-		}
+	if prompt && hidden {
+		line, err = term.ReadPassword(int(f.Fd()))
+		fmt.Fprintln(s.ErrOut)
+	} else if line, err = bufio.NewReader(io.LimitReader(s.In, 1<<20)).ReadBytes('\n'); errors.Is(err, io.EOF) {
+		err = nil
 	}
 	if err != nil {
 		return "", fmt.Errorf("read the %s: %w", what, err)
