@@ -33,9 +33,11 @@ var help embed.FS
 // (a secret is "-": read from standard input or a prompt) or else the
 // workload identity of the settings, and --insecure-storage.
 type loginOptions struct {
-	Token, ServiceAccount, ServiceKey string
-	Workload                          bool // the settings' workload identity logs in
-	Insecure                          bool // --insecure-storage
+	Token          string // --token
+	ServiceAccount string // --service-account
+	ServiceKey     string // --service-key
+	Workload       bool   // the settings' workload identity logs in
+	Insecure       bool   // --insecure-storage
 }
 
 // NewCmd builds the auth command group. runF, when not nil, is called with
@@ -65,29 +67,29 @@ func NewCmd(f *factory.Factory, runF func(*loginOptions) error) *cobra.Command {
 }
 
 func runLogin(cmd *cobra.Command, f *factory.Factory, opts *loginOptions, runF func(*loginOptions) error) error {
-	token, _ := cmd.Flags().GetString("token")
-	account, _ := cmd.Flags().GetString("service-account")
-	key, _ := cmd.Flags().GetString("service-key")
+	opts.Token, _ = cmd.Flags().GetString("token")
+	opts.ServiceAccount, _ = cmd.Flags().GetString("service-account")
+	opts.ServiceKey, _ = cmd.Flags().GetString("service-key")
 	s, err := f.Settings()
 	if err != nil {
 		return err
 	}
-	workload := s.WorkloadIdentity != "" && token == "" && account == "" && key == ""
-	if token == "" && account == "" && key == "" && !workload && f.IO.InTTY {
-		token = "-" // a person at a terminal is asked for the token
+	none := opts.Token == "" && opts.ServiceAccount == "" && opts.ServiceKey == ""
+	opts.Workload = none && s.WorkloadIdentity != ""
+	if none && !opts.Workload && f.IO.InTTY {
+		opts.Token = "-" // a person at a terminal is asked for the token
 	}
 	switch {
-	case workload:
-	case token != "" && token != "-", key != "" && key != "-":
+	case opts.Workload:
+	case opts.Token != "" && opts.Token != "-", opts.ServiceKey != "" && opts.ServiceKey != "-":
 		return exitcode.Usagef("auth login reads secrets from standard input or a prompt, never from an argument: give --token - or --service-key -")
-	case (token == "") == (account == ""), (token == "") == (key == ""):
+	case (opts.Token == "") == (opts.ServiceAccount == ""), (opts.Token == "") == (opts.ServiceKey == ""):
 		return exitcode.Usagef("give either --token - or --service-account EMAIL --service-key -, or --workload-identity EMAIL")
 	}
 	if runF != nil {
-		opts.Token, opts.ServiceAccount, opts.ServiceKey, opts.Workload = token, account, key, workload
 		return runF(opts)
 	}
-	if workload {
+	if opts.Workload {
 		return loginWorkload(cmd, f, s)
 	}
 	if _, err := credstore.Load(s.Profile); err != nil && !opts.Insecure {
@@ -95,11 +97,11 @@ func runLogin(cmd *cobra.Command, f *factory.Factory, opts *loginOptions, runF f
 		debugKeyring(f, s, err)
 		return fmt.Errorf("no keyring can be reached to keep the credential (%w); --insecure-storage keeps it in the config file, in plain text", err)
 	}
-	a := factory.Auth{ServiceAccount: account}
-	if token != "" {
+	a := factory.Auth{ServiceAccount: opts.ServiceAccount}
+	if opts.Token != "" {
 		a.Token, err = f.IO.ReadLine("token", true)
 	} else if a.ServiceKey, err = f.IO.ReadLine("service key", true); err == nil {
-		a.Tokens = f.TokenCache(s.URL, account, a.ServiceKey, !opts.Insecure)
+		a.Tokens = f.TokenCache(s.URL, a.ServiceAccount, a.ServiceKey, !opts.Insecure)
 		a.Tokens.Drop() // log in afresh: the key is what is checked
 	}
 	var c *client.Client
@@ -115,11 +117,11 @@ func runLogin(cmd *cobra.Command, f *factory.Factory, opts *loginOptions, runF f
 	}
 	// The profile holds a credential only with insecure storage, with the
 	// URL it was checked against: one left there would win over the keyring's.
-	plain := map[string]string{"url": s.URL, "token": a.Token, "service_account": account, "service_key": a.ServiceKey}
+	plain := map[string]string{"url": s.URL, "token": a.Token, "service_account": a.ServiceAccount, "service_key": a.ServiceKey}
 	where := "the keyring"
 	if !opts.Insecure {
 		plain = map[string]string{"token": "", "service_account": "", "service_key": ""}
-		err = credstore.Save(s.Profile, credstore.Credential{URL: s.URL, Token: a.Token, ServiceAccount: account, ServiceKey: a.ServiceKey})
+		err = credstore.Save(s.Profile, credstore.Credential{URL: s.URL, Token: a.Token, ServiceAccount: a.ServiceAccount, ServiceKey: a.ServiceKey})
 	}
 	if err == nil {
 		var path string
