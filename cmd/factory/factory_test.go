@@ -32,7 +32,8 @@ func newFactory(t *testing.T, ios *iostreams.IOStreams, env map[string]string, c
 func TestPrintFlags_formatAndWhereItsDefaultComesFrom(t *testing.T) {
 	const yamlInConfig = "profiles:\n  default:\n    output: yaml\n"
 	// The defaults commands take: the factory's (environment, then config
-	// file), the config commands' (environment alone), version's (none).
+	// file), the config commands' (environment alone), and version's when
+	// the settings cannot be read (none).
 	envOnly := func(pf output.PrintFlags, env map[string]string) output.PrintFlags {
 		pf.Format = func() (string, error) {
 			if o := pf.Flags.Lookup("output"); o.Changed {

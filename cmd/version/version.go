@@ -23,9 +23,9 @@ import (
 //go:embed help
 var help embed.FS
 
-// NewCmd builds `dbgov version`. Its output format comes from the flags
-// alone, and a configuration it cannot read only leaves the service out,
-// so it answers whatever the environment and config file hold.
+// NewCmd builds `dbgov version`. A configuration it cannot read only leaves
+// the service out, and -o to the flag, so it answers whatever the
+// environment and config file hold.
 func NewCmd(f *factory.Factory) *cobra.Command {
 	var clientOnly bool
 	cmd := helptext.Command(help, &cobra.Command{
@@ -64,7 +64,10 @@ func server(ctx context.Context, f *factory.Factory) (*serverInfo, error) {
 
 func run(ctx context.Context, f *factory.Factory, clientOnly bool) error {
 	pf := f.PrintFlags()
-	pf.Format, pf.SummaryFile = nil, nil
+	pf.SummaryFile = nil
+	if _, err := f.Settings(); err != nil {
+		pf.Format = nil
+	}
 	p, err := pf.ToPrinter()
 	if err != nil {
 		return err

@@ -104,6 +104,19 @@ func TestVersion_jsonHoldsClientAndServer(t *testing.T) {
 	}
 }
 
+// TestVersion_takesTheFormatOfTheSettings: -o comes from DBGOV_OUTPUT or the
+// profile as for every command, so that stdout is JSON as stderr's errors are.
+func TestVersion_takesTheFormatOfTheSettings(t *testing.T) {
+	profile := cmdtest.WriteFile(t, "config.yaml", "profiles:\n  default:\n    output: json\n")
+	for _, env := range []map[string]string{{"DBGOV_OUTPUT": "json"}, {"DBGOV_CONFIG": profile}} {
+		res := cmdtest.Run(t, cmdtest.Options{Env: env}, "version", "--client").Expect(t, 0)
+		var doc struct{ Client map[string]string }
+		if err := json.Unmarshal([]byte(res.Stdout), &doc); err != nil || doc.Client["version"] != "1.2.3-test" {
+			t.Errorf("under %v: stdout %q, want the JSON document", env, res.Stdout)
+		}
+	}
+}
+
 func TestVersion_asksTheServiceOnceAnHour(t *testing.T) {
 	reg := httpmock.New(t)
 	reg.Register("GET", "/v1/actuator/info", 200, `{"version":"3.17.1"}`).Times(1)
